@@ -1,0 +1,9 @@
+# Every external dependency, in one place. All are Debian 12 packages (see README.md).
+find_package(nlohmann_json 3.11 REQUIRED)   # nlohmann-json3-dev
+find_package(fmt REQUIRED)                  # libfmt-dev
+find_package(yaml-cpp REQUIRED)             # libyaml-cpp-dev (target: yaml-cpp)
+find_package(CLI11 REQUIRED)                # libcli11-dev
+find_package(LibArchive REQUIRED)           # libarchive-dev (capture tarballs)
+if(RK_BUILD_TESTS)
+  find_package(GTest REQUIRED)              # libgtest-dev, libgmock-dev
+endif()

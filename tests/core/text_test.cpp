@@ -1,0 +1,39 @@
+#include "rocekit/core/text.hpp"
+
+#include <gtest/gtest.h>
+
+namespace rk::text {
+
+TEST(Text, TrimAndWords) {
+  EXPECT_EQ(trim("  \tab c \r\n"), "ab c");
+  auto w = words("  Link detected:\t yes ");
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[0], "Link");
+  EXPECT_EQ(w[2], "yes");
+}
+
+TEST(Text, LinesDropsCrAndFinalEmpty) {
+  auto l = lines("a\r\nb\n\nc\n");
+  ASSERT_EQ(l.size(), 4u);
+  EXPECT_EQ(l[0], "a");
+  EXPECT_EQ(l[2], "");
+  EXPECT_EQ(l[3], "c");
+}
+
+TEST(Text, Numbers) {
+  EXPECT_EQ(parse_int(" -42 "), -42);
+  EXPECT_EQ(parse_int("42x"), std::nullopt);
+  EXPECT_EQ(parse_uint("18446744073709551615"), 18446744073709551615ULL);
+  EXPECT_EQ(parse_uint("18446744073709551616"), std::nullopt);
+  EXPECT_EQ(parse_hex("0x15b3"), 0x15b3u);
+  EXPECT_EQ(parse_hex("1017"), 0x1017u);
+  EXPECT_DOUBLE_EQ(*parse_double("2.5"), 2.5);
+  EXPECT_EQ(parse_double(""), std::nullopt);
+}
+
+TEST(Text, Binary) {
+  EXPECT_TRUE(looks_binary(std::string_view("ab\0cd", 5)));
+  EXPECT_FALSE(looks_binary("NIC statistics:\n     rx_packets: 1\n"));
+}
+
+}  // namespace rk::text
