@@ -1,0 +1,172 @@
+#include "rocekit/capture/reader.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <fstream>
+#include <memory>
+#include <system_error>
+
+namespace rk::capture {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool unsafe_path(const std::string& name) {
+  if (name.empty() || name.front() == '/') return true;
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    std::size_t slash = name.find('/', start);
+    std::string part = name.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    if (part == "..") return true;
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return false;
+}
+
+std::string clean_name(std::string name) {
+  while (name.starts_with("./")) name.erase(0, 2);
+  return name;
+}
+
+Result<CaptureSet> read_dir(const fs::path& root) {
+  CaptureSet set;
+  set.origin = root.string();
+  set.kind = "capture_dir";
+  std::error_code ec;
+  fs::recursive_directory_iterator it(root, fs::directory_options::none, ec);
+  if (ec) return unexpected(ErrorKind::io, ec.message(), root.string());
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) return unexpected(ErrorKind::io, ec.message(), root.string());
+    if (set.files.size() >= k_max_files) {
+      set.files.push_back({"(more)", "", "capture has more than " + std::to_string(k_max_files) +
+                                             " files; the rest were not read"});
+      break;
+    }
+    const fs::directory_entry& e = *it;
+    std::string rel = fs::relative(e.path(), root, ec).generic_string();
+    if (e.is_symlink(ec)) {
+      set.files.push_back({rel, "", "symbolic link: not followed"});
+      continue;
+    }
+    if (e.is_directory(ec)) continue;
+    if (!e.is_regular_file(ec)) {
+      set.files.push_back({rel, "", "not a regular file"});
+      continue;
+    }
+    std::uintmax_t size = e.file_size(ec);
+    if (ec) {
+      set.files.push_back({rel, "", "cannot stat: " + ec.message()});
+      continue;
+    }
+    if (size > k_max_file_bytes) {
+      set.files.push_back({rel, "", "file is " + std::to_string(size) + " bytes, over the " +
+                                        std::to_string(k_max_file_bytes) + "-byte limit"});
+      continue;
+    }
+    std::ifstream in(e.path(), std::ios::binary);
+    if (!in) {
+      set.files.push_back({rel, "", "cannot open (permission denied?)"});
+      continue;
+    }
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(size));
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
+    set.files.push_back({rel, std::move(bytes), ""});
+  }
+  return set;
+}
+
+struct ArchiveCloser {
+  void operator()(archive* a) const { archive_read_free(a); }
+};
+
+Result<CaptureSet> read_archive(const fs::path& path) {
+  CaptureSet set;
+  set.origin = path.string();
+  set.kind = "capture_tarball";
+  std::unique_ptr<archive, ArchiveCloser> a(archive_read_new());
+  archive_read_support_filter_gzip(a.get());
+  archive_read_support_filter_none(a.get());
+  archive_read_support_format_tar(a.get());
+  archive_read_support_format_gnutar(a.get());
+  if (archive_read_open_filename(a.get(), path.c_str(), 65536) != ARCHIVE_OK)
+    return unexpected(ErrorKind::malformed_input, archive_error_string(a.get()) ? archive_error_string(a.get()) : "cannot open archive", path.string());
+  archive_entry* entry = nullptr;
+  std::uint64_t total = 0;
+  while (true) {
+    int r = archive_read_next_header(a.get(), &entry);
+    if (r == ARCHIVE_EOF) break;
+    if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+      std::string msg = archive_error_string(a.get()) ? archive_error_string(a.get()) : "corrupt archive";
+      if (set.files.empty()) return unexpected(ErrorKind::malformed_input, msg, path.string());
+      set.files.push_back({"(archive)", "", "archive ends early: " + msg});
+      break;
+    }
+    const char* pn = archive_entry_pathname(entry);
+    std::string name = clean_name(pn ? pn : "");
+    if (set.files.size() >= k_max_files) {
+      set.files.push_back({"(more)", "", "archive has more than " + std::to_string(k_max_files) +
+                                             " entries; the rest were not read"});
+      break;
+    }
+    mode_t type = archive_entry_filetype(entry);
+    if (type == AE_IFDIR) continue;
+    if (unsafe_path(name)) {
+      set.files.push_back({name, "", "unsafe path (absolute or '..'): skipped"});
+      continue;
+    }
+    if (type == AE_IFLNK || archive_entry_hardlink(entry) != nullptr) {
+      set.files.push_back({name, "", "link entry: not followed"});
+      continue;
+    }
+    if (type != AE_IFREG) {
+      set.files.push_back({name, "", "not a regular file"});
+      continue;
+    }
+    la_int64_t size = archive_entry_size(entry);
+    if (size < 0 || static_cast<std::uint64_t>(size) > k_max_file_bytes) {
+      set.files.push_back({name, "", "entry is " + std::to_string(size) + " bytes, over the limit"});
+      continue;
+    }
+    total += static_cast<std::uint64_t>(size);
+    if (total > 16ull * k_max_file_bytes) {
+      set.files.push_back({name, "", "archive content over the total size limit: rest skipped"});
+      break;
+    }
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    la_ssize_t got = size ? archive_read_data(a.get(), bytes.data(), bytes.size()) : 0;
+    if (got < 0) {
+      set.files.push_back({name, "", std::string("read error: ") +
+                                         (archive_error_string(a.get()) ? archive_error_string(a.get()) : "?")});
+      break;
+    }
+    bytes.resize(static_cast<std::size_t>(got));
+    set.files.push_back({name, std::move(bytes), ""});
+  }
+  return set;
+}
+
+}  // namespace
+
+Result<CaptureSet> read_capture(const fs::path& path) {
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) return unexpected(ErrorKind::not_found, "no such file or directory", path.string());
+  if (fs::is_directory(st)) return read_dir(path);
+  if (fs::is_regular_file(st)) return read_archive(path);
+  return unexpected(ErrorKind::unsupported, "not a directory or a tarball", path.string());
+}
+
+bool split_capture_name(const std::string& name, std::string& tool, std::string& target) {
+  std::string base = name.substr(name.find_last_of('/') == std::string::npos ? 0 : name.find_last_of('/') + 1);
+  if (!base.ends_with(".txt")) return false;
+  base.resize(base.size() - 4);
+  std::size_t at = base.find('@');
+  tool = base.substr(0, at);
+  target = at == std::string::npos ? "" : base.substr(at + 1);
+  return !tool.empty();
+}
+
+}  // namespace rk::capture

@@ -1,0 +1,124 @@
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "rocekit/cli/commands.hpp"
+#include "rocekit/model/json.hpp"
+#include "rocekit/pipeline.hpp"
+
+namespace rk::cli {
+
+void report_error(Context& ctx, const Error& e) {
+  ctx.err << "rocekit: error: " << e.describe() << "\n";
+  ctx.exit_code = ExitCode::usage;
+}
+
+bool write_output(Context& ctx, const std::string& path, const std::string& text) {
+  if (path.empty() || path == "-") {
+    ctx.out << text;
+    return true;
+  }
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out || !(out << text) || !out.flush()) {
+      std::remove(tmp.c_str());
+      report_error(ctx, Error{ErrorKind::io, "cannot write", path});
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    report_error(ctx, Error{ErrorKind::io, "cannot rename temporary file into place", path});
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+struct CheckOptions {
+  std::string input;
+  std::string format = "text";
+  std::string policy;
+  std::string fail_on = "error";
+  std::string save_snapshot;
+  std::string output;
+  std::vector<std::string> only;
+  bool quiet = false;
+  std::string color = "auto";
+};
+
+void run_check(Context& ctx, const CheckOptions& o) {
+  if (o.input.empty()) {
+    report_error(ctx, Error{ErrorKind::unsupported,
+                            "live collection is not available in this build yet; give a capture "
+                            "directory, a capture .tar.gz or a snapshot .json (see "
+                            "scripts/rocekit-capture)",
+                            "check"});
+    return;
+  }
+  Result<Policy> policy = load_policy(o.policy);
+  if (!policy) return report_error(ctx, policy.error());
+  Result<Snapshot> snap = load_input(o.input);
+  if (!snap) return report_error(ctx, snap.error());
+  if (!o.save_snapshot.empty() &&
+      !write_output(ctx, o.save_snapshot, snapshot_to_json(*snap).dump(2) + "\n"))
+    return;
+  rules::Report report = rules::evaluate(*snap, *policy, o.only);
+  render::Options ro;
+  ro.policy_name = policy->name;
+  ro.show_passes = !o.quiet;
+  ro.color = o.color == "always" || (o.color == "auto" && o.output.empty() && ::isatty(1));
+  static const std::map<std::string, render::Format> k_formats{
+      {"text", render::Format::text}, {"json", render::Format::json},
+      {"markdown", render::Format::markdown}};
+  std::string text = render::report(*snap, report, k_formats.at(o.format), ro);
+  if (!write_output(ctx, o.output, text)) return;
+  Severity threshold = severity_from_string(o.fail_on).value_or(Severity::error);
+  ctx.exit_code = report.has_failure_at_or_above(threshold) ? ExitCode::findings : ExitCode::ok;
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, Context& ctx) {
+  auto opts = std::make_shared<CheckOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "check", "Audit a host capture (directory or .tar.gz) or snapshot .json against the policy");
+  cmd->add_option("input", opts->input, "Capture directory, capture .tar.gz or snapshot .json");
+  cmd->add_option("-f,--format", opts->format, "Output format: text, json or markdown")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
+  cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
+  cmd->add_option("--fail-on", opts->fail_on,
+                  "Exit 1 when a failure of this severity or higher exists (default error)")
+      ->check(CLI::IsMember({"info", "warning", "error", "critical"}));
+  cmd->add_option("--save-snapshot", opts->save_snapshot, "Also write the host snapshot JSON here");
+  cmd->add_option("-o,--output", opts->output, "Write the report to this file (atomically)");
+  cmd->add_option("--rule", opts->only, "Only these rule ids or families (repeatable)");
+  cmd->add_flag("-q,--quiet", opts->quiet, "Text: list only failures and unknowns");
+  cmd->add_option("--color", opts->color, "auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->callback([opts, &ctx] { run_check(ctx, *opts); });
+}
+
+void add_snapshot_command(CLI::App& app, Context& ctx) {
+  auto input = std::make_shared<std::string>();
+  auto output = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand(
+      "snapshot", "Convert a capture (directory or .tar.gz) into the host snapshot JSON");
+  cmd->add_option("input", *input, "Capture directory, .tar.gz or snapshot .json")->required();
+  cmd->add_option("-o,--output", *output, "Output file (default: stdout)");
+  cmd->callback([input, output, &ctx] {
+    Result<Snapshot> snap = load_input(*input);
+    if (!snap) return report_error(ctx, snap.error());
+    write_output(ctx, *output, snapshot_to_json(*snap).dump(2) + "\n");
+  });
+}
+
+}  // namespace rk::cli

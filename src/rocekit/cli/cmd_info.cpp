@@ -1,0 +1,80 @@
+// rocekit rules / policy / parse: reference and debugging commands.
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "rocekit/cli/commands.hpp"
+#include "rocekit/parse/common.hpp"
+#include "rocekit/parse/registry.hpp"
+#include "rocekit/pipeline.hpp"
+
+namespace rk::cli {
+
+void add_rules_command(CLI::App& app, Context& ctx) {
+  CLI::App* cmd = app.add_subcommand("rules", "List or explain the rules");
+  cmd->require_subcommand(1);
+  auto format = std::make_shared<std::string>("text");
+  CLI::App* list = cmd->add_subcommand("list", "List every rule id, severity and title");
+  list->add_option("-f,--format", *format, "text, json or markdown")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
+  list->callback([format, &ctx] {
+    render::Format f = *format == "json"       ? render::Format::json
+                       : *format == "markdown" ? render::Format::markdown
+                                               : render::Format::text;
+    ctx.out << render::rules_list(f);
+  });
+  auto id = std::make_shared<std::string>();
+  CLI::App* explain = cmd->add_subcommand("explain", "Explain one rule");
+  explain->add_option("id", *id, "Rule id, e.g. qos.trust-dscp")->required();
+  explain->callback([id, &ctx] {
+    std::string text = render::rule_explain(*id);
+    if (text.empty())
+      return report_error(ctx, Error{ErrorKind::not_found, "unknown rule id (see `rocekit rules list`)", *id});
+    ctx.out << text;
+  });
+}
+
+void add_policy_command(CLI::App& app, Context& ctx) {
+  CLI::App* cmd = app.add_subcommand("policy", "Show or validate a policy");
+  cmd->require_subcommand(1);
+  auto file = std::make_shared<std::string>();
+  CLI::App* show = cmd->add_subcommand("show", "Print the effective policy as YAML");
+  show->add_option("-p,--policy", *file, "Policy file layered over the built-in default");
+  show->callback([file, &ctx] {
+    Result<Policy> p = load_policy(*file);
+    if (!p) return report_error(ctx, p.error());
+    ctx.out << policy_to_yaml(*p);
+  });
+}
+
+void add_parse_command(CLI::App& app, Context& ctx) {
+  auto tool = std::make_shared<std::string>();
+  auto file = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand(
+      "parse", "Parse one tool output and print the parser's JSON (for debugging captures)");
+  cmd->add_option("tool", *tool, "Tool id (see `rocekit parse --list`), or 'auto'")->required();
+  cmd->add_option("file", *file, "File with the tool's output (capture header allowed)")->required();
+  cmd->callback([tool, file, &ctx] {
+    std::ifstream in(*file, std::ios::binary);
+    if (!in) return report_error(ctx, Error{ErrorKind::io, "cannot open", *file});
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    parse::CaptureText ct = parse::strip_capture_header(text);
+    std::string id = *tool;
+    if (id == "auto") {
+      const parse::ToolParser* t = parse::identify(ct.body);
+      if (!t) return report_error(ctx, Error{ErrorKind::unsupported, "output not recognised", *file});
+      id = std::string(t->id);
+    }
+    const parse::ToolParser* t = parse::find_tool(id);
+    if (!t) return report_error(ctx, Error{ErrorKind::not_found, "unknown tool id", id});
+    nlohmann::json j = t->parse_to_json(ct.body);
+    j["tool"] = id;
+    ctx.out << j.dump(2) << "\n";
+  });
+}
+
+}  // namespace rk::cli

@@ -1,0 +1,35 @@
+// Subcommand registration and the shared CLI context. Only cli/ writes to stdout/stderr.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "rocekit/core/result.hpp"
+
+namespace rk::cli {
+
+/// Documented exit codes (README "Exit codes").
+enum class ExitCode { ok = 0, findings = 1, usage = 2 };
+
+struct Context {
+  std::ostream& out;
+  std::ostream& err;
+  ExitCode exit_code;
+};
+
+/// Prints "rocekit: error: <context>: <message>" and sets the usage/input exit code.
+void report_error(Context& ctx, const Error& e);
+
+/// Writes `text` to `path` atomically (temp file + rename), or to ctx.out when path is "-" or
+/// empty. Returns false (and reports) on failure.
+bool write_output(Context& ctx, const std::string& path, const std::string& text);
+
+void add_check_command(CLI::App& app, Context& ctx);
+void add_snapshot_command(CLI::App& app, Context& ctx);
+void add_rules_command(CLI::App& app, Context& ctx);
+void add_policy_command(CLI::App& app, Context& ctx);
+void add_parse_command(CLI::App& app, Context& ctx);
+
+}  // namespace rk::cli

@@ -1,0 +1,28 @@
+// rocekit: check RoCE GPU-cluster hosts against a policy. This file is the table of contents;
+// each subcommand lives in its own cmd_*.cpp.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "rocekit/cli/commands.hpp"
+#include "rocekit/pipeline.hpp"
+
+int main(int argc, char** argv) {
+  using rk::cli::ExitCode;
+  CLI::App app{"rocekit: audit RoCE/RDMA hosts (ConnectX NICs, BlueField DPUs) against a policy"};
+  app.set_version_flag("--version", std::string(rk::version()));
+  app.require_subcommand(1);
+  rk::cli::Context ctx{std::cout, std::cerr, ExitCode::ok};
+  rk::cli::add_check_command(app, ctx);
+  rk::cli::add_snapshot_command(app, ctx);
+  rk::cli::add_rules_command(app, ctx);
+  rk::cli::add_policy_command(app, ctx);
+  rk::cli::add_parse_command(app, ctx);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : static_cast<int>(ExitCode::usage);
+  }
+  return static_cast<int>(ctx.exit_code);
+}

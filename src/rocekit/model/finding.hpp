@@ -1,0 +1,47 @@
+// Findings: the result of evaluating one rule on one subject. Shared by rules/ and render/.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rocekit/model/snapshot.hpp"
+
+namespace rk {
+
+enum class Outcome { pass, fail, unknown, not_applicable };
+enum class Severity { info, warning, error, critical };
+
+std::string_view to_string(Outcome o);
+std::string_view to_string(Severity s);
+std::optional<Outcome> outcome_from_string(std::string_view s);
+std::optional<Severity> severity_from_string(std::string_view s);
+
+/// How long a fix lasts once applied.
+enum class FixScope {
+  runtime,          ///< takes effect now, lost at reboot or driver reload
+  persistent,       ///< OS configuration that survives reboots
+  firmware_reboot,  ///< firmware NV setting: needs a reboot or mstfwreset to take effect
+  hardware,         ///< physical change (slot, card, cable)
+  none
+};
+std::string_view to_string(FixScope s);
+
+struct Remediation {
+  std::vector<std::string> commands;  ///< exact commands, subject names quoted for sh
+  std::string notes;                  ///< what the commands do, what to check, seed corrections
+  FixScope scope = FixScope::none;
+};
+
+struct Finding {
+  std::string rule;
+  std::string subject;      ///< netdev, "dev/port", BDF, "gpuN" or "host"
+  Outcome outcome = Outcome::unknown;
+  Severity severity = Severity::warning;
+  std::string message;      ///< one line: what was found, or why unknown
+  std::vector<Evidence> evidence;
+  Remediation remediation;  ///< set for fail (and unknown when a command would collect the data)
+};
+
+}  // namespace rk

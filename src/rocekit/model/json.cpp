@@ -1,0 +1,77 @@
+#include "rocekit/model/json.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace rk {
+
+nlohmann::json snapshot_to_json(const Snapshot& s) {
+  nlohmann::json j;
+  j["schema_version"] = s.schema_version;
+  j["tool_version"] = s.tool_version;
+  j["collected_at"] = s.collected_at;
+  j["hostname"] = s.hostname;
+  j["source"] = s.source;
+  j["netdevs"] = s.netdevs;
+  j["rdma_devices"] = s.rdma_devices;
+  j["pci_functions"] = s.pci_functions;
+  j["gpus"] = s.gpus;
+  j["gpudirect"] = s.gpudirect;
+  j["kernel_modules"] = s.kernel_modules;
+  j["numa_cpu_count"] = s.numa_cpu_count;
+  j["tool_runs"] = s.tool_runs;
+  j["inputs"] = s.inputs;
+  j["notes"] = s.notes;
+  return j;
+}
+
+Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("schema_version") || !j.at("schema_version").is_number_integer())
+    return unexpected(ErrorKind::malformed_input, "not a rocekit snapshot (no schema_version)");
+  int version = j.at("schema_version").get<int>();
+  if (version > k_snapshot_schema_version || version < 1)
+    return unexpected(ErrorKind::unsupported,
+                      "snapshot schema_version " + std::to_string(version) +
+                          " is not supported by this rocekit (supports 1.." +
+                          std::to_string(k_snapshot_schema_version) + ")");
+  try {
+    Snapshot s;
+    s.schema_version = version;
+    s.tool_version = j.value("tool_version", "");
+    s.collected_at = j.value("collected_at", "");
+    s.hostname = j.value("hostname", "");
+    if (j.contains("source")) s.source = j.at("source").get<SnapshotSource>();
+    if (j.contains("netdevs")) s.netdevs = j.at("netdevs").get<std::vector<NetDev>>();
+    if (j.contains("rdma_devices"))
+      s.rdma_devices = j.at("rdma_devices").get<std::vector<RdmaDevice>>();
+    if (j.contains("pci_functions"))
+      s.pci_functions = j.at("pci_functions").get<std::vector<PciFunction>>();
+    if (j.contains("gpus")) s.gpus = j.at("gpus").get<Collected<std::vector<Gpu>>>();
+    if (j.contains("gpudirect")) s.gpudirect = j.at("gpudirect").get<Collected<GpuDirectState>>();
+    if (j.contains("kernel_modules"))
+      s.kernel_modules = j.at("kernel_modules").get<Collected<std::vector<std::string>>>();
+    if (j.contains("numa_cpu_count"))
+      s.numa_cpu_count = j.at("numa_cpu_count").get<Collected<std::map<int, int>>>();
+    if (j.contains("tool_runs")) s.tool_runs = j.at("tool_runs").get<std::vector<ToolRun>>();
+    if (j.contains("inputs")) s.inputs = j.at("inputs").get<std::vector<InputFile>>();
+    if (j.contains("notes")) s.notes = j.at("notes").get<std::vector<std::string>>();
+    return s;
+  } catch (const nlohmann::json::exception& e) {
+    return unexpected(ErrorKind::malformed_input, std::string("bad snapshot field: ") + e.what());
+  }
+}
+
+Result<Snapshot> load_snapshot_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return unexpected(ErrorKind::io, "cannot open", path.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
+  if (j.is_discarded())
+    return unexpected(ErrorKind::malformed_input, "not valid JSON", path.string());
+  Result<Snapshot> r = snapshot_from_json(j);
+  if (!r) return unexpected(r.error().kind, r.error().message, path.string());
+  return r;
+}
+
+}  // namespace rk

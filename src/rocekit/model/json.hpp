@@ -1,0 +1,83 @@
+// JSON form of the snapshot (docs/snapshot-schema.md). to_json/from_json for every model type,
+// found by ADL; load/save helpers with errors that name the file.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "rocekit/core/json_optional.hpp"
+#include "rocekit/core/result.hpp"
+#include "rocekit/model/snapshot.hpp"
+
+namespace rk {
+
+#define RK_JSON(Type, ...) NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Type, __VA_ARGS__)
+RK_JSON(Evidence, file, line, text)
+
+template <class T>
+void to_json(nlohmann::json& j, const Collected<T>& c) {
+  j = nlohmann::json::object();
+  if (c.value) {
+    j["value"] = *c.value;
+  } else {
+    j["value"] = nullptr;
+    j["reason"] = c.reason;
+  }
+  if (!c.source.file.empty() || !c.source.text.empty()) j["source"] = c.source;
+  if (!c.notes.empty()) j["notes"] = c.notes;
+}
+
+template <class T>
+void from_json(const nlohmann::json& j, Collected<T>& c) {
+  c = Collected<T>{};
+  if (!j.is_object()) return;
+  if (j.contains("value") && !j.at("value").is_null()) c.value = j.at("value").get<T>();
+  if (j.contains("reason")) c.reason = j.at("reason").get<std::string>();
+  if (j.contains("source")) c.source = j.at("source").get<Evidence>();
+  if (j.contains("notes")) c.notes = j.at("notes").get<std::vector<std::string>>();
+}
+
+
+RK_JSON(QosState, trust, dscp_to_priority, pfc_enabled, priority_to_tc, trust_source, dscp_source,
+        pfc_source)
+RK_JSON(PauseState, autoneg, rx, tx)
+RK_JSON(CoalesceState, adaptive_rx, adaptive_tx, rx_usecs, tx_usecs, rx_frames, tx_frames)
+RK_JSON(ChannelState, combined, combined_max, rx, tx)
+RK_JSON(DriverInfo, driver, version, firmware_version, psid, bus_info)
+RK_JSON(EcnState, rp_enabled, np_enabled)
+RK_JSON(LinkSettings, speed_mbps, link_detected)
+RK_JSON(NetDev, name, bdf, rdma_device, rdma_port, numa_node, mtu_bytes, operstate, driver, qos,
+        pause, coalesce, channels, ecn, link, stats)
+RK_JSON(Gid, index, gid, ipv4, type, netdev)
+RK_JSON(RdmaPort, port, state, phys_state, link_layer, active_mtu_bytes, max_mtu_bytes, netdev, gids,
+        default_roce_mode, counters)
+RK_JSON(RdmaDevice, name, bdf, fw_ver, board_id, node_guid, sys_image_guid, vendor_part_id,
+        transport, ports, source)
+RK_JSON(PcieLinkEnd, speed_gts, width_lanes, downgraded)
+RK_JSON(PcieLinkState, capability, status, max_payload_bytes, max_payload_cap_bytes)
+RK_JSON(FirmwareImage, version, stored_version, psid, part_number, description, update_status)
+RK_JSON(NvParam, name, default_value, current_value, next_boot_value, new_value, marked_modified,
+        line)
+RK_JSON(NvConfig, params, has_current_column, is_set_transcript, set_applied, reboot_requested,
+        description, part_number)
+RK_JSON(PciFunction, bdf, vendor_id, device_id, device_name, is_vf, flash_recovery, numa_node, driver,
+        vpd_part_number, vpd_product_name, link, max_read_request_bytes, firmware, nv_config,
+        source)
+RK_JSON(GpuNicLink, nic, relation, source)
+RK_JSON(Gpu, index, model, numa_node, cpu_affinity, nics, source)
+RK_JSON(GpuDirectState, peermem_loaded, peer_memory_registered, gdrdma_in_use, source)
+RK_JSON(InputFile, file, tool, target, status, messages)
+RK_JSON(ToolRun, tool, target, status, command)
+RK_JSON(SnapshotSource, kind, path)
+#undef RK_JSON
+
+nlohmann::json snapshot_to_json(const Snapshot& s);
+/// Errors: malformed_input when the document is not a snapshot or its schema_version is newer
+/// than this build understands.
+Result<Snapshot> snapshot_from_json(const nlohmann::json& j);
+
+Result<Snapshot> load_snapshot_file(const std::filesystem::path& path);
+
+}  // namespace rk

@@ -1,0 +1,312 @@
+// The host snapshot: one typed, versioned document per host, the single input of the rules.
+//
+// Every input (a live host, a capture directory, a tarball, a saved snapshot JSON) becomes a
+// Snapshot. Sections that come from a separate source are Collected<T>: either a value, or the
+// reason it is absent ("not captured: no mlnx_qos output for eth4", "needs root"). Inside a
+// value, std::optional means "the tool/kernel did not report this field". Rules turn an absent
+// Collected into an `unknown` finding, never a silent pass.
+//
+// The JSON form (model/json.hpp) is a public contract: docs/snapshot-schema.md, schema_version.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rk {
+
+/// Current snapshot schema version. Bump on any incompatible change of the JSON form.
+inline constexpr int k_snapshot_schema_version = 1;
+
+/// Where a value was read: a capture file and 1-based line (line 0 = whole file), or a sysfs
+/// path / command for live collection, with the decisive text.
+struct Evidence {
+  std::string file;
+  std::size_t line = 0;
+  std::string text;
+};
+
+/// A section we tried to obtain. `value` present = collected; otherwise `reason` says why not.
+template <class T>
+struct Collected {
+  std::optional<T> value;
+  std::string reason;             ///< why absent; empty when value is present
+  Evidence source;                ///< where the value came from
+  std::vector<std::string> notes; ///< e.g. "output truncated after the dscp2prio table"
+
+  bool has_value() const { return value.has_value(); }
+  const T* operator->() const { return &*value; }
+  const T& operator*() const { return *value; }
+
+  static Collected missing(std::string why) {
+    Collected c;
+    c.reason = std::move(why);
+    return c;
+  }
+};
+
+// ---------------------------------------------------------------- netdev -------------------
+
+/// DCB/QoS state as `mlnx_qos -i <netdev>` (or dcbnl) shows it.
+struct QosState {
+  std::optional<std::string> trust;              ///< "pcp" or "dscp" (mlnx_qos "Priority trust state")
+  std::map<int, int> dscp_to_priority;           ///< DSCP 0..63 -> priority 0..7; empty if not shown
+  std::optional<std::vector<bool>> pfc_enabled;  ///< 8 entries, priority order; nullopt = not shown
+  std::optional<std::vector<int>> priority_to_tc; ///< 8 entries when shown
+  Evidence trust_source;
+  Evidence dscp_source;
+  Evidence pfc_source;
+};
+
+/// 802.3x global pause (`ethtool -a`, or a system-check report's RX/TX flow control).
+struct PauseState {
+  std::optional<bool> autoneg;
+  std::optional<bool> rx;
+  std::optional<bool> tx;
+};
+
+/// Interrupt coalescing (`ethtool -c`). Microseconds and frame counts as ethtool prints them.
+struct CoalesceState {
+  std::optional<bool> adaptive_rx;
+  std::optional<bool> adaptive_tx;
+  std::optional<std::uint32_t> rx_usecs;
+  std::optional<std::uint32_t> tx_usecs;
+  std::optional<std::uint32_t> rx_frames;
+  std::optional<std::uint32_t> tx_frames;
+};
+
+/// Queue counts (`ethtool -l`): current and pre-set maximum.
+struct ChannelState {
+  std::optional<std::uint32_t> combined;
+  std::optional<std::uint32_t> combined_max;
+  std::optional<std::uint32_t> rx;
+  std::optional<std::uint32_t> tx;
+};
+
+/// Driver and firmware as `ethtool -i` reports them.
+struct DriverInfo {
+  std::optional<std::string> driver;
+  std::optional<std::string> version;
+  std::optional<std::string> firmware_version;  ///< "14.32.1010" (PSID split off)
+  std::optional<std::string> psid;              ///< "MT_2420110034"
+  std::optional<std::string> bus_info;          ///< BDF
+};
+
+/// Per-priority DCQCN enable from /sys/class/net/<if>/ecn/roce_{rp,np}/enable/<prio>.
+struct EcnState {
+  std::map<int, bool> rp_enabled;  ///< reaction point (sender rate limiting) per priority
+  std::map<int, bool> np_enabled;  ///< notification point (CNP generation) per priority
+};
+
+/// Link settings (`ethtool <netdev>`).
+struct LinkSettings {
+  std::optional<std::uint64_t> speed_mbps;
+  std::optional<bool> link_detected;
+};
+
+struct NetDev {
+  std::string name;
+  std::optional<std::string> bdf;          ///< PCI function, domain included
+  std::optional<std::string> rdma_device;  ///< e.g. mlx5_0
+  std::optional<int> rdma_port;
+  std::optional<int> numa_node;
+  Collected<int> mtu_bytes;
+  Collected<std::string> operstate;
+  Collected<DriverInfo> driver;
+  Collected<QosState> qos;
+  Collected<PauseState> pause;
+  Collected<CoalesceState> coalesce;
+  Collected<ChannelState> channels;
+  Collected<EcnState> ecn;
+  Collected<LinkSettings> link;
+  Collected<std::map<std::string, std::uint64_t>> stats;  ///< ethtool -S name -> value
+};
+
+// ---------------------------------------------------------------- RDMA ---------------------
+
+struct Gid {
+  int index = 0;
+  std::string gid;                    ///< as printed (IPv6 form)
+  std::optional<std::string> ipv4;    ///< when the GID is IPv4-mapped
+  std::optional<std::string> type;    ///< "RoCE v1", "RoCE v2", "IB"
+  std::optional<std::string> netdev;
+};
+
+struct RdmaPort {
+  int port = 1;
+  Collected<std::string> state;          ///< "ACTIVE", "DOWN", "INIT", "ARMED", ...
+  std::optional<std::string> phys_state;
+  std::optional<std::string> link_layer; ///< "Ethernet" or "InfiniBand"
+  std::optional<int> active_mtu_bytes;
+  std::optional<int> max_mtu_bytes;
+  std::optional<std::string> netdev;
+  Collected<std::vector<Gid>> gids;
+  Collected<std::string> default_roce_mode;  ///< rdma_cm default: "RoCE v2", "IB/RoCE v1"
+  Collected<std::map<std::string, std::uint64_t>> counters;  ///< counters + hw_counters
+};
+
+struct RdmaDevice {
+  std::string name;
+  std::optional<std::string> bdf;
+  std::optional<std::string> fw_ver;
+  std::optional<std::string> board_id;
+  std::optional<std::string> node_guid;
+  std::optional<std::string> sys_image_guid;
+  std::optional<std::uint32_t> vendor_part_id;
+  std::optional<std::string> transport;
+  std::vector<RdmaPort> ports;
+  Evidence source;
+};
+
+// ---------------------------------------------------------------- PCI ----------------------
+
+/// One end of a PCIe link: LnkCap (capability) or LnkSta (negotiated status).
+struct PcieLinkEnd {
+  std::optional<double> speed_gts;       ///< 2.5, 5, 8, 16, 32, 64; nullopt = "unknown"
+  std::optional<int> width_lanes;        ///< x0 is reported as 0
+  bool downgraded = false;               ///< lspci "(downgraded)" on speed or width
+};
+
+struct PcieLinkState {
+  PcieLinkEnd capability;
+  PcieLinkEnd status;
+  std::optional<int> max_payload_bytes;   ///< DevCtl MaxPayload (negotiated MPS)
+  std::optional<int> max_payload_cap_bytes;  ///< DevCap MaxPayload
+};
+
+/// Firmware image facts from flint/mstflint q, mlxfwmanager --query, devlink dev info.
+struct FirmwareImage {
+  std::optional<std::string> version;         ///< running / flash version
+  std::optional<std::string> stored_version;  ///< when flint shows a separate stored image
+  std::optional<std::string> psid;
+  std::optional<std::string> part_number;
+  std::optional<std::string> description;
+  std::optional<std::string> update_status;   ///< mlxfwmanager "Status:" line
+};
+
+struct NvParam {
+  std::string name;                         ///< CLI name, e.g. CNP_DSCP_P1
+  std::optional<std::string> default_value;
+  std::optional<std::string> current_value;
+  std::optional<std::string> next_boot_value;
+  std::optional<std::string> new_value;     ///< `set` transcript "New" column
+  bool marked_modified = false;             ///< the query's `*` marker
+  std::size_t line = 0;
+};
+
+/// Firmware NV configuration (mlxconfig / mstconfig q, -e q, or a set transcript).
+struct NvConfig {
+  std::vector<NvParam> params;
+  bool has_current_column = false;  ///< -e output (Default/Current/Next Boot)
+  bool is_set_transcript = false;
+  bool set_applied = false;         ///< "Applying... Done!"
+  bool reboot_requested = false;    ///< "-I- Please reboot machine ..."
+  std::optional<std::string> description;
+  std::optional<std::string> part_number;
+
+  const NvParam* find(const std::string& name) const {
+    for (const NvParam& p : params)
+      if (p.name == name) return &p;
+    return nullptr;
+  }
+};
+
+struct PciFunction {
+  std::string bdf;                          ///< domain:bus:device.function
+  std::optional<std::uint16_t> vendor_id;
+  std::optional<std::uint16_t> device_id;
+  std::optional<std::string> device_name;   ///< lspci name, e.g. "MT27710 Family [ConnectX-4 Lx]"
+  std::optional<bool> is_vf;
+  bool flash_recovery = false;
+  std::optional<int> numa_node;
+  std::optional<std::string> driver;
+  std::optional<std::string> vpd_part_number;
+  std::optional<std::string> vpd_product_name;
+  Collected<PcieLinkState> link;
+  Collected<int> max_read_request_bytes;    ///< DevCtl MaxReadReq (MRRS)
+  Collected<FirmwareImage> firmware;
+  Collected<NvConfig> nv_config;
+  Evidence source;                          ///< the lspci line naming the function
+};
+
+// ---------------------------------------------------------------- GPU / host ---------------
+
+/// nvidia-smi topo -m relation of a GPU to a NIC: X, PIX, PXB, PHB, NODE, SYS (SOC = SYS), NV#.
+struct GpuNicLink {
+  std::string nic;        ///< RDMA device name (NIC legend resolved)
+  std::string relation;   ///< as printed, SOC normalised to SYS
+  Evidence source;
+};
+
+struct Gpu {
+  int index = 0;
+  std::optional<std::string> model;
+  std::optional<int> numa_node;
+  std::optional<std::string> cpu_affinity;
+  std::vector<GpuNicLink> nics;
+  Evidence source;
+};
+
+struct GpuDirectState {
+  std::optional<bool> peermem_loaded;          ///< nvidia_peermem / nv_peer_mem module loaded
+  std::optional<bool> peer_memory_registered;  ///< /sys/kernel/mm/memory_peers/<name> present
+  std::optional<bool> gdrdma_in_use;           ///< NCCL "via NET/IB/<n>/GDRDMA"
+  Evidence source;
+};
+
+/// One input file and what became of it (capture loading).
+struct InputFile {
+  std::string file;
+  std::string tool;     ///< tool id, or "" when unidentified
+  std::string target;
+  std::string status;   ///< "parsed", "parsed_with_warnings", "error", "ignored"
+  std::vector<std::string> messages;  ///< "file:line: message"
+};
+
+/// A capture-script record: a tool that was missing or failed on the host.
+struct ToolRun {
+  std::string tool;
+  std::string target;
+  std::string status;   ///< "ok", "missing", "failed(N)", "skipped(...)"
+  std::string command;
+};
+
+struct SnapshotSource {
+  std::string kind;     ///< "capture_dir", "capture_tarball", "snapshot", "live"
+  std::string path;
+};
+
+struct Snapshot {
+  int schema_version = k_snapshot_schema_version;
+  std::string tool_version;
+  std::string collected_at;  ///< ISO 8601 UTC, when known
+  std::string hostname;
+  SnapshotSource source;
+  std::vector<NetDev> netdevs;
+  std::vector<RdmaDevice> rdma_devices;
+  std::vector<PciFunction> pci_functions;
+  Collected<std::vector<Gpu>> gpus;
+  Collected<GpuDirectState> gpudirect;
+  Collected<std::vector<std::string>> kernel_modules;
+  Collected<std::map<int, int>> numa_cpu_count;  ///< NUMA node -> online CPUs (lscpu / sysfs)
+  std::vector<ToolRun> tool_runs;
+  std::vector<InputFile> inputs;
+  std::vector<std::string> notes;  ///< host-wide statements, e.g. "no RDMA devices found"
+
+  NetDev* find_netdev(const std::string& name);
+  const NetDev* find_netdev(const std::string& name) const;
+  RdmaDevice* find_rdma(const std::string& name);
+  PciFunction* find_pci(const std::string& bdf);
+  const PciFunction* find_pci(const std::string& bdf) const;
+  NetDev& netdev(const std::string& name);          ///< find or add
+  RdmaDevice& rdma(const std::string& name);        ///< find or add
+  PciFunction& pci(const std::string& bdf);         ///< find or add
+};
+
+/// Normalises a PCI address to "dddd:bb:dd.f" lower-case; adds domain 0000 when missing.
+/// Returns nullopt when `text` is not a PCI address.
+std::optional<std::string> normalize_bdf(std::string_view text);
+
+}  // namespace rk

@@ -1,0 +1,309 @@
+#include "rocekit/policy/policy.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+namespace rk {
+
+bool Policy::rule_enabled(const std::string& id) const {
+  auto it = rules.find(id);
+  return it == rules.end() || !it->second.enabled.has_value() || *it->second.enabled;
+}
+
+Severity Policy::severity_for(const std::string& id, Severity builtin) const {
+  auto it = rules.find(id);
+  if (it != rules.end() && it->second.severity) return *it->second.severity;
+  return builtin;
+}
+
+Policy default_policy() { return Policy{}; }
+
+namespace {
+
+struct LoadError {
+  std::string message;
+  YAML::Mark mark;
+};
+
+std::string where(const std::string& file, const YAML::Mark& m) {
+  if (m.line < 0) return file;
+  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
+
+void check_keys(const YAML::Node& map, const std::set<std::string>& allowed,
+                const std::string& section) {
+  if (!map.IsMap()) throw LoadError{"'" + section + "' must be a mapping", map.Mark()};
+  for (const auto& kv : map) {
+    std::string key = kv.first.as<std::string>();
+    if (!allowed.count(key)) {
+      std::string list;
+      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      throw LoadError{"unknown key '" + key + "' in " + section + " (known: " + list + ")",
+                      kv.first.Mark()};
+    }
+  }
+}
+
+int get_int(const YAML::Node& n, int lo, int hi, const std::string& what) {
+  int v = 0;
+  try {
+    v = n.as<int>();
+  } catch (const YAML::Exception&) {
+    throw LoadError{what + " must be an integer", n.Mark()};
+  }
+  if (v < lo || v > hi)
+    throw LoadError{what + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) +
+                        ", got " + std::to_string(v),
+                    n.Mark()};
+  return v;
+}
+
+bool get_bool(const YAML::Node& n, const std::string& what) {
+  try {
+    return n.as<bool>();
+  } catch (const YAML::Exception&) {
+    throw LoadError{what + " must be true or false", n.Mark()};
+  }
+}
+
+std::string get_str(const YAML::Node& n, const std::string& what) {
+  if (!n.IsScalar()) throw LoadError{what + " must be a string", n.Mark()};
+  return n.as<std::string>();
+}
+
+std::vector<int> get_int_list(const YAML::Node& n, int lo, int hi, const std::string& what) {
+  if (!n.IsSequence()) throw LoadError{what + " must be a list", n.Mark()};
+  std::vector<int> out;
+  for (const auto& e : n) out.push_back(get_int(e, lo, hi, what + " entry"));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::pair<std::uint32_t, std::uint32_t> get_range(const YAML::Node& n, const std::string& what) {
+  if (!n.IsSequence() || n.size() != 2)
+    throw LoadError{what + " must be a [min, max] pair", n.Mark()};
+  int a = get_int(n[0], 0, 1000000, what + " min");
+  int b = get_int(n[1], 0, 1000000, what + " max");
+  if (a > b) throw LoadError{what + " min is above max", n.Mark()};
+  return {static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b)};
+}
+
+void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& known_rules) {
+  if (root.IsNull()) return;
+  check_keys(root, {"profile", "roce", "cnp", "mtu", "pcie", "coalescing", "channels",
+                    "gpudirect", "firmware", "rules"},
+             "the policy");
+  if (root["profile"]) p.name = get_str(root["profile"], "profile");
+  if (const YAML::Node r = root["roce"]) {
+    check_keys(r, {"priority", "dscp", "trust", "pfc_priorities", "ecn_priorities"}, "roce");
+    if (r["priority"]) p.roce_priority = get_int(r["priority"], 0, 7, "roce.priority");
+    if (r["dscp"]) p.roce_dscp = get_int(r["dscp"], 0, 63, "roce.dscp");
+    if (r["trust"]) {
+      p.trust = get_str(r["trust"], "roce.trust");
+      if (p.trust != "dscp" && p.trust != "pcp")
+        throw LoadError{"roce.trust must be dscp or pcp", r["trust"].Mark()};
+    }
+    if (r["pfc_priorities"])
+      p.pfc_priorities = get_int_list(r["pfc_priorities"], 0, 7, "roce.pfc_priorities");
+    if (r["ecn_priorities"])
+      p.ecn_priorities = get_int_list(r["ecn_priorities"], 0, 7, "roce.ecn_priorities");
+  }
+  if (const YAML::Node c = root["cnp"]) {
+    check_keys(c, {"dscp", "priority"}, "cnp");
+    if (c["dscp"]) p.cnp_dscp = get_int(c["dscp"], 0, 63, "cnp.dscp");
+    if (c["priority"]) p.cnp_priority = get_int(c["priority"], 0, 7, "cnp.priority");
+  }
+  if (const YAML::Node m = root["mtu"]) {
+    check_keys(m, {"netdev_min_bytes", "roce_active_bytes"}, "mtu");
+    if (m["netdev_min_bytes"])
+      p.netdev_mtu_min_bytes = get_int(m["netdev_min_bytes"], 68, 65535, "mtu.netdev_min_bytes");
+    if (m["roce_active_bytes"]) {
+      p.roce_active_mtu_bytes = get_int(m["roce_active_bytes"], 256, 4096, "mtu.roce_active_bytes");
+      int v = p.roce_active_mtu_bytes;
+      if (v != 256 && v != 512 && v != 1024 && v != 2048 && v != 4096)
+        throw LoadError{"mtu.roce_active_bytes must be 256, 512, 1024, 2048 or 4096",
+                        m["roce_active_bytes"].Mark()};
+    }
+  }
+  if (const YAML::Node pc = root["pcie"]) {
+    check_keys(pc, {"max_read_request_bytes"}, "pcie");
+    if (pc["max_read_request_bytes"]) {
+      int v = get_int(pc["max_read_request_bytes"], 128, 4096, "pcie.max_read_request_bytes");
+      if ((v & (v - 1)) != 0)
+        throw LoadError{"pcie.max_read_request_bytes must be a power of two (128..4096)",
+                        pc["max_read_request_bytes"].Mark()};
+      p.max_read_request_bytes = v;
+    }
+  }
+  if (const YAML::Node c = root["coalescing"]) {
+    check_keys(c, {"profile", "adaptive_rx", "rx_usecs", "tx_usecs"}, "coalescing");
+    if (c["profile"]) p.coalescing.name = get_str(c["profile"], "coalescing.profile");
+    if (c["adaptive_rx"]) {
+      if (c["adaptive_rx"].IsNull())
+        p.coalescing.adaptive_rx.reset();
+      else
+        p.coalescing.adaptive_rx = get_bool(c["adaptive_rx"], "coalescing.adaptive_rx");
+    }
+    if (c["rx_usecs"]) {
+      auto [a, b] = get_range(c["rx_usecs"], "coalescing.rx_usecs");
+      p.coalescing.rx_usecs_min = a;
+      p.coalescing.rx_usecs_max = b;
+    }
+    if (c["tx_usecs"]) {
+      auto [a, b] = get_range(c["tx_usecs"], "coalescing.tx_usecs");
+      p.coalescing.tx_usecs_min = a;
+      p.coalescing.tx_usecs_max = b;
+    }
+  }
+  if (const YAML::Node c = root["channels"]) {
+    check_keys(c, {"limit_to_numa_cores"}, "channels");
+    if (c["limit_to_numa_cores"])
+      p.channels_within_numa_cores =
+          get_bool(c["limit_to_numa_cores"], "channels.limit_to_numa_cores");
+  }
+  if (const YAML::Node g = root["gpudirect"]) {
+    check_keys(g, {"gpu_nic_relations"}, "gpudirect");
+    if (g["gpu_nic_relations"]) {
+      const YAML::Node l = g["gpu_nic_relations"];
+      if (!l.IsSequence()) throw LoadError{"gpudirect.gpu_nic_relations must be a list", l.Mark()};
+      p.gpu_nic_relations.clear();
+      for (const auto& e : l) {
+        std::string v = get_str(e, "gpudirect.gpu_nic_relations entry");
+        static const std::set<std::string> k_ok{"PIX", "PXB", "PHB", "NODE", "SYS"};
+        if (!k_ok.count(v))
+          throw LoadError{"unknown relation '" + v + "' (PIX, PXB, PHB, NODE, SYS)", e.Mark()};
+        p.gpu_nic_relations.push_back(v);
+      }
+    }
+  }
+  if (const YAML::Node f = root["firmware"]) {
+    check_keys(f, {"adaptive_routing"}, "firmware");
+    if (f["adaptive_routing"]) {
+      if (f["adaptive_routing"].IsNull())
+        p.adaptive_routing.reset();
+      else
+        p.adaptive_routing = get_bool(f["adaptive_routing"], "firmware.adaptive_routing");
+    }
+  }
+  if (const YAML::Node r = root["rules"]) {
+    if (!r.IsMap()) throw LoadError{"'rules' must be a mapping of rule id to settings", r.Mark()};
+    for (const auto& kv : r) {
+      std::string id = kv.first.as<std::string>();
+      if (std::find(known_rules.begin(), known_rules.end(), id) == known_rules.end())
+        throw LoadError{"unknown rule id '" + id + "' (see `rocekit rules list`)",
+                        kv.first.Mark()};
+      check_keys(kv.second, {"enabled", "severity"}, "rules." + id);
+      RuleOverride o;
+      if (kv.second["enabled"]) o.enabled = get_bool(kv.second["enabled"], id + ".enabled");
+      if (kv.second["severity"]) {
+        std::string s = get_str(kv.second["severity"], id + ".severity");
+        o.severity = severity_from_string(s);
+        if (!o.severity)
+          throw LoadError{"severity must be info, warning, error or critical",
+                          kv.second["severity"].Mark()};
+      }
+      p.rules[id] = o;
+    }
+  }
+}
+
+}  // namespace
+
+Result<Policy> load_policy_text(std::string_view yaml, const std::string& file_name,
+                                const std::vector<std::string>& known_rule_ids) {
+  Policy p = default_policy();
+  try {
+    YAML::Node root = YAML::Load(std::string(yaml));
+    apply(root, p, known_rule_ids);
+  } catch (const LoadError& e) {
+    return unexpected(ErrorKind::malformed_input, e.message, where(file_name, e.mark));
+  } catch (const YAML::Exception& e) {
+    return unexpected(ErrorKind::malformed_input, e.msg, where(file_name, e.mark));
+  }
+  return p;
+}
+
+Result<Policy> load_policy_file(const std::filesystem::path& path,
+                                const std::vector<std::string>& known_rule_ids) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return unexpected(ErrorKind::io, "cannot open policy file", path.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return load_policy_text(ss.str(), path.string(), known_rule_ids);
+}
+
+std::string policy_to_yaml(const Policy& p) {
+  YAML::Emitter e;
+  auto ints = [&](const std::vector<int>& v) {
+    e << YAML::Flow << YAML::BeginSeq;
+    for (int i : v) e << i;
+    e << YAML::EndSeq;
+  };
+  e << YAML::BeginMap;
+  e << YAML::Key << "profile" << YAML::Value << p.name;
+  e << YAML::Key << "roce" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "priority" << YAML::Value << p.roce_priority;
+  e << YAML::Key << "dscp" << YAML::Value << p.roce_dscp;
+  e << YAML::Key << "trust" << YAML::Value << p.trust;
+  e << YAML::Key << "pfc_priorities" << YAML::Value;
+  ints(p.pfc_priorities);
+  e << YAML::Key << "ecn_priorities" << YAML::Value;
+  ints(p.ecn_priorities);
+  e << YAML::EndMap;
+  e << YAML::Key << "cnp" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "dscp" << YAML::Value << p.cnp_dscp;
+  e << YAML::Key << "priority" << YAML::Value << p.cnp_priority;
+  e << YAML::EndMap;
+  e << YAML::Key << "mtu" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "netdev_min_bytes" << YAML::Value << p.netdev_mtu_min_bytes;
+  e << YAML::Key << "roce_active_bytes" << YAML::Value << p.roce_active_mtu_bytes;
+  e << YAML::EndMap;
+  e << YAML::Key << "pcie" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "max_read_request_bytes" << YAML::Value << p.max_read_request_bytes;
+  e << YAML::EndMap;
+  e << YAML::Key << "coalescing" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "profile" << YAML::Value << p.coalescing.name;
+  e << YAML::Key << "adaptive_rx" << YAML::Value;
+  if (p.coalescing.adaptive_rx)
+    e << *p.coalescing.adaptive_rx;
+  else
+    e << YAML::Null;
+  e << YAML::Key << "rx_usecs" << YAML::Value << YAML::Flow << YAML::BeginSeq
+    << p.coalescing.rx_usecs_min << p.coalescing.rx_usecs_max << YAML::EndSeq;
+  e << YAML::Key << "tx_usecs" << YAML::Value << YAML::Flow << YAML::BeginSeq
+    << p.coalescing.tx_usecs_min << p.coalescing.tx_usecs_max << YAML::EndSeq;
+  e << YAML::EndMap;
+  e << YAML::Key << "channels" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "limit_to_numa_cores" << YAML::Value << p.channels_within_numa_cores;
+  e << YAML::EndMap;
+  e << YAML::Key << "gpudirect" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "gpu_nic_relations" << YAML::Value << YAML::Flow << p.gpu_nic_relations;
+  e << YAML::EndMap;
+  e << YAML::Key << "firmware" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "adaptive_routing" << YAML::Value;
+  if (p.adaptive_routing)
+    e << *p.adaptive_routing;
+  else
+    e << YAML::Null;
+  e << YAML::EndMap;
+  if (!p.rules.empty()) {
+    e << YAML::Key << "rules" << YAML::Value << YAML::BeginMap;
+    for (const auto& [id, o] : p.rules) {
+      e << YAML::Key << id << YAML::Value << YAML::BeginMap;
+      if (o.enabled) e << YAML::Key << "enabled" << YAML::Value << *o.enabled;
+      if (o.severity)
+        e << YAML::Key << "severity" << YAML::Value << std::string(to_string(*o.severity));
+      e << YAML::EndMap;
+    }
+    e << YAML::EndMap;
+  }
+  e << YAML::EndMap;
+  return std::string(e.c_str()) + "\n";
+}
+
+}  // namespace rk

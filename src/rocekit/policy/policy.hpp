@@ -1,0 +1,69 @@
+// The RoCE policy a host is checked against. The built-in default is the seed chapter's intent
+// with the real mechanisms of shared/reference/host-facts.md: RoCE priority 3 / DSCP 26, CNP
+// DSCP 48 -> priority 6, trust dscp, PFC on priority 3 only, DCQCN on priority 3, netdev MTU
+// >= 4200, RoCE active MTU 4096, MaxReadReq 4096, coalescing profile "ai-training".
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rocekit/core/result.hpp"
+#include "rocekit/model/finding.hpp"
+
+namespace rk {
+
+struct RuleOverride {
+  std::optional<bool> enabled;
+  std::optional<Severity> severity;
+};
+
+/// Interrupt-coalescing profile. It affects netdev (TCP/IP) traffic only: RDMA completions do
+/// not go through the netdev's interrupt moderation.
+struct CoalescingProfile {
+  std::string name = "ai-training";
+  std::optional<bool> adaptive_rx = false;  ///< nullopt = not judged
+  std::uint32_t rx_usecs_min = 8;
+  std::uint32_t rx_usecs_max = 16;
+  std::uint32_t tx_usecs_min = 8;
+  std::uint32_t tx_usecs_max = 16;
+};
+
+struct Policy {
+  std::string name = "default";
+  int roce_priority = 3;              ///< IEEE 802.1p priority carrying RoCE (0..7)
+  int roce_dscp = 26;                 ///< DSCP of RoCE data packets (0..63)
+  std::string trust = "dscp";         ///< "dscp" or "pcp"
+  std::vector<int> pfc_priorities{3}; ///< priorities that must have PFC on; all others off
+  std::vector<int> ecn_priorities{3}; ///< priorities with DCQCN RP and NP enabled
+  int cnp_dscp = 48;
+  int cnp_priority = 6;
+  int netdev_mtu_min_bytes = 4200;
+  int roce_active_mtu_bytes = 4096;
+  int max_read_request_bytes = 4096;
+  CoalescingProfile coalescing;
+  bool channels_within_numa_cores = true;
+  std::vector<std::string> gpu_nic_relations{"PIX", "PXB"};  ///< nvidia-smi topo values that pass
+  std::optional<bool> adaptive_routing;  ///< required ROCE_ADAPTIVE_ROUTING_EN; nullopt = report
+  std::map<std::string, RuleOverride> rules;
+
+  bool rule_enabled(const std::string& id) const;
+  Severity severity_for(const std::string& id, Severity builtin) const;
+};
+
+Policy default_policy();
+
+/// Loads a YAML policy file over the defaults. Errors (malformed_input) name the file and
+/// line:column: unknown keys, wrong types, out-of-range values, unknown rule ids.
+/// `known_rule_ids` validates the `rules:` section.
+Result<Policy> load_policy_file(const std::filesystem::path& path,
+                                const std::vector<std::string>& known_rule_ids);
+Result<Policy> load_policy_text(std::string_view yaml, const std::string& file_name,
+                                const std::vector<std::string>& known_rule_ids);
+
+/// The effective policy as YAML (`rocekit policy show`); loading it gives the same policy.
+std::string policy_to_yaml(const Policy& p);
+
+}  // namespace rk

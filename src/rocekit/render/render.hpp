@@ -1,0 +1,36 @@
+// Renderers: findings and snapshots to text, JSON and Markdown. They format; they never decide
+// (outcomes and severities come from rules/).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "rocekit/model/snapshot.hpp"
+#include "rocekit/rules/rule.hpp"
+
+namespace rk::render {
+
+enum class Format { text, json, markdown };
+
+struct Options {
+  bool color = false;          ///< ANSI colours (the CLI sets it only on a TTY)
+  bool show_passes = true;     ///< list pass / not_applicable findings in text output
+  std::string policy_name = "default";
+};
+
+/// Human-readable report grouped by subject (NIC, port, PCI function), failures first.
+std::string report_text(const Snapshot& s, const rules::Report& r, const Options& o);
+/// Machine-readable report; see docs/check-output.md for the schema.
+nlohmann::json report_json(const Snapshot& s, const rules::Report& r, const Options& o);
+/// Markdown for tickets: summary table, then each failure with evidence and fix.
+std::string report_markdown(const Snapshot& s, const rules::Report& r, const Options& o);
+
+std::string report(const Snapshot& s, const rules::Report& r, Format f, const Options& o);
+
+/// `rocekit rules list` as text or markdown (docs/rules.md is generated from the markdown form).
+std::string rules_list(Format f);
+/// `rocekit rules explain ID`; empty when the id is unknown.
+std::string rule_explain(std::string_view id);
+
+}  // namespace rk::render

@@ -1,0 +1,106 @@
+#include "rocekit/rules/helpers.hpp"
+
+#include "rocekit/core/text.hpp"
+
+namespace rk::rules {
+
+std::string sh_quote(std::string_view word) {
+  bool safe = !word.empty();
+  for (char c : word) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == '/' || c == ':' || c == '@' || c == '%' || c == '+' ||
+              c == '=' || c == '-' || c == ',';
+    if (!ok) safe = false;
+  }
+  if (safe) return std::string(word);
+  std::string out = "'";
+  for (char c : word) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  out += "'";
+  return out;
+}
+
+std::string port_subject(const RdmaDevice& d, const RdmaPort& p) {
+  return d.name + "/" + std::to_string(p.port);
+}
+
+const RdmaPort* port_of_netdev(const Snapshot& s, const NetDev& n) {
+  for (const RdmaDevice& d : s.rdma_devices)
+    for (const RdmaPort& p : d.ports)
+      if (p.netdev && *p.netdev == n.name) return &p;
+  return nullptr;
+}
+
+bool is_infiniband_netdev(const Snapshot& s, const NetDev& n) {
+  if (const RdmaPort* p = port_of_netdev(s, n)) {
+    if (p->link_layer) return *p->link_layer == "InfiniBand";
+  }
+  if (n.name.size() > 2 && n.name.starts_with("ib")) {
+    for (std::size_t i = 2; i < n.name.size(); ++i)
+      if (!(n.name[i] >= '0' && n.name[i] <= '9') && n.name[i] != '.') return false;
+    return true;
+  }
+  return false;
+}
+
+std::optional<long long> nv_number(const std::optional<std::string>& value_text) {
+  if (!value_text) return std::nullopt;
+  std::string_view v = text::trim(*value_text);
+  std::size_t open = v.rfind('(');
+  if (open != std::string_view::npos && v.ends_with(")")) {
+    std::string_view inner = v.substr(open + 1, v.size() - open - 2);
+    if (auto n = text::parse_int(inner)) return *n;
+    if (auto h = text::parse_hex(inner); h && inner.starts_with("0x"))
+      return static_cast<long long>(*h);
+  }
+  if (auto n = text::parse_int(v)) return *n;
+  if (v.starts_with("0x") || v.starts_with("0X")) {
+    if (auto h = text::parse_hex(v)) return static_cast<long long>(*h);
+  }
+  std::string lower = text::to_lower(v);
+  if (lower == "true") return 1;
+  if (lower == "false") return 0;
+  return std::nullopt;
+}
+
+std::optional<std::string> nv_value(const NvParam& p) {
+  if (p.next_boot_value) return p.next_boot_value;
+  if (p.current_value) return p.current_value;
+  return p.new_value;
+}
+
+int port_index_of_bdf(const std::string& bdf) {
+  if (bdf.empty()) return 1;
+  char fn = bdf.back();
+  if (fn >= '0' && fn <= '7') return fn - '0' + 1;
+  return 1;
+}
+
+const PciFunction* nv_source_for(const Snapshot& s, const std::string& bdf) {
+  if (const PciFunction* own = s.find_pci(bdf); own && own->nv_config.has_value()) return own;
+  std::string device = bdf.size() > 2 ? bdf.substr(0, bdf.size() - 2) : bdf;
+  for (const PciFunction& p : s.pci_functions)
+    if (p.nv_config.has_value() && p.bdf.size() > 2 && p.bdf.substr(0, p.bdf.size() - 2) == device)
+      return &p;
+  return nullptr;
+}
+
+void add_evidence(Finding& f, const Evidence& e) {
+  if (e.file.empty() && e.text.empty()) return;
+  f.evidence.push_back(e);
+}
+
+std::string join(const std::vector<std::string>& v, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) out += sep;
+    out += v[i];
+  }
+  return out;
+}
+
+}  // namespace rk::rules

@@ -1,0 +1,45 @@
+// Shared helpers for rule evaluators (not part of the public surface).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rocekit/model/snapshot.hpp"
+#include "rocekit/model/finding.hpp"
+
+namespace rk::rules {
+
+/// Single-quotes a word for POSIX sh when it holds anything but [A-Za-z0-9_./:@%+=-].
+std::string sh_quote(std::string_view word);
+
+/// "dev/port", the subject of RDMA-port rules.
+std::string port_subject(const RdmaDevice& d, const RdmaPort& p);
+
+/// True when the netdev belongs to an InfiniBand port (IPoIB): by the RDMA port's link layer,
+/// else by the ib<N> naming convention.
+bool is_infiniband_netdev(const Snapshot& s, const NetDev& n);
+
+/// The RDMA port a netdev belongs to, if the snapshot links them.
+const RdmaPort* port_of_netdev(const Snapshot& s, const NetDev& n);
+
+/// Numeric value of an mlxconfig value text: "48" -> 48, "True(1)" -> 1, "ETH(2)" -> 2.
+std::optional<long long> nv_number(const std::optional<std::string>& value_text);
+
+/// The effective value of an NV parameter: Next Boot when shown, else Current, else New.
+std::optional<std::string> nv_value(const NvParam& p);
+
+/// The NV config that covers a PCI function: its own, or another function of the same
+/// physical device (same domain:bus:device) whose query shows all ports.
+const PciFunction* nv_source_for(const Snapshot& s, const std::string& bdf);
+
+/// 1-based port index of a PF on its card: function number + 1 ("0000:3b:00.1" -> 2).
+int port_index_of_bdf(const std::string& bdf);
+
+/// "ens6: `Priority trust state: pcp` (mlnx_qos@ens6.txt:2)"-style evidence.
+void add_evidence(Finding& f, const Evidence& e);
+
+/// Comma-separated list.
+std::string join(const std::vector<std::string>& v, std::string_view sep = ", ");
+
+}  // namespace rk::rules

@@ -1,0 +1,232 @@
+// Host rules: interrupt coalescing, channels vs NUMA cores, GPUDirect RDMA.
+#include <string>
+
+#include "rocekit/rules/helpers.hpp"
+#include "rocekit/rules/rule.hpp"
+
+namespace rk::rules {
+namespace {
+
+void eval_coalescing(const Snapshot& s, const Policy& pol, Emitter& e) {
+  const CoalescingProfile& cp = pol.coalescing;
+  for (const NetDev& n : s.netdevs) {
+    if (is_infiniband_netdev(s, n)) {
+      e.not_applicable(n.name, "IPoIB netdev");
+      continue;
+    }
+    if (!n.coalesce.has_value()) {
+      e.unknown(n.name, "coalescing not collected: " + n.coalesce.reason);
+      continue;
+    }
+    const CoalesceState& c = *n.coalesce;
+    std::vector<std::string> bad;
+    if (cp.adaptive_rx) {
+      if (!c.adaptive_rx)
+        bad.push_back("adaptive-rx not shown");
+      else if (*c.adaptive_rx != *cp.adaptive_rx)
+        bad.push_back(std::string("adaptive-rx ") + (*c.adaptive_rx ? "on" : "off"));
+    }
+    auto range = [&](const char* name, const std::optional<std::uint32_t>& v, std::uint32_t lo,
+                     std::uint32_t hi) {
+      if (!v)
+        bad.push_back(std::string(name) + " not shown");
+      else if (*v < lo || *v > hi)
+        bad.push_back(std::string(name) + " " + std::to_string(*v) + " outside " +
+                      std::to_string(lo) + ".." + std::to_string(hi));
+    };
+    range("rx-usecs", c.rx_usecs, cp.rx_usecs_min, cp.rx_usecs_max);
+    range("tx-usecs", c.tx_usecs, cp.tx_usecs_min, cp.tx_usecs_max);
+    std::string note = " (profile " + cp.name + "; affects netdev/TCP traffic only, not RDMA)";
+    if (bad.empty()) {
+      Finding& f = e.pass(n.name, "coalescing matches" + note);
+      add_evidence(f, n.coalesce.source);
+      continue;
+    }
+    Finding& f = e.fail(n.name, join(bad, ", ") + note);
+    add_evidence(f, n.coalesce.source);
+    f.remediation.scope = FixScope::runtime;
+    std::string cmd = "ethtool -C " + sh_quote(n.name);
+    if (cp.adaptive_rx) cmd += std::string(" adaptive-rx ") + (*cp.adaptive_rx ? "on" : "off");
+    cmd += " rx-usecs " + std::to_string(cp.rx_usecs_min) + " tx-usecs " +
+           std::to_string(cp.tx_usecs_min);
+    f.remediation.commands = {cmd};
+    f.remediation.notes =
+        "Fixed rx-usecs only applies with adaptive-rx off. Interrupt moderation acts on the "
+        "netdev's kernel queues (TCP, storage, bootstrap); RDMA completions use per-CQ "
+        "moderation chosen by the application, so NCCL data is unaffected. The seed's 8-16 us "
+        "has no NVIDIA source (host-facts §K.6): treat the profile as a workload choice. Lost at "
+        "reboot.";
+  }
+}
+
+void eval_channels(const Snapshot& s, const Policy& pol, Emitter& e) {
+  for (const NetDev& n : s.netdevs) {
+    if (is_infiniband_netdev(s, n)) {
+      e.not_applicable(n.name, "IPoIB netdev");
+      continue;
+    }
+    if (!pol.channels_within_numa_cores) {
+      e.not_applicable(n.name, "policy channels.limit_to_numa_cores is off");
+      continue;
+    }
+    if (!n.channels.has_value() || !n.channels->combined) {
+      e.unknown(n.name, "combined channels not collected: " +
+                            (n.channels.has_value() ? std::string("not shown") : n.channels.reason));
+      continue;
+    }
+    if (!n.numa_node) {
+      e.unknown(n.name, "the NIC's NUMA node is not known (lspci NUMA node or sysfs numa_node)");
+      continue;
+    }
+    if (!s.numa_cpu_count.has_value()) {
+      e.unknown(n.name, "CPU count per NUMA node not collected: " + s.numa_cpu_count.reason);
+      continue;
+    }
+    auto it = s.numa_cpu_count->find(*n.numa_node);
+    if (it == s.numa_cpu_count->end()) {
+      e.unknown(n.name, "no CPU count for NUMA node " + std::to_string(*n.numa_node));
+      continue;
+    }
+    std::uint32_t combined = *n.channels->combined;
+    std::string msg = "combined " + std::to_string(combined) + ", NUMA node " +
+                      std::to_string(*n.numa_node) + " has " + std::to_string(it->second) +
+                      " CPUs";
+    if (combined <= static_cast<std::uint32_t>(it->second)) {
+      Finding& f = e.pass(n.name, msg);
+      add_evidence(f, n.channels.source);
+      continue;
+    }
+    Finding& f = e.fail(n.name, msg + ": queues spill onto the remote node's CPUs");
+    add_evidence(f, n.channels.source);
+    f.remediation.scope = FixScope::runtime;
+    f.remediation.commands = {"ethtool -L " + sh_quote(n.name) + " combined " +
+                              std::to_string(it->second)};
+    f.remediation.notes = "Affects netdev queues and IRQs only, not RDMA QPs (host-facts §K.7). "
+                          "Lost at reboot.";
+  }
+}
+
+void eval_peer_memory(const Snapshot& s, const Policy&, Emitter& e) {
+  if (!s.gpudirect.has_value()) {
+    e.unknown("host", "GPUDirect RDMA evidence not collected: " + s.gpudirect.reason);
+    return;
+  }
+  const GpuDirectState& g = *s.gpudirect;
+  if (g.gdrdma_in_use.value_or(false)) {
+    Finding& f = e.pass("host", "NCCL uses GPUDirect RDMA (GDRDMA transport lines)");
+    add_evidence(f, s.gpudirect.source);
+    return;
+  }
+  if (g.peer_memory_registered.value_or(false)) {
+    Finding& f = e.pass("host", "a peer-memory client is registered (/sys/kernel/mm/memory_peers)");
+    add_evidence(f, s.gpudirect.source);
+    return;
+  }
+  auto fix = [](Finding& f) {
+    f.remediation.scope = FixScope::persistent;
+    f.remediation.commands = {"modprobe nvidia-peermem",
+                              "echo nvidia-peermem > /etc/modules-load.d/nvidia-peermem.conf",
+                              "ls /sys/kernel/mm/memory_peers/ /sys/module/nvidia_peermem/"};
+    f.remediation.notes =
+        "The seed's `ibv_devinfo | grep peer` shows nothing: ibv_devinfo has no peer-memory "
+        "field (host-facts §K.8). NCCL enables GDR when /sys/kernel/mm/memory_peers/nv_mem*/"
+        "version or /sys/module/nvidia_peermem/version exists, or via DMA-BUF. Confirm with "
+        "`ib_write_bw --use_cuda=0` and NCCL_DEBUG=INFO `GDRDMA` lines.";
+  };
+  if (g.peermem_loaded && !*g.peermem_loaded) {
+    Finding& f = e.fail("host", "nvidia_peermem is not loaded and no peer-memory client is "
+                                "registered: GPUDirect RDMA falls back to host bounce buffers");
+    add_evidence(f, s.gpudirect.source);
+    fix(f);
+    return;
+  }
+  if (g.peer_memory_registered && !*g.peer_memory_registered) {
+    Finding& f = e.fail("host", "peer memory not registered (no /sys/kernel/mm/memory_peers entry)" +
+                                    std::string(g.peermem_loaded.value_or(false)
+                                                    ? " although nvidia_peermem is loaded"
+                                                    : ""));
+    add_evidence(f, s.gpudirect.source);
+    fix(f);
+    return;
+  }
+  e.unknown("host", std::string(g.peermem_loaded.value_or(false)
+                                    ? "nvidia_peermem is loaded, but registration "
+                                      "(/sys/kernel/mm/memory_peers) or a GDRDMA transfer is not "
+                                      "captured"
+                                    : "no proof of GPUDirect RDMA either way"));
+}
+
+void eval_affinity(const Snapshot& s, const Policy& pol, Emitter& e) {
+  if (!s.gpus.has_value()) {
+    e.unknown("host", "GPU topology not collected: " + s.gpus.reason);
+    return;
+  }
+  if (s.gpus->empty()) {
+    e.not_applicable("host", "no NVIDIA GPU in the topology");
+    return;
+  }
+  static const char* k_order[] = {"PIX", "PXB", "PHB", "NODE", "SYS"};
+  auto rank = [](const std::string& r) {
+    for (int i = 0; i < 5; ++i)
+      if (r == k_order[i]) return i;
+    return 5;
+  };
+  for (const Gpu& g : *s.gpus) {
+    std::string subject = "gpu" + std::to_string(g.index);
+    if (g.nics.empty()) {
+      e.unknown(subject, "the topology lists no NIC");
+      continue;
+    }
+    const GpuNicLink* best = nullptr;
+    for (const GpuNicLink& l : g.nics)
+      if (!best || rank(l.relation) < rank(best->relation)) best = &l;
+    std::string msg = "closest NIC " + best->nic + " at " + best->relation;
+    bool ok = false;
+    for (const std::string& r : pol.gpu_nic_relations) ok = ok || r == best->relation;
+    if (ok) {
+      Finding& f = e.pass(subject, msg);
+      add_evidence(f, best->source.file.empty() ? g.source : best->source);
+      continue;
+    }
+    Finding& f = e.fail(subject, msg + ": GPUDirect RDMA traffic crosses the " +
+                                     (best->relation == "SYS" ? std::string("inter-socket link")
+                                                              : std::string("CPU root complex")) +
+                                     " (policy: " + join(pol.gpu_nic_relations) + ")");
+    add_evidence(f, g.source);
+    f.remediation.scope = FixScope::hardware;
+    f.remediation.notes =
+        "Place one NIC under the same PCIe switch as each GPU (PIX/PXB), as HGX/DGX designs do; "
+        "until then pin each rank to its nearest NIC (NCCL_IB_HCA) and expect lower GDR "
+        "bandwidth. `rocekit select --host` proposes a placement.";
+  }
+}
+
+}  // namespace
+
+void add_host_rules(std::vector<RuleInfo>& out) {
+  out.push_back({"irq.coalescing", "Interrupt coalescing matches the profile", Severity::warning,
+                 "netdev",
+                 "Adaptive moderation adds latency jitter to netdev traffic (bootstrap, storage, "
+                 "TCP); the profile fixes it. RDMA is not affected.",
+                 "§4.2 `ethtool -C <if> rx-usecs 8 tx-usecs 8` (8-16 us): needs adaptive-rx off; "
+                 "unsourced values, netdev traffic only (host-facts §K.6).", eval_coalescing});
+  out.push_back({"irq.channels-numa", "Combined channels fit the NIC's NUMA node",
+                 Severity::warning, "netdev",
+                 "More queues than local cores put IRQs on the remote socket.",
+                 "§4.2 `ethtool -L <if> combined 16`: derive from local cores (host-facts §K.7).",
+                 eval_channels});
+  out.push_back({"gpudirect.peer-memory", "GPUDirect RDMA peer memory is loaded and registered",
+                 Severity::error, "host",
+                 "Without peer memory (or DMA-BUF) the NIC cannot DMA GPU memory and NCCL stages "
+                 "through host memory.",
+                 "§4.2 GPUDirect: `ibv_devinfo | grep peer` shows nothing; check nvidia_peermem "
+                 "and memory_peers (host-facts §G, §K.8).", eval_peer_memory});
+  out.push_back({"gpudirect.gpu-nic-affinity", "Each GPU has a NIC under its PCIe switch",
+                 Severity::error, "gpu",
+                 "GPUDirect RDMA through the CPU root complex or across sockets loses bandwidth "
+                 "and adds latency.",
+                 "§4.1: one NIC per GPU on the same PCIe switch (nvidia-smi topo -m PIX/PXB).",
+                 eval_affinity});
+}
+
+}  // namespace rk::rules

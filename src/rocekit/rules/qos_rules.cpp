@@ -1,0 +1,389 @@
+// QoS rules: trust, DSCP->priority, PFC, global pause, ECN/DCQCN, CNP.
+#include <string>
+
+#include "rocekit/rules/helpers.hpp"
+#include "rocekit/rules/rule.hpp"
+
+namespace rk::rules {
+namespace {
+
+std::string pfc_list(const Policy& pol) {
+  std::string s;
+  for (int p = 0; p < 8; ++p) {
+    bool on = false;
+    for (int q : pol.pfc_priorities) on = on || q == p;
+    s += (p ? "," : "") + std::string(on ? "1" : "0");
+  }
+  return s;
+}
+
+std::string dcb_pfc_list(const Policy& pol) {
+  std::string s;
+  for (int p = 0; p < 8; ++p) {
+    bool on = false;
+    for (int q : pol.pfc_priorities) on = on || q == p;
+    s += (p ? " " : "") + std::to_string(p) + (on ? ":on" : ":off");
+  }
+  return s;
+}
+
+std::string pfc_row(const std::vector<bool>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + std::string(v[i] ? "1" : "0");
+  return s;
+}
+
+/// The netdevs QoS rules are judged on: every non-IPoIB netdev. IPoIB gets not_applicable.
+template <class Fn>
+void for_roce_netdevs(const Snapshot& s, Emitter& e, Fn fn) {
+  if (s.netdevs.empty()) {
+    e.unknown("host", "no netdev in the input (needs mlnx_qos -i, ethtool or a live collection)");
+    return;
+  }
+  for (const NetDev& n : s.netdevs) {
+    if (is_infiniband_netdev(s, n)) {
+      e.not_applicable(n.name, "IPoIB netdev: Ethernet QoS does not apply");
+      continue;
+    }
+    fn(n);
+  }
+}
+
+void eval_trust(const Snapshot& s, const Policy& pol, Emitter& e) {
+  for_roce_netdevs(s, e, [&](const NetDev& n) {
+    if (!n.qos.has_value() || !n.qos->trust) {
+      e.unknown(n.name, "trust state not collected: " +
+                            (n.qos.has_value() ? std::string("output shows no trust state")
+                                               : n.qos.reason));
+      return;
+    }
+    const std::string& trust = *n.qos->trust;
+    if (trust == pol.trust) {
+      Finding& f = e.pass(n.name, "trust " + trust);
+      add_evidence(f, n.qos->trust_source);
+      return;
+    }
+    Finding& f = e.fail(n.name, "trust " + trust + ", policy " + pol.trust +
+                                    ": RoCE packets are classified by the 802.1p PCP, so DSCP "
+                                    + std::to_string(pol.roce_dscp) + " does not select priority " +
+                                    std::to_string(pol.roce_priority));
+    add_evidence(f, n.qos->trust_source);
+    f.remediation.scope = FixScope::runtime;
+    std::string nd = sh_quote(n.name);
+    f.remediation.commands = {"mlnx_qos -i " + nd + " --trust " + pol.trust};
+    if (pol.trust == "dscp") {
+      std::string map;
+      for (int d = 0; d < 64; ++d) map += (d ? " " : "") + std::to_string(d) + ":" + std::to_string(d >> 3);
+      f.remediation.commands.push_back("dcb app replace dev " + nd + " dscp-prio " + map);
+    }
+    f.remediation.notes =
+        "mlnx_qos (NVIDIA OFED/DOCA or mlnx-tools) or upstream iproute2 `dcb`: with dcbnl, trust "
+        "dscp is the presence of DSCP entries in the APP table, and `--trust dscp` installs the "
+        "default map priority = DSCP >> 3 (DSCP 26 -> 3, 48 -> 6). Runtime only: lost at reboot "
+        "or driver reload (use `rocekit plan` for a boot-time unit). If lldpad runs, it may "
+        "overwrite the setting.";
+  });
+}
+
+void eval_dscp_map(const Snapshot& s, const Policy& pol, Emitter& e, int dscp, int prio,
+                   const char* what) {
+  for_roce_netdevs(s, e, [&](const NetDev& n) {
+    if (pol.trust != "dscp") {
+      e.not_applicable(n.name, "policy trust is pcp");
+      return;
+    }
+    if (!n.qos.has_value()) {
+      e.unknown(n.name, "DSCP map not collected: " + n.qos.reason);
+      return;
+    }
+    if (n.qos->trust && *n.qos->trust != "dscp") {
+      e.unknown(n.name, "trust is " + *n.qos->trust +
+                            ": no DSCP-to-priority table is in effect (see qos.trust-dscp)");
+      return;
+    }
+    auto it = n.qos->dscp_to_priority.find(dscp);
+    if (it == n.qos->dscp_to_priority.end()) {
+      e.unknown(n.name, "the DSCP-to-priority table does not list DSCP " + std::to_string(dscp));
+      return;
+    }
+    std::string msg = std::string(what) + " DSCP " + std::to_string(dscp) + " -> priority " +
+                      std::to_string(it->second);
+    if (it->second == prio) {
+      Finding& f = e.pass(n.name, msg);
+      add_evidence(f, n.qos->dscp_source);
+      return;
+    }
+    Finding& f = e.fail(n.name, msg + ", policy priority " + std::to_string(prio));
+    add_evidence(f, n.qos->dscp_source);
+    f.remediation.scope = FixScope::runtime;
+    std::string nd = sh_quote(n.name);
+    f.remediation.commands = {
+        "mlnx_qos -i " + nd + " --dscp2prio set," + std::to_string(dscp) + "," + std::to_string(prio),
+        "dcb app replace dev " + nd + " dscp-prio " + std::to_string(dscp) + ":" +
+            std::to_string(prio)};
+    f.remediation.notes = "Runtime only: lost at reboot or driver reload. The switch must map the "
+                          "same DSCP to the same priority/queue.";
+  });
+}
+
+void eval_roce_dscp(const Snapshot& s, const Policy& pol, Emitter& e) {
+  eval_dscp_map(s, pol, e, pol.roce_dscp, pol.roce_priority, "RoCE");
+}
+void eval_cnp_dscp(const Snapshot& s, const Policy& pol, Emitter& e) {
+  eval_dscp_map(s, pol, e, pol.cnp_dscp, pol.cnp_priority, "CNP");
+}
+
+template <class Judge>
+void eval_pfc(const Snapshot& s, const Policy& pol, Emitter& e, Judge judge) {
+  for_roce_netdevs(s, e, [&](const NetDev& n) {
+    if (!n.qos.has_value()) {
+      e.unknown(n.name, "PFC state not collected: " + n.qos.reason);
+      return;
+    }
+    if (!n.qos->pfc_enabled || n.qos->pfc_enabled->size() != 8) {
+      std::string why = "the output shows no PFC configuration";
+      if (!n.qos.notes.empty()) why += " (" + join(n.qos.notes, "; ") + ")";
+      e.unknown(n.name, why);
+      return;
+    }
+    const std::vector<bool>& pfc = *n.qos->pfc_enabled;
+    std::string bad = judge(pfc);
+    if (bad.empty()) {
+      Finding& f = e.pass(n.name, "PFC enabled " + pfc_row(pfc));
+      add_evidence(f, n.qos->pfc_source);
+      return;
+    }
+    Finding& f = e.fail(n.name, bad + " (PFC enabled " + pfc_row(pfc) + ")");
+    add_evidence(f, n.qos->pfc_source);
+    f.remediation.scope = FixScope::runtime;
+    std::string nd = sh_quote(n.name);
+    f.remediation.commands = {"mlnx_qos -i " + nd + " --pfc " + pfc_list(pol),
+                              "dcb pfc set dev " + nd + " prio-pfc " + dcb_pfc_list(pol)};
+    f.remediation.notes =
+        "Runtime only: lost at reboot or driver reload. The switch port must enable PFC on the "
+        "same priority, with a lossless buffer; set the NIC's cable length (mlnx_qos "
+        "--cable_len) so headroom is right.";
+  });
+}
+
+void eval_pfc_roce(const Snapshot& s, const Policy& pol, Emitter& e) {
+  eval_pfc(s, pol, e, [&](const std::vector<bool>& pfc) -> std::string {
+    std::vector<std::string> off;
+    for (int p : pol.pfc_priorities)
+      if (!pfc[static_cast<std::size_t>(p)]) off.push_back(std::to_string(p));
+    if (off.empty()) return "";
+    return "PFC is off on RoCE priority " + join(off) + ": RoCE traffic is lossy";
+  });
+}
+
+void eval_pfc_only(const Snapshot& s, const Policy& pol, Emitter& e) {
+  eval_pfc(s, pol, e, [&](const std::vector<bool>& pfc) -> std::string {
+    std::vector<std::string> extra;
+    for (int p = 0; p < 8; ++p) {
+      bool wanted = false;
+      for (int q : pol.pfc_priorities) wanted = wanted || q == p;
+      if (pfc[static_cast<std::size_t>(p)] && !wanted) extra.push_back(std::to_string(p));
+    }
+    if (extra.empty()) return "";
+    return "PFC is on for non-RoCE priority " + join(extra) +
+           ": pauses there can spread head-of-line blocking and deadlock risk";
+  });
+}
+
+void eval_global_pause(const Snapshot& s, const Policy&, Emitter& e) {
+  for_roce_netdevs(s, e, [&](const NetDev& n) {
+    if (!n.pause.has_value() || (!n.pause->rx && !n.pause->tx)) {
+      e.unknown(n.name, "802.3x pause state not collected: " +
+                            (n.pause.has_value() ? std::string("no RX/TX values") : n.pause.reason));
+      return;
+    }
+    bool rx = n.pause->rx.value_or(false);
+    bool tx = n.pause->tx.value_or(false);
+    std::string state = std::string("RX ") + (n.pause->rx ? (rx ? "on" : "off") : "?") + ", TX " +
+                        (n.pause->tx ? (tx ? "on" : "off") : "?");
+    if (!rx && !tx && n.pause->rx && n.pause->tx) {
+      Finding& f = e.pass(n.name, "global pause " + state);
+      add_evidence(f, n.pause.source);
+      return;
+    }
+    if (!rx && !tx) {
+      e.unknown(n.name, "global pause partly shown: " + state);
+      return;
+    }
+    Finding& f = e.fail(n.name, "global 802.3x pause is on (" + state +
+                                    "): it pauses every priority and conflicts with PFC");
+    add_evidence(f, n.pause.source);
+    f.remediation.scope = FixScope::runtime;
+    f.remediation.commands = {"ethtool -A " + sh_quote(n.name) + " autoneg off rx off tx off"};
+    f.remediation.notes = "Runtime only: lost at reboot or driver reload.";
+  });
+}
+
+void eval_ecn(const Snapshot& s, const Policy& pol, Emitter& e) {
+  for_roce_netdevs(s, e, [&](const NetDev& n) {
+    std::vector<std::string> missing;
+    std::vector<std::string> bad;
+    Finding tmp;
+    if (!n.ecn.has_value()) {
+      missing.push_back("runtime ECN sysfs (/sys/class/net/" + n.name + "/ecn): " + n.ecn.reason);
+    } else {
+      for (int p : pol.ecn_priorities) {
+        auto rp = n.ecn->rp_enabled.find(p);
+        auto np = n.ecn->np_enabled.find(p);
+        if (rp == n.ecn->rp_enabled.end() || np == n.ecn->np_enabled.end())
+          missing.push_back("ecn roce_rp/roce_np enable/" + std::to_string(p));
+        else if (!rp->second || !np->second)
+          bad.push_back(std::string("priority ") + std::to_string(p) + ": RP " +
+                        (rp->second ? "on" : "off") + ", NP " + (np->second ? "on" : "off"));
+      }
+    }
+    const PciFunction* nv = n.bdf ? nv_source_for(s, *n.bdf) : nullptr;
+    int port = n.bdf ? port_index_of_bdf(*n.bdf) : 1;
+    std::string mask_name = "ROCE_CC_PRIO_MASK_P" + std::to_string(port);
+    if (!nv) {
+      missing.push_back("firmware " + mask_name + " (mlxconfig/mstconfig q)");
+    } else if (const NvParam* prm = nv->nv_config->find(mask_name)) {
+      auto mask = nv_number(nv_value(*prm));
+      if (!mask) {
+        missing.push_back(mask_name + " value unreadable");
+      } else {
+        for (int p : pol.ecn_priorities)
+          if (!((*mask >> p) & 1))
+            bad.push_back(mask_name + "=" + std::to_string(*mask) + " has DCQCN off for priority " +
+                          std::to_string(p));
+      }
+    } else {
+      missing.push_back(mask_name + " not in the firmware query");
+    }
+    std::string nd = sh_quote(n.name);
+    if (!bad.empty()) {
+      Finding& f = e.fail(n.name, "DCQCN not enabled on the RoCE priority: " + join(bad, "; "));
+      if (n.ecn.has_value()) add_evidence(f, n.ecn.source);
+      f.remediation.scope = FixScope::runtime;
+      for (int p : pol.ecn_priorities) {
+        f.remediation.commands.push_back("echo 1 > /sys/class/net/" + nd + "/ecn/roce_rp/enable/" +
+                                         std::to_string(p));
+        f.remediation.commands.push_back("echo 1 > /sys/class/net/" + nd + "/ecn/roce_np/enable/" +
+                                         std::to_string(p));
+      }
+      if (n.bdf)
+        f.remediation.commands.push_back("mstconfig -d " + *n.bdf + " set " + mask_name + "=255");
+      f.remediation.notes =
+          "mlnx_qos has no --ecn option (the seed's `mlnx_qos -i eth0 --ecn` does not exist). "
+          "Runtime: the NVIDIA-driver sysfs ecn/roce_rp (reaction point) and ecn/roce_np "
+          "(notification point, port-wide) enable files, lost at reboot. Firmware: "
+          "ROCE_CC_PRIO_MASK_P<n> is the DCQCN enable bitmask by priority (default 255; the "
+          "seed's 0x8 disables DCQCN on every other priority), applied after reboot/mstfwreset.";
+      return;
+    }
+    if (!missing.empty()) {
+      e.unknown(n.name, "needs both runtime ECN sysfs and firmware mask; missing: " +
+                            join(missing, "; "));
+      return;
+    }
+    Finding& f = e.pass(n.name, "DCQCN RP and NP enabled on priority " +
+                                    [&] {
+                                      std::vector<std::string> v;
+                                      for (int p : pol.ecn_priorities) v.push_back(std::to_string(p));
+                                      return join(v);
+                                    }() +
+                                    " at runtime and in " + mask_name);
+    add_evidence(f, n.ecn.source);
+  });
+}
+
+void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {
+  bool any = false;
+  for (const PciFunction& p : s.pci_functions) {
+    if (!p.nv_config.has_value()) continue;
+    any = true;
+    const NvConfig& cfg = *p.nv_config;
+    std::vector<std::string> bad;
+    std::vector<std::string> seen;
+    std::vector<std::string> set_args;
+    for (int port = 1; port <= 4; ++port) {
+      std::string ps = "_P" + std::to_string(port);
+      const NvParam* dscp = cfg.find("CNP_DSCP" + ps);
+      const NvParam* prio = cfg.find("CNP_802P_PRIO" + ps);
+      if (!dscp && !prio) continue;
+      auto d = dscp ? nv_number(nv_value(*dscp)) : std::nullopt;
+      auto q = prio ? nv_number(nv_value(*prio)) : std::nullopt;
+      seen.push_back("CNP_DSCP" + ps + "=" + (d ? std::to_string(*d) : "?") + " CNP_802P_PRIO" +
+                     ps + "=" + (q ? std::to_string(*q) : "?"));
+      if (d && *d != pol.cnp_dscp) {
+        bad.push_back("CNP_DSCP" + ps + "=" + std::to_string(*d));
+        set_args.push_back("CNP_DSCP" + ps + "=" + std::to_string(pol.cnp_dscp));
+      }
+      if (q && *q != pol.cnp_priority) {
+        bad.push_back("CNP_802P_PRIO" + ps + "=" + std::to_string(*q));
+        set_args.push_back("CNP_802P_PRIO" + ps + "=" + std::to_string(pol.cnp_priority));
+      }
+    }
+    Evidence ev = p.nv_config.source;
+    if (seen.empty()) {
+      e.unknown(p.bdf, "the firmware query shows no CNP_DSCP_P<n>/CNP_802P_PRIO_P<n> parameters");
+      continue;
+    }
+    if (bad.empty()) {
+      Finding& f = e.pass(p.bdf, join(seen, "; "));
+      add_evidence(f, ev);
+      continue;
+    }
+    Finding& f = e.fail(p.bdf, "CNPs not marked with DSCP " + std::to_string(pol.cnp_dscp) +
+                                   " / priority " + std::to_string(pol.cnp_priority) + ": " +
+                                   join(bad, ", "));
+    add_evidence(f, ev);
+    f.remediation.scope = FixScope::firmware_reboot;
+    f.remediation.commands = {"mstconfig -d " + p.bdf + " set " + join(set_args, " "),
+                              "mstfwreset -d " + p.bdf + " reset"};
+    f.remediation.notes =
+        "Firmware NV parameters (mstflint's mstconfig, or MFT's mlxconfig): take effect after a "
+        "reboot or firmware reset. The switch must put the CNP DSCP in a strict-priority, "
+        "non-lossless queue. Runtime alternative on NVIDIA drivers: "
+        "/sys/class/net/<if>/ecn/roce_np/cnp_dscp and cnp_802p_prio.";
+  }
+  if (!any) e.unknown("host", "no firmware NV configuration in the input (mlxconfig/mstconfig q)");
+}
+
+}  // namespace
+
+void add_qos_rules(std::vector<RuleInfo>& out) {
+  out.push_back({"qos.trust-dscp", "Trust state is DSCP", Severity::error, "netdev",
+                 "RoCEv2 is routed: the DSCP survives L3 hops, the 802.1p PCP does not. With trust "
+                 "pcp, untagged RoCE lands in priority 0 and misses PFC.",
+                 "§4.2 QoS: `mlnx_qos -i <if> --trust dscp`.", eval_trust});
+  out.push_back({"qos.roce-dscp-priority", "RoCE DSCP maps to the RoCE priority", Severity::error,
+                 "netdev", "RoCE packets must land in the lossless (PFC) priority.",
+                 "§4.2 QoS: DSCP 26 -> priority 3.", eval_roce_dscp});
+  out.push_back({"qos.cnp-dscp-priority", "CNP DSCP maps to the CNP priority", Severity::warning,
+                 "netdev",
+                 "Congestion notifications must bypass congested data queues to slow senders fast.",
+                 "§4.2 ECN/DCQCN: CNP DSCP 48 -> priority 6.", eval_cnp_dscp});
+  out.push_back({"qos.pfc-roce-priority", "PFC is on for the RoCE priority", Severity::critical,
+                 "netdev",
+                 "Without PFC on its priority RoCE is lossy: drops become go-back-N retransmissions "
+                 "and throughput collapses under incast.",
+                 "§4.2 PFC: `mlnx_qos -i <if> --pfc 0,0,0,1,0,0,0,0`.", eval_pfc_roce});
+  out.push_back({"qos.pfc-only-roce-priority", "PFC is off for every other priority",
+                 Severity::warning, "netdev",
+                 "PFC on extra priorities spreads pauses to unrelated traffic and raises deadlock "
+                 "and pause-storm risk.",
+                 "§4.2 PFC: only the RoCE priority is lossless.", eval_pfc_only});
+  out.push_back({"qos.global-pause-off", "Global 802.3x pause is off", Severity::error, "netdev",
+                 "Link-level pause stops every priority and defeats per-priority flow control.",
+                 "§4.2 PFC replaces global flow control.", eval_global_pause});
+  out.push_back({"qos.ecn-roce-priority", "DCQCN (ECN) RP and NP on the RoCE priority",
+                 Severity::error, "netdev",
+                 "DCQCN reacts to ECN marks before buffers fill; without it PFC does all the work "
+                 "and pauses spread.",
+                 "§4.2 ECN: the seed's `mlnx_qos --ecn` does not exist; the real mechanisms are "
+                 "ecn/roce_rp|roce_np sysfs and ROCE_CC_PRIO_MASK_P<n> (host-facts §K.3).",
+                 eval_ecn});
+  out.push_back({"qos.cnp-firmware", "Firmware CNP DSCP and priority match the policy",
+                 Severity::warning, "pci function",
+                 "CNPs must be marked so the switch forwards them in a fast, non-lossless queue.",
+                 "§4.2 ECN/CNP: CNP_DSCP_P<n>, CNP_802P_PRIO_P<n> firmware parameters.",
+                 eval_cnp_firmware});
+}
+
+}  // namespace rk::rules

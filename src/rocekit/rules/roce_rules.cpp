@@ -1,0 +1,277 @@
+// RoCE and link rules: roce.enabled, roce.v2-gid, roce.cm-default-v2, roce.active-mtu,
+// link.port-active, net.mtu.
+#include <string>
+
+#include "rocekit/rules/helpers.hpp"
+#include "rocekit/rules/rule.hpp"
+
+namespace rk::rules {
+namespace {
+
+bool port_is_ib(const RdmaPort& p) { return p.link_layer && *p.link_layer == "InfiniBand"; }
+
+// Port state: "ACTIVE" passes; unknown state -> nullopt.
+std::optional<bool> port_active(const RdmaPort& p) {
+  if (!p.state.has_value()) return std::nullopt;
+  return *p.state == "ACTIVE";
+}
+
+void eval_port_active(const Snapshot& s, const Policy&, Emitter& e) {
+  bool any = false;
+  for (const RdmaDevice& d : s.rdma_devices) {
+    for (const RdmaPort& p : d.ports) {
+      any = true;
+      std::string subject = port_subject(d, p);
+      if (!p.state.has_value()) {
+        e.unknown(subject, "port state not collected: " + p.state.reason);
+        continue;
+      }
+      if (*p.state == "ACTIVE") {
+        Finding& f = e.pass(subject, "port is ACTIVE" + (p.netdev ? " (" + *p.netdev + ")" : ""));
+        add_evidence(f, p.state.source);
+      } else {
+        Finding& f = e.fail(subject, "port is " + *p.state +
+                                         (p.netdev ? " (netdev " + *p.netdev + ")" : "") +
+                                         ": no RDMA traffic can use it");
+        add_evidence(f, p.state.source);
+        std::string nd = p.netdev ? sh_quote(*p.netdev) : "<netdev>";
+        f.remediation.scope = FixScope::hardware;
+        f.remediation.commands = {"ip link set dev " + nd + " up", "ethtool " + nd,
+                                  "rdma link show " + d.name + "/" + std::to_string(p.port)};
+        f.remediation.notes =
+            "Bring the netdev up and check cable, transceiver and the switch port (admin state, "
+            "speed, FEC). `mlxlink -d <BDF>` (MFT) shows the physical-layer reason.";
+      }
+    }
+  }
+  if (!any) e.unknown("host", "no RDMA device port state in the input (ibv_devinfo, ibdev2netdev, "
+                              "rdma link or /sys/class/infiniband)");
+}
+
+void eval_active_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
+  bool any = false;
+  for (const RdmaDevice& d : s.rdma_devices) {
+    for (const RdmaPort& p : d.ports) {
+      std::string subject = port_subject(d, p);
+      any = true;
+      if (port_is_ib(p)) {
+        e.not_applicable(subject, "InfiniBand port: the RoCE MTU rule does not apply");
+        continue;
+      }
+      std::optional<bool> active = port_active(p);
+      if (active && !*active) {
+        e.not_applicable(subject, "port is " + *p.state + "; active_mtu is judged on active ports");
+        continue;
+      }
+      if (!p.active_mtu_bytes) {
+        e.unknown(subject, "active_mtu not collected (needs ibv_devinfo or verbs port query)");
+        continue;
+      }
+      std::string got = std::to_string(*p.active_mtu_bytes);
+      if (*p.active_mtu_bytes == pol.roce_active_mtu_bytes) {
+        Finding& f = e.pass(subject, "active_mtu " + got);
+        add_evidence(f, d.source);
+        continue;
+      }
+      std::string msg = "active_mtu " + got + ", policy " +
+                        std::to_string(pol.roce_active_mtu_bytes);
+      if (p.max_mtu_bytes) msg += " (max_mtu " + std::to_string(*p.max_mtu_bytes) + ")";
+      Finding& f = e.fail(subject, msg);
+      add_evidence(f, d.source);
+      std::string nd = p.netdev ? sh_quote(*p.netdev) : "<netdev>";
+      f.remediation.scope = FixScope::runtime;
+      f.remediation.commands = {"ip link set dev " + nd + " mtu 9000",
+                                "ibv_devinfo -d " + sh_quote(d.name) + " | grep active_mtu"};
+      f.remediation.notes =
+          "RoCE picks the largest IB MTU (256..4096) that fits in the netdev MTU; 4096 needs a "
+          "netdev MTU of at least 4200 (9000 is usual) and the same or larger MTU on every switch "
+          "port. `ip link set` is lost at reboot: make it persistent in the OS network config "
+          "(netplan, NetworkManager, systemd-networkd) or with `rocekit plan`.";
+    }
+  }
+  if (!any) e.unknown("host", "no RDMA port data in the input");
+}
+
+bool gid_is_link_local(const Gid& g) {
+  return g.gid.starts_with("fe80") || g.gid.starts_with("FE80");
+}
+
+void eval_v2_gid(const Snapshot& s, const Policy&, Emitter& e) {
+  for (const RdmaDevice& d : s.rdma_devices) {
+    for (const RdmaPort& p : d.ports) {
+      std::string subject = port_subject(d, p);
+      if (port_is_ib(p)) {
+        e.not_applicable(subject, "InfiniBand port: no RoCE GIDs");
+        continue;
+      }
+      std::optional<bool> active = port_active(p);
+      if (active && !*active) {
+        e.not_applicable(subject, "port is " + *p.state + "; a down port has no routable GID");
+        continue;
+      }
+      if (!p.gids.has_value()) {
+        e.unknown(subject, "GID table not collected: " + p.gids.reason);
+        continue;
+      }
+      const Gid* best = nullptr;
+      for (const Gid& g : *p.gids)
+        if (g.type && *g.type == "RoCE v2" && !gid_is_link_local(g)) {
+          best = &g;
+          break;
+        }
+      if (best) {
+        Finding& f = e.pass(subject, "routable RoCE v2 GID at index " + std::to_string(best->index) +
+                                         (best->ipv4 ? " (" + *best->ipv4 + ")" : ""));
+        add_evidence(f, p.gids.source);
+        continue;
+      }
+      Finding& f = e.fail(subject,
+                          "no routable RoCE v2 GID: only link-local or v1 GIDs; RoCEv2 over L3 "
+                          "needs an IP address on the netdev");
+      add_evidence(f, p.gids.source);
+      std::string nd = p.netdev ? sh_quote(*p.netdev) : "<netdev>";
+      f.remediation.scope = FixScope::persistent;
+      f.remediation.commands = {"ip addr add <address>/<prefix> dev " + nd,
+                                "show_gids " + sh_quote(d.name)};
+      f.remediation.notes =
+          "Configure the port's IPv4/IPv6 address in the OS network config; the driver then adds "
+          "RoCE v1 and v2 GIDs for it. NCCL selects the v2 GID automatically "
+          "(NCCL_IB_GID_INDEX=-1, NCCL_IB_ROCE_VERSION_NUM=2).";
+    }
+  }
+}
+
+void eval_roce_enabled(const Snapshot& s, const Policy&, Emitter& e) {
+  for (const RdmaDevice& d : s.rdma_devices) {
+    for (const RdmaPort& p : d.ports) {
+      std::string subject = port_subject(d, p);
+      if (port_is_ib(p)) {
+        e.not_applicable(subject, "InfiniBand port");
+        continue;
+      }
+      if (!p.gids.has_value()) {
+        e.unknown(subject, "GID table not collected: " + p.gids.reason);
+        continue;
+      }
+      bool roce = false;
+      for (const Gid& g : *p.gids)
+        if (g.type && (*g.type == "RoCE v1" || *g.type == "RoCE v2")) roce = true;
+      if (roce) {
+        Finding& f = e.pass(subject, "RoCE GIDs present");
+        add_evidence(f, p.gids.source);
+        continue;
+      }
+      std::optional<bool> active = port_active(p);
+      if (active && !*active) {
+        e.not_applicable(subject, "port is " + *p.state + " and shows no RoCE GIDs");
+        continue;
+      }
+      Finding& f = e.fail(subject, "no RoCE GID in the port's GID table: RoCE is disabled");
+      add_evidence(f, p.gids.source);
+      f.remediation.scope = FixScope::firmware_reboot;
+      std::string bdf = d.bdf ? *d.bdf : "<BDF>";
+      f.remediation.commands = {
+          "devlink dev param set pci/" + bdf + " name enable_roce value true cmode driverinit",
+          "devlink dev reload pci/" + bdf, "mstconfig -d " + bdf + " set ROCE_CONTROL=2"};
+      f.remediation.notes =
+          "RoCE can be off in the driver (devlink enable_roce, takes effect after devlink reload) "
+          "or in firmware (ROCE_CONTROL=ROCE_DISABLE(1); set ROCE_ENABLE(2), then reboot or "
+          "mstfwreset).";
+    }
+  }
+}
+
+void eval_cm_default(const Snapshot& s, const Policy&, Emitter& e) {
+  for (const RdmaDevice& d : s.rdma_devices) {
+    for (const RdmaPort& p : d.ports) {
+      std::string subject = port_subject(d, p);
+      if (port_is_ib(p)) {
+        e.not_applicable(subject, "InfiniBand port");
+        continue;
+      }
+      if (!p.default_roce_mode.has_value()) {
+        e.unknown(subject, "rdma_cm default RoCE mode not collected: " + p.default_roce_mode.reason);
+        continue;
+      }
+      const std::string& mode = *p.default_roce_mode;
+      if (mode.find("v2") != std::string::npos) {
+        Finding& f = e.pass(subject, "rdma_cm default_roce_mode is " + mode);
+        add_evidence(f, p.default_roce_mode.source);
+        continue;
+      }
+      Finding& f = e.fail(subject, "rdma_cm default_roce_mode is " + mode +
+                                       ": RDMA-CM connections use RoCE v1 (not routable)");
+      add_evidence(f, p.default_roce_mode.source);
+      f.remediation.scope = FixScope::runtime;
+      f.remediation.commands = {"cma_roce_mode -d " + sh_quote(d.name) + " -p " +
+                                std::to_string(p.port) + " -m 2"};
+      f.remediation.notes =
+          "Sets the RDMA-CM default only (configfs /sys/kernel/config/rdma_cm/<dev>/ports/<p>/"
+          "default_roce_mode, needs root, rdma_cm loaded); lost at reboot. Verbs applications "
+          "such as NCCL choose the RoCE version by GID index, not by this setting.";
+    }
+  }
+}
+
+void eval_net_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
+  for (const NetDev& n : s.netdevs) {
+    if (is_infiniband_netdev(s, n)) {
+      e.not_applicable(n.name, "IPoIB netdev: the Ethernet MTU rule does not apply");
+      continue;
+    }
+    if (!n.mtu_bytes.has_value()) {
+      e.unknown(n.name, "netdev MTU not collected: " + n.mtu_bytes.reason);
+      continue;
+    }
+    int mtu = *n.mtu_bytes;
+    if (mtu >= pol.netdev_mtu_min_bytes) {
+      Finding& f = e.pass(n.name, "MTU " + std::to_string(mtu));
+      add_evidence(f, n.mtu_bytes.source);
+      continue;
+    }
+    Finding& f = e.fail(n.name, "MTU " + std::to_string(mtu) + " is below " +
+                                    std::to_string(pol.netdev_mtu_min_bytes) +
+                                    ": RoCE active_mtu cannot reach 4096");
+    add_evidence(f, n.mtu_bytes.source);
+    f.remediation.scope = FixScope::runtime;
+    f.remediation.commands = {"ip link set dev " + sh_quote(n.name) + " mtu 9000"};
+    f.remediation.notes =
+        "Lost at reboot: set the MTU in the OS network config too. Every switch port on the path "
+        "needs an MTU of at least the host's (9216 is usual).";
+  }
+}
+
+}  // namespace
+
+void add_roce_rules(std::vector<RuleInfo>& out) {
+  out.push_back({"link.port-active", "RDMA port is active", Severity::error, "rdma port",
+                 "A port that is down carries no RoCE traffic; jobs that expect it will fall back "
+                 "or hang at connection setup.",
+                 "§4.2 configuration: each RoCE port must be up on the fabric.", eval_port_active});
+  out.push_back({"roce.enabled", "RoCE is enabled on the port", Severity::critical, "rdma port",
+                 "Without RoCE GIDs the port cannot carry RDMA over Ethernet.",
+                 "§4.2 'enable RoCE v2': RoCE itself is ROCE_CONTROL / devlink enable_roce; the "
+                 "seed's ROCE_CC_PRIO_MASK_P1 does not enable RoCE (host-facts §K.2).",
+                 eval_roce_enabled});
+  out.push_back({"roce.v2-gid", "Port has a routable RoCE v2 GID", Severity::error, "rdma port",
+                 "RoCE v2 (UDP/IP, routable) is what a leaf-spine fabric carries; a port with only "
+                 "link-local or v1 GIDs cannot reach other subnets.",
+                 "§4.2 'use RoCEv2': the RoCE version is chosen per GID; show_gids lists the types.",
+                 eval_v2_gid});
+  out.push_back({"roce.cm-default-v2", "rdma_cm default RoCE mode is v2", Severity::warning,
+                 "rdma port",
+                 "RDMA-CM applications (not NCCL) use this default; v1 is not routable.",
+                 "§4.2 `cma_roce_mode -d mlx5_0 -p 1 -m 2`: correct syntax, but it only sets the "
+                 "RDMA-CM default, is not persistent, and upstream kernels already prefer v2 "
+                 "(host-facts §K.1).",
+                 eval_cm_default});
+  out.push_back({"roce.active-mtu", "RoCE active MTU is 4096", Severity::error, "rdma port",
+                 "A 1024-byte RoCE MTU quadruples per-packet overhead and caps large-message "
+                 "bandwidth well below line rate.",
+                 "§4.2 MTU: jumbo frames end to end so RoCE runs at MTU 4096.", eval_active_mtu});
+  out.push_back({"net.mtu", "Netdev MTU allows RoCE MTU 4096", Severity::error, "netdev",
+                 "RoCE's active MTU follows the netdev MTU; below 4200 it drops to 2048 or 1024.",
+                 "§4.2 MTU: jumbo frames (9000) on host and switch.", eval_net_mtu});
+}
+
+}  // namespace rk::rules
