@@ -1,1 +1,206 @@
-// placeholder: filled by the parser's author
+#include "rocekit/parse/nccl_log.hpp"
+
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "rocekit/core/json_optional.hpp"
+#include "rocekit/core/text.hpp"
+
+namespace rk::parse {
+namespace {
+
+std::optional<std::uint32_t> u32(std::string_view s) {
+  auto n = text::parse_uint(s);
+  if (!n || *n > 0xffffffffULL) return std::nullopt;
+  return static_cast<std::uint32_t>(*n);
+}
+
+/// Leading decimal digits of `s` as a number.
+std::optional<std::uint32_t> leading_u32(std::string_view s) {
+  std::size_t n = 0;
+  while (n < s.size() && n < 10 && s[n] >= '0' && s[n] <= '9') ++n;
+  return n == 0 ? std::nullopt : u32(s.substr(0, n));
+}
+
+/// "[0]mlx5_0:1/RoCE" items after "Using".
+void using_line(std::string_view msg, NcclLog& out) {
+  for (std::string_view w : text::words(msg)) {
+    if (w.size() < 4 || w[0] != '[') continue;
+    std::size_t close = w.find(']');
+    if (close == std::string_view::npos) continue;
+    auto idx = u32(w.substr(1, close - 1));
+    if (!idx) continue;
+    std::string_view rest = w.substr(close + 1);
+    if (rest.empty()) continue;
+    NcclIbDevice d;
+    d.index = *idx;
+    std::size_t slash = rest.find('/');
+    if (slash != std::string_view::npos) {
+      d.link_layer = std::string(rest.substr(slash + 1));
+      rest = rest.substr(0, slash);
+    }
+    std::size_t colon = rest.find(':');
+    if (colon != std::string_view::npos) {
+      d.port = u32(rest.substr(colon + 1));
+      rest = rest.substr(0, colon);
+    }
+    d.rdma_device = std::string(rest);
+    out.ib_devices.push_back(std::move(d));
+  }
+}
+
+void gdr_line(std::string_view msg, NcclLog& out) {
+  // "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'"
+  std::vector<std::string_view> w = text::words(msg);
+  for (std::size_t i = 0; i + 4 < w.size(); ++i) {
+    if (w[i] == "RDMA" && (w[i + 1] == "Enabled" || w[i + 1] == "Disabled") && w[i + 3] == "HCA") {
+      NcclGdrStatus g;
+      g.enabled = w[i + 1] == "Enabled";
+      if (auto n = u32(w[i + 4])) g.hca_index = *n;
+      if (i + 5 < w.size()) {
+        std::string_view dev = w[i + 5];
+        if (!dev.empty() && dev.front() == '\'') dev.remove_prefix(1);
+        if (!dev.empty() && dev.back() == '\'') dev.remove_suffix(1);
+        g.rdma_device = std::string(dev);
+      }
+      out.gdr_status.push_back(std::move(g));
+      return;
+    }
+  }
+}
+
+void channel_line(std::string_view host, std::string_view msg, std::size_t line, NcclLog& out) {
+  std::size_t via = msg.find(" via ");
+  if (via == std::string_view::npos) return;
+  NcclChannel c;
+  c.host = std::string(host);
+  c.line = line;
+  if (auto n = leading_u32(msg.substr(8))) c.channel = *n;  // after "Channel "
+  if (text::contains(msg.substr(0, via), "[send]")) c.direction = "send";
+  if (text::contains(msg.substr(0, via), "[receive]")) c.direction = "receive";
+  std::vector<std::string_view> tw = text::words(msg.substr(via + 5));
+  if (tw.empty()) return;
+  c.transport = std::string(tw[0]);
+  std::vector<std::string_view> parts = text::split(tw[0], '/');
+  if (parts.size() >= 3 && parts[0] == "NET") c.net_device = u32(parts[2]);
+  c.gdrdma = text::ends_with(tw[0], "/GDRDMA");
+  out.channels.push_back(std::move(c));
+}
+
+void warn_line(std::string_view host, std::string_view between, std::string_view msg,
+               std::size_t line, NcclLog& out) {
+  NcclWarn w;
+  w.host = std::string(host);
+  w.line = line;
+  std::string_view src = text::trim(between);
+  if (!src.empty()) w.source = std::string(src);
+  w.message = std::string(msg);
+  std::size_t st = msg.find("status=");
+  if (st != std::string_view::npos) w.status = leading_u32(msg.substr(st + 7));
+  std::size_t ve = msg.find("vendor err ");
+  if (ve != std::string_view::npos) w.vendor_err = leading_u32(msg.substr(ve + 11));
+  out.warns.push_back(std::move(w));
+}
+
+}  // namespace
+
+bool any_gdrdma(const NcclLog& v) {
+  for (const NcclChannel& c : v.channels) {
+    if (c.gdrdma) return true;
+  }
+  return false;
+}
+
+Result<Parsed<NcclLog>> parse_nccl_log(std::string_view text) {
+  NcclLog out;
+  std::vector<Warning> warnings;
+  std::size_t nccl_lines = 0;
+  std::vector<std::string_view> ls = text::lines(text);
+  for (std::size_t i = 0; i < ls.size(); ++i) {
+    std::size_t line_no = i + 1;
+    std::string_view t = text::trim(ls[i]);
+    if (t.empty()) continue;
+    if (t == "[...]" || t == "..." || t == "[..]") {
+      out.elided = true;
+      continue;
+    }
+    std::size_t info = t.find(" NCCL INFO ");
+    std::size_t warn = t.find(" NCCL WARN ");
+    std::size_t at = info < warn ? info : warn;
+    if (at == std::string_view::npos) {
+      warnings.push_back(Warning{line_no, "unrecognised_line",
+                                 "not an NCCL log line: " + std::string(t.substr(0, 80))});
+      continue;
+    }
+    ++nccl_lines;
+    std::string_view prefix = t.substr(0, at);
+    std::string_view msg = text::trim(t.substr(at + 11));
+    std::vector<std::string_view> pw = text::words(prefix);
+    std::string_view host;
+    if (!pw.empty()) host = text::split(pw[0], ':')[0];
+    // the text between "[dev]" and "NCCL" (WARN lines: source location)
+    std::string_view between;
+    std::size_t bracket = prefix.find("] ");
+    if (bracket != std::string_view::npos) between = prefix.substr(bracket + 2);
+    if (at == warn) {
+      warn_line(host, between, msg, line_no, out);
+      continue;
+    }
+    ++out.info_lines;
+    if (text::starts_with(msg, "NCCL version ")) {
+      out.version = std::string(text::trim(msg.substr(13)));
+    } else if (text::starts_with(msg, "NET/IB") && text::contains(msg, " Using ")) {
+      using_line(msg.substr(msg.find(" Using ") + 7), out);
+    } else if (text::contains(msg, "GPU Direct RDMA")) {
+      gdr_line(msg, out);
+    } else if (text::starts_with(msg, "Channel ")) {
+      channel_line(host, msg, line_no, out);
+    }
+  }
+  if (nccl_lines == 0) return rk::unexpected(ErrorKind::malformed_input, "no NCCL log line found");
+  return Parsed<NcclLog>{std::move(out), std::move(warnings)};
+}
+
+nlohmann::json to_json(const NcclLog& v) {
+  nlohmann::json devs = nlohmann::json::array();
+  for (const NcclIbDevice& d : v.ib_devices) {
+    devs.push_back({{"index", d.index},
+                    {"rdma_device", d.rdma_device},
+                    {"port", d.port},
+                    {"link_layer", d.link_layer}});
+  }
+  nlohmann::json gdr = nlohmann::json::array();
+  for (const NcclGdrStatus& g : v.gdr_status) {
+    gdr.push_back({{"hca_index", g.hca_index}, {"rdma_device", g.rdma_device}, {"enabled", g.enabled}});
+  }
+  nlohmann::json chans = nlohmann::json::array();
+  for (const NcclChannel& c : v.channels) {
+    chans.push_back({{"host", c.host},
+                     {"channel", c.channel},
+                     {"direction", c.direction},
+                     {"transport", c.transport},
+                     {"net_device", c.net_device},
+                     {"gdrdma", c.gdrdma},
+                     {"line", c.line}});
+  }
+  nlohmann::json warns = nlohmann::json::array();
+  for (const NcclWarn& w : v.warns) {
+    warns.push_back({{"host", w.host},
+                     {"source", w.source},
+                     {"message", w.message},
+                     {"status", w.status},
+                     {"vendor_err", w.vendor_err},
+                     {"line", w.line}});
+  }
+  return {{"version", v.version},       {"ib_devices", devs},         {"gdr_status", gdr},
+          {"channels", chans},          {"warns", warns},             {"info_lines", v.info_lines},
+          {"elided", v.elided},         {"any_gdrdma", any_gdrdma(v)}};
+}
+
+bool looks_like_nccl_log(std::string_view text) {
+  std::string_view head = text.substr(0, 8192);
+  return text::contains(head, " NCCL INFO ") || text::contains(head, " NCCL WARN ");
+}
+
+}  // namespace rk::parse
