@@ -31,8 +31,10 @@ void check_golden(std::string_view corpus_path,
   SCOPED_TRACE(std::string(corpus_path));
   std::string body = corpus_body(corpus_path);
   nlohmann::json got = parse_to_json(body);
-  std::filesystem::path expected_path =
-      testdata_dir() / "expected" / std::filesystem::path(std::string(corpus_path));
+  // "../hosts/<bundle>/<file>" (a host-bundle capture) maps to expected/hosts/<bundle>/<file>.
+  std::string rel(corpus_path);
+  while (rel.starts_with("../")) rel.erase(0, 3);
+  std::filesystem::path expected_path = testdata_dir() / "expected" / std::filesystem::path(rel);
   expected_path.replace_extension(".json");
   const char* update = std::getenv("RK_UPDATE_GOLDEN");
   if (update != nullptr && std::string(update) == "1") {
