@@ -5,6 +5,13 @@
 #include <nlohmann/json.hpp>
 
 #include "golden.hpp"
+#include "rocekit/parse/devlink_dev_info.hpp"
+#include "rocekit/parse/ethtool_channels.hpp"
+#include "rocekit/parse/ethtool_coalesce.hpp"
+#include "rocekit/parse/ethtool_driver.hpp"
+#include "rocekit/parse/ethtool_link.hpp"
+#include "rocekit/parse/ethtool_pause.hpp"
+#include "rocekit/parse/ethtool_ring.hpp"
 
 namespace rk::parse {
 namespace {
@@ -170,6 +177,70 @@ TEST(EthtoolStats, LooksLikeRejectsOtherTools) {
     EXPECT_FALSE(looks_like_ethtool_stats(rk::test::corpus_body(path)));
   }
   EXPECT_FALSE(looks_like_ethtool_stats(""));
+}
+
+}  // namespace
+}  // namespace rk::parse
+
+// Robustness across the group-B parsers: every prefix of the small captures and byte-mutated
+// copies must parse or fail cleanly (run under ASan/UBSan in the dev preset).
+
+namespace rk::parse {
+namespace {
+
+void parse_all(std::string_view s) {
+  (void)parse_ethtool_stats(s);
+  (void)parse_ethtool_coalesce(s);
+  (void)parse_ethtool_channels(s);
+  (void)parse_ethtool_driver(s);
+  (void)parse_ethtool_pause(s);
+  (void)parse_ethtool_ring(s);
+  (void)parse_ethtool_link(s);
+  (void)parse_devlink_dev_info(s);
+  (void)looks_like_ethtool_stats(s);
+  (void)looks_like_ethtool_coalesce(s);
+  (void)looks_like_ethtool_channels(s);
+  (void)looks_like_ethtool_driver(s);
+  (void)looks_like_ethtool_pause(s);
+  (void)looks_like_ethtool_ring(s);
+  (void)looks_like_ethtool_link(s);
+  (void)looks_like_devlink_dev_info(s);
+}
+
+TEST(GroupBRobustness, PrefixesAndMutationsDoNotCrash) {
+  const char* const small[] = {
+      "ethtool_S/cn-notes-cx4lx-grep-pause-tx-global-pause.txt",
+      "ethtool_c/homelab-host01-cx4lx-new-format.txt",
+      "ethtool_l/cn-notes-eth03-combined16.txt",
+      "ethtool_i/cn-notes-cx4lx-eth01-fw14.28.txt",
+      "ethtool_other/homelab-host01-ethtool-g-cx4lx.txt",
+      "ethtool_other/homelab-host01-ethtool-settings-cx4lx-25g.txt",
+      "misc/devlink-dev-info-cx7-2pf-function-uid.txt",
+      "misc/devlink-dev-info-mlx5-no-data-available.txt",
+  };
+  const char k_noise[] = {':', '\n', '[', ']', '(', ')', ' ', '\t', '\0', '9', '\r', '/', '-'};
+  std::uint32_t seed = 12345;
+  for (const char* path : small) {
+    SCOPED_TRACE(path);
+    std::string body = rk::test::corpus_body(path);
+    for (std::size_t n = 0; n <= body.size(); ++n) parse_all(std::string_view(body).substr(0, n));
+    for (int round = 0; round < 300 && !body.empty(); ++round) {
+      std::string m = body;
+      for (int k = 0; k < 4; ++k) {
+        seed = seed * 1103515245u + 12345u;
+        std::size_t at = (seed >> 8) % m.size();
+        m[at] = k_noise[(seed >> 3) % sizeof(k_noise)];
+      }
+      parse_all(m);
+    }
+  }
+  parse_all("[");
+  parse_all("[]:");
+  parse_all("[4294967296]: x: 1");
+  parse_all("pci/:");
+  parse_all("a/b:\n  versions:\n  versions:\n      fixed:\n");
+  parse_all(":\n:\n:");
+  SUCCEED();
 }
 
 }  // namespace
