@@ -59,14 +59,15 @@ std::string describe_subject(const Snapshot& s, const std::string& subject) {
     if (n->bdf) rel.push_back(*n->bdf);
   } else if (const PciFunction* p = s.find_pci(subject)) {
     if (p->device_name) rel.push_back(*p->device_name);
-    for (const NetDev& n : s.netdevs)
-      if (n.bdf && *n.bdf == subject) rel.push_back(n.name);
+    for (const NetDev& nd : s.netdevs)
+      if (nd.bdf && *nd.bdf == subject) rel.push_back(nd.name);
   } else if (auto slash = subject.find('/'); slash != std::string::npos) {
     std::string dev = subject.substr(0, slash);
     for (const RdmaDevice& d : s.rdma_devices)
       if (d.name == dev) {
-        for (const RdmaPort& p : d.ports)
-          if (subject == dev + "/" + std::to_string(p.port) && p.netdev) rel.push_back(*p.netdev);
+        for (const RdmaPort& port : d.ports)
+          if (subject == dev + "/" + std::to_string(port.port) && port.netdev)
+            rel.push_back(*port.netdev);
         if (d.bdf) rel.push_back(*d.bdf);
       }
   }
