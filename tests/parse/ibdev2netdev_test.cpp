@@ -1,9 +1,9 @@
 #include "rocekit/parse/ibdev2netdev.hpp"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "golden.hpp"
 
@@ -87,8 +87,8 @@ TEST(Ibdev2netdev, EmptyIsError) {
 }
 
 TEST(Ibdev2netdev, GarbledTruncatedCrlf) {
-  Result<Parsed<Ibdev2netdev>> r = parse_ibdev2netdev(
-      "mlx5_0 port 1 ==> eth01 (Up)\r\n???\r\nmlx5_1 port 1 ==> eth02\r\n");
+  Result<Parsed<Ibdev2netdev>> r =
+      parse_ibdev2netdev("mlx5_0 port 1 ==> eth01 (Up)\r\n???\r\nmlx5_1 port 1 ==> eth02\r\n");
   ASSERT_TRUE(r.has_value());
   ASSERT_EQ(r->value.entries.size(), 2u);
   EXPECT_EQ(r->value.entries[0].netdev, "eth01");
@@ -103,8 +103,10 @@ TEST(Ibdev2netdev, LooksLike) {
   for (const char* f : k_files) {
     EXPECT_TRUE(looks_like_ibdev2netdev(rk::test::corpus_body(f))) << f;
   }
-  EXPECT_FALSE(looks_like_ibdev2netdev(rk::test::corpus_body("gids/cn-notes-cx4lx-show_gids-4port.txt")));
-  EXPECT_FALSE(looks_like_ibdev2netdev(rk::test::corpus_body("gids/rdma-notes-rdma-link-irdma.txt")));
+  EXPECT_FALSE(
+      looks_like_ibdev2netdev(rk::test::corpus_body("gids/cn-notes-cx4lx-show_gids-4port.txt")));
+  EXPECT_FALSE(
+      looks_like_ibdev2netdev(rk::test::corpus_body("gids/rdma-notes-rdma-link-irdma.txt")));
 }
 
 }  // namespace

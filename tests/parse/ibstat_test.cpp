@@ -1,6 +1,7 @@
 #include "rocekit/parse/ibstat.hpp"
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 #include "golden.hpp"
@@ -19,7 +20,8 @@ TEST(IbstatGolden, AllCaptures) {
 }
 
 TEST(Ibstat, Cx4LxRoce) {
-  Result<Parsed<Ibstat>> r = parse_ibstat(rk::test::corpus_body("misc/cn-blog-2019-ibstat-cx4lx-roce.txt"));
+  Result<Parsed<Ibstat>> r =
+      parse_ibstat(rk::test::corpus_body("misc/cn-blog-2019-ibstat-cx4lx-roce.txt"));
   ASSERT_TRUE(r.has_value());
   EXPECT_TRUE(r->warnings.empty());
   ASSERT_EQ(r->value.cas.size(), 1u);
@@ -56,8 +58,8 @@ TEST(Ibstat, EmptyGarbledTruncatedCrlf) {
 
 TEST(Ibstat, LooksLike) {
   EXPECT_TRUE(looks_like_ibstat(rk::test::corpus_body("misc/cn-blog-2019-ibstat-cx4lx-roce.txt")));
-  EXPECT_FALSE(looks_like_ibstat(
-      rk::test::corpus_body("ibv_devinfo/cn-notes-cx4lx-4port-fw-mismatch.txt")));
+  EXPECT_FALSE(
+      looks_like_ibstat(rk::test::corpus_body("ibv_devinfo/cn-notes-cx4lx-4port-fw-mismatch.txt")));
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 #include "rocekit/parse/ibv_devinfo.hpp"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "golden.hpp"
 
@@ -66,7 +66,8 @@ TEST(IbvDevinfo, Cx4LxFirmwareMismatchAndMtu) {
 }
 
 TEST(IbvDevinfo, AzureMixedIbAndEthernet) {
-  IbvDevinfo v = parse_ok(rk::test::corpus_body("ibv_devinfo/azure-ndh200v5-8ib-vf-plus-an0-eth.txt"));
+  IbvDevinfo v =
+      parse_ok(rk::test::corpus_body("ibv_devinfo/azure-ndh200v5-8ib-vf-plus-an0-eth.txt"));
   ASSERT_EQ(v.devices.size(), 9u);
   EXPECT_EQ(v.devices[0].hca_id, "mlx5_ib0");
   EXPECT_EQ(v.devices[0].ports[0].link_layer, LinkLayer::infiniband);
@@ -130,8 +131,8 @@ TEST(IbvDevinfo, IrdmaRoceV2AtIndexOne) {
 }
 
 TEST(IbvDevinfo, BnxtElidedWithoutPortHeader) {
-  Result<Parsed<IbvDevinfo>> r =
-      parse_ibv_devinfo(rk::test::corpus_body("ibv_devinfo/bnxt_re2-v-gid-types-rdma-core-patch.txt"));
+  Result<Parsed<IbvDevinfo>> r = parse_ibv_devinfo(
+      rk::test::corpus_body("ibv_devinfo/bnxt_re2-v-gid-types-rdma-core-patch.txt"));
   ASSERT_TRUE(r.has_value());
   const IbvDevice& d = r->value.devices.at(0);
   EXPECT_EQ(d.hca_id, "bnxt_re2");
@@ -174,7 +175,8 @@ TEST(IbvDevinfo, NoDevicesFound) {
 
 TEST(IbvDevinfo, TruncatedPortBlock) {
   Result<Parsed<IbvDevinfo>> r = parse_ibv_devinfo(
-      "hca_id:\tmlx5_0\n\tphys_port_cnt:\t\t\t2\n\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n");
+      "hca_id:\tmlx5_0\n\tphys_port_cnt:\t\t\t2\n\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ACTIVE "
+      "(4)\n");
   ASSERT_TRUE(r.has_value());
   ASSERT_EQ(r->warnings.size(), 2u);
   EXPECT_EQ(r->warnings[0].code, "truncated");
@@ -199,8 +201,10 @@ TEST(IbvDevinfo, LooksLike) {
   for (const char* f : k_files) {
     EXPECT_TRUE(looks_like_ibv_devinfo(rk::test::corpus_body(f))) << f;
   }
-  EXPECT_FALSE(looks_like_ibv_devinfo(rk::test::corpus_body("gids/cn-notes-cx4lx-ibdev2netdev.txt")));
-  EXPECT_FALSE(looks_like_ibv_devinfo(rk::test::corpus_body("misc/cn-blog-2019-ibstat-cx4lx-roce.txt")));
+  EXPECT_FALSE(
+      looks_like_ibv_devinfo(rk::test::corpus_body("gids/cn-notes-cx4lx-ibdev2netdev.txt")));
+  EXPECT_FALSE(
+      looks_like_ibv_devinfo(rk::test::corpus_body("misc/cn-blog-2019-ibstat-cx4lx-roce.txt")));
   EXPECT_FALSE(
       looks_like_ibv_devinfo(rk::test::corpus_body("gids/cn-notes-cx4lx-show_gids-4port.txt")));
 }
@@ -228,6 +232,68 @@ TEST(RdmaNames, Ipv4FromGid) {
   EXPECT_EQ(ipv4_from_gid("fe80:0000:0000:0000:0000:00ff:fe00:0011"), std::nullopt);
   EXPECT_EQ(ipv4_from_gid(":::"), std::nullopt);
   EXPECT_EQ(ipv4_from_gid("::ffff:1.2.3"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace rk::parse
+
+// Robustness: every prefix (and a byte-flipped copy) of every group-C capture through every
+// group-C parser must not crash; ASan/UBSan in the dev preset catch out-of-range access.
+#include <filesystem>
+
+#include "rocekit/parse/ibdev2netdev.hpp"
+#include "rocekit/parse/ibstat.hpp"
+#include "rocekit/parse/rdma_link.hpp"
+#include "rocekit/parse/rdma_statistic.hpp"
+#include "rocekit/parse/show_counters.hpp"
+#include "rocekit/parse/show_gids.hpp"
+
+namespace rk::parse {
+namespace {
+
+void run_all(std::string_view s) {
+  (void)parse_ibv_devinfo(s);
+  (void)parse_show_gids(s);
+  (void)parse_ibdev2netdev(s);
+  (void)parse_rdma_link(s);
+  (void)parse_rdma_res(s);
+  (void)parse_rdma_statistic(s);
+  (void)parse_show_counters(s);
+  (void)parse_ibstat(s);
+  (void)looks_like_ibv_devinfo(s);
+  (void)looks_like_show_gids(s);
+  (void)looks_like_ibdev2netdev(s);
+  (void)looks_like_rdma_link(s);
+  (void)looks_like_rdma_res(s);
+  (void)looks_like_rdma_statistic(s);
+  (void)looks_like_show_counters(s);
+  (void)looks_like_ibstat(s);
+}
+
+TEST(RdmaGroupRobustness, PrefixesAndMutations) {
+  const char* const files[] = {"ibv_devinfo/rdma-notes-cx6dx-rocep61s0f1-v.txt",
+                               "ibv_devinfo/bnxt_re2-v-gid-types-rdma-core-patch.txt",
+                               "gids/cn-notes-hiroce3-gids.txt",
+                               "gids/cn-notes-show_gids-19-mixed-ib-eth.txt",
+                               "gids/cx7-gb10-ibdev2netdev-rocep.txt",
+                               "gids/rdma-notes-rdma-link-irdma.txt",
+                               "misc/rdma-notes-rdma-res-show.txt",
+                               "sysfs/cn-notes-rdma-statistic-show-4port.txt",
+                               "sysfs/cn-notes-show_counters-mlx5_0-cx4lx.txt",
+                               "misc/cn-blog-2019-ibstat-cx4lx-roce.txt"};
+  const char k_bytes[] = {':', ' ', '\t', '\n', '[', ']', '(', ')', '/', '.', '0', 'x', '\'', '<'};
+  for (const char* f : files) {
+    std::string body = rk::test::corpus_body(f);
+    for (std::size_t n = 0; n <= body.size(); n += (n < 200 ? 3 : 41)) {
+      run_all(std::string_view(body).substr(0, n));
+    }
+    for (std::size_t i = 0; i < body.size(); i += 13) {
+      std::string m = body;
+      m[i] = k_bytes[i % sizeof k_bytes];
+      run_all(m);
+    }
+  }
+  SUCCEED();
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "rocekit/parse/rdma_link.hpp"
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 #include "golden.hpp"
@@ -71,7 +72,8 @@ TEST(RdmaLink, LooksLike) {
 }
 
 TEST(RdmaRes, Summary) {
-  Result<Parsed<RdmaRes>> r = parse_rdma_res(rk::test::corpus_body("misc/rdma-notes-rdma-res-show.txt"));
+  Result<Parsed<RdmaRes>> r =
+      parse_rdma_res(rk::test::corpus_body("misc/rdma-notes-rdma-res-show.txt"));
   ASSERT_TRUE(r.has_value());
   EXPECT_TRUE(r->warnings.empty());
   ASSERT_EQ(r->value.devices.size(), 2u);
@@ -83,7 +85,8 @@ TEST(RdmaRes, Summary) {
 
 TEST(RdmaRes, EmptyGarbledTruncatedCrlf) {
   EXPECT_FALSE(parse_rdma_res("").has_value());
-  Result<Parsed<RdmaRes>> r = parse_rdma_res("0: mlx5_0: pd 2 cq 3\r\nbad\r\n1: mlx5_1: pd 3 cq\r\n");
+  Result<Parsed<RdmaRes>> r =
+      parse_rdma_res("0: mlx5_0: pd 2 cq 3\r\nbad\r\n1: mlx5_1: pd 3 cq\r\n");
   ASSERT_TRUE(r.has_value());
   ASSERT_EQ(r->warnings.size(), 2u);
   EXPECT_EQ(r->warnings[0].line, 2u);

@@ -1,6 +1,7 @@
 #include "rocekit/parse/rdma_statistic.hpp"
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 #include "golden.hpp"

@@ -1,6 +1,7 @@
 #include "rocekit/parse/show_counters.hpp"
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 #include "golden.hpp"
@@ -70,7 +71,8 @@ TEST(ShowCounters, LooksLike) {
   }
   EXPECT_FALSE(looks_like_show_counters(
       rk::test::corpus_body("sysfs/cn-notes-rdma-statistic-show-4port.txt")));
-  EXPECT_FALSE(looks_like_show_counters(rk::test::corpus_body("misc/cn-blog-2019-ibstat-cx4lx-roce.txt")));
+  EXPECT_FALSE(
+      looks_like_show_counters(rk::test::corpus_body("misc/cn-blog-2019-ibstat-cx4lx-roce.txt")));
 }
 
 }  // namespace

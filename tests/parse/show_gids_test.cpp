@@ -1,9 +1,9 @@
 #include "rocekit/parse/show_gids.hpp"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "golden.hpp"
 
@@ -71,7 +71,8 @@ TEST(ShowGids, SpacesIbPortWithoutNetdev) {
 }
 
 TEST(ShowGids, Hiroce3Format) {
-  Result<Parsed<GidTable>> r = parse_show_gids(rk::test::corpus_body("gids/cn-notes-hiroce3-gids.txt"));
+  Result<Parsed<GidTable>> r =
+      parse_show_gids(rk::test::corpus_body("gids/cn-notes-hiroce3-gids.txt"));
   ASSERT_TRUE(r.has_value());
   EXPECT_TRUE(r->warnings.empty());
   EXPECT_EQ(r->value.format, GidTableFormat::hiroce3_gids);
@@ -104,9 +105,9 @@ TEST(ShowGids, TruncatedAndGarbledAndCrlf) {
 }
 
 TEST(ShowGids, CountMismatch) {
-  Result<Parsed<GidTable>> r =
-      parse_show_gids("mlx5_0\t1\t0\tfe80:0000:0000:0000:0000:00ff:fe00:0011\t\t\tv1\teth01\n"
-                      "n_gids_found=2\n");
+  Result<Parsed<GidTable>> r = parse_show_gids(
+      "mlx5_0\t1\t0\tfe80:0000:0000:0000:0000:00ff:fe00:0011\t\t\tv1\teth01\n"
+      "n_gids_found=2\n");
   ASSERT_TRUE(r.has_value());
   ASSERT_EQ(r->warnings.size(), 1u);
   EXPECT_EQ(r->warnings[0].code, "count_mismatch");
@@ -115,8 +116,8 @@ TEST(ShowGids, CountMismatch) {
 TEST(ShowGids, LooksLike) {
   for (const char* f : k_files) EXPECT_TRUE(looks_like_show_gids(rk::test::corpus_body(f))) << f;
   EXPECT_FALSE(looks_like_show_gids(rk::test::corpus_body("gids/cn-notes-cx4lx-ibdev2netdev.txt")));
-  EXPECT_FALSE(
-      looks_like_show_gids(rk::test::corpus_body("ibv_devinfo/rdma-notes-cx6dx-rocep61s0f1-v.txt")));
+  EXPECT_FALSE(looks_like_show_gids(
+      rk::test::corpus_body("ibv_devinfo/rdma-notes-cx6dx-rocep61s0f1-v.txt")));
 }
 
 }  // namespace

@@ -1,8 +1,7 @@
 #include "rocekit/parse/ibdev2netdev.hpp"
 
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "rocekit/core/json_optional.hpp"
 #include "rocekit/core/text.hpp"
@@ -25,8 +24,8 @@ std::string join(const std::vector<std::string_view>& w, std::size_t from, std::
 }
 
 // Parses the -v middle part: `(MT4119 - MCX516A-CCAT) CX516A - ConnectX-5 ... fw 16.35.2000`.
-void parse_verbose_middle(const std::vector<std::string_view>& w, std::size_t from,
-                          std::size_t to, Ibdev2netdevEntry& e) {
+void parse_verbose_middle(const std::vector<std::string_view>& w, std::size_t from, std::size_t to,
+                          Ibdev2netdevEntry& e) {
   std::size_t i = from;
   if (i < to && w[i].starts_with("(")) {
     std::size_t close = i;

@@ -5,12 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "rocekit/core/result.hpp"
 #include "rocekit/parse/common.hpp"
@@ -19,18 +18,18 @@
 namespace rk::parse {
 
 struct Ibdev2netdevEntry {
-  std::string rdma_device;                ///< `mlx5_0`, `rocep1s0f0`, `hrn3_bond_0`
-  std::uint32_t port = 0;                 ///< RDMA port number (1-based)
-  std::optional<std::string> netdev;      ///< nullopt when the tool printed no netdev
-  std::optional<bool> link_up;            ///< `(Up)` true, `(Down)` false: the netdev's state
-  std::optional<std::string> name_bdf;    ///< bdf_from_rdma_name(rdma_device)
+  std::string rdma_device;              ///< `mlx5_0`, `rocep1s0f0`, `hrn3_bond_0`
+  std::uint32_t port = 0;               ///< RDMA port number (1-based)
+  std::optional<std::string> netdev;    ///< nullopt when the tool printed no netdev
+  std::optional<bool> link_up;          ///< `(Up)` true, `(Down)` false: the netdev's state
+  std::optional<std::string> name_bdf;  ///< bdf_from_rdma_name(rdma_device)
   // -v only:
-  std::optional<std::string> bdf;         ///< leading PCI address, as printed
-  std::optional<std::string> device_id;   ///< `MT4119`
-  std::optional<std::string> psid;       ///< `MCX516A-CCAT` (part number / PSID as printed)
-  std::optional<std::string> description; ///< text between `(...)` and `fw`
-  std::optional<std::string> fw_ver;      ///< after `fw`
-  std::optional<PortState> port_state;    ///< `port 1 (ACTIVE)`
+  std::optional<std::string> bdf;          ///< leading PCI address, as printed
+  std::optional<std::string> device_id;    ///< `MT4119`
+  std::optional<std::string> psid;         ///< `MCX516A-CCAT` (part number / PSID as printed)
+  std::optional<std::string> description;  ///< text between `(...)` and `fw`
+  std::optional<std::string> fw_ver;       ///< after `fw`
+  std::optional<PortState> port_state;     ///< `port 1 (ACTIVE)`
 };
 
 struct Ibdev2netdev {

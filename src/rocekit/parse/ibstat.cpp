@@ -1,8 +1,7 @@
 #include "rocekit/parse/ibstat.hpp"
 
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "rocekit/core/json_optional.hpp"
 #include "rocekit/core/text.hpp"
@@ -108,15 +107,16 @@ Result<Parsed<Ibstat>> parse_ibstat(std::string_view text) {
       ca.attributes[key] = std::string(val);
     }
     if (!ok) {
-      out.warnings.push_back({line, "bad_value", "bad value '" + std::string(val) + "' for " + key});
+      out.warnings.push_back(
+          {line, "bad_value", "bad value '" + std::string(val) + "' for " + key});
     }
   }
   if (out.value.cas.empty()) return unexpected(ErrorKind::malformed_input, "no CA '<name>' line");
   for (const IbstatCa& ca : out.value.cas) {
     if (ca.number_of_ports && ca.ports.size() < *ca.number_of_ports) {
       out.warnings.push_back({ls.size(), "truncated",
-                              "CA " + ca.ca_name + ": " + std::to_string(ca.ports.size()) +
-                                  " of " + std::to_string(*ca.number_of_ports) + " ports shown"});
+                              "CA " + ca.ca_name + ": " + std::to_string(ca.ports.size()) + " of " +
+                                  std::to_string(*ca.number_of_ports) + " ports shown"});
     }
   }
   const IbstatCa& last = out.value.cas.back();

@@ -5,12 +5,11 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "rocekit/core/result.hpp"
 #include "rocekit/parse/common.hpp"
@@ -20,21 +19,21 @@ namespace rk::parse {
 
 struct IbstatPort {
   std::uint32_t port = 0;
-  std::optional<PortState> state;            ///< `State: Active`
-  std::optional<PhysState> physical_state;   ///< `Physical state: LinkUp`
-  std::optional<double> rate_gbps;           ///< `Rate: 25` (Gb/s, whole link)
+  std::optional<PortState> state;           ///< `State: Active`
+  std::optional<PhysState> physical_state;  ///< `Physical state: LinkUp`
+  std::optional<double> rate_gbps;          ///< `Rate: 25` (Gb/s, whole link)
   std::optional<std::uint32_t> base_lid;
   std::optional<std::uint32_t> lmc;
   std::optional<std::uint32_t> sm_lid;
-  std::optional<std::uint32_t> capability_mask;  ///< `Capability mask: 0x04010000` (hex)
-  std::optional<std::string> port_guid;      ///< as printed, `0x000000fffe000a01`
-  std::optional<LinkLayer> link_layer;       ///< `Link layer: Ethernet`
+  std::optional<std::uint32_t> capability_mask;   ///< `Capability mask: 0x04010000` (hex)
+  std::optional<std::string> port_guid;           ///< as printed, `0x000000fffe000a01`
+  std::optional<LinkLayer> link_layer;            ///< `Link layer: Ethernet`
   std::map<std::string, std::string> attributes;  ///< other `Key: value` lines
 };
 
 struct IbstatCa {
-  std::string ca_name;                        ///< RDMA device name from `CA 'mlx5_0'`
-  std::optional<std::string> ca_type;         ///< `CA type: MT4117` (PCI device id, decimal)
+  std::string ca_name;                 ///< RDMA device name from `CA 'mlx5_0'`
+  std::optional<std::string> ca_type;  ///< `CA type: MT4117` (PCI device id, decimal)
   std::optional<std::uint32_t> number_of_ports;
   std::optional<std::string> firmware_version;
   std::optional<std::string> hardware_version;

@@ -2,10 +2,9 @@
 
 #include <array>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 #include "rocekit/core/json_optional.hpp"
 #include "rocekit/core/text.hpp"
@@ -59,10 +58,10 @@ nlohmann::json opt_enum(const std::optional<E>& e) {
 
 bool is_port_key(std::string_view key) {
   static constexpr std::array<std::string_view, 21> k_port_keys = {
-      "state",          "max_mtu",        "active_mtu",    "sm_lid",          "port_lid",
-      "port_lmc",       "link_layer",     "max_msg_sz",    "port_cap_flags",  "port_cap_flags2",
-      "max_vl_num",     "bad_pkey_cntr",  "qkey_viol_cntr", "sm_sl",          "pkey_tbl_len",
-      "gid_tbl_len",    "subnet_timeout", "init_type_reply", "active_width",  "active_speed",
+      "state",       "max_mtu",        "active_mtu",      "sm_lid",         "port_lid",
+      "port_lmc",    "link_layer",     "max_msg_sz",      "port_cap_flags", "port_cap_flags2",
+      "max_vl_num",  "bad_pkey_cntr",  "qkey_viol_cntr",  "sm_sl",          "pkey_tbl_len",
+      "gid_tbl_len", "subnet_timeout", "init_type_reply", "active_width",   "active_speed",
       "phys_state"};
   for (std::string_view k : k_port_keys) {
     if (k == key) return true;
@@ -137,12 +136,18 @@ bool parse_groups(std::string_view s, std::vector<std::uint16_t>& out, bool allo
 
 std::string_view to_string(PortState s) {
   switch (s) {
-    case PortState::nop: return "nop";
-    case PortState::down: return "down";
-    case PortState::init: return "init";
-    case PortState::armed: return "armed";
-    case PortState::active: return "active";
-    case PortState::active_defer: return "active_defer";
+    case PortState::nop:
+      return "nop";
+    case PortState::down:
+      return "down";
+    case PortState::init:
+      return "init";
+    case PortState::armed:
+      return "armed";
+    case PortState::active:
+      return "active";
+    case PortState::active_defer:
+      return "active_defer";
   }
   return "unknown";
 }
@@ -161,13 +166,20 @@ std::optional<PortState> port_state_from_text(std::string_view s) {
 
 std::string_view to_string(PhysState s) {
   switch (s) {
-    case PhysState::sleep: return "sleep";
-    case PhysState::polling: return "polling";
-    case PhysState::disabled: return "disabled";
-    case PhysState::port_configuration_training: return "port_configuration_training";
-    case PhysState::link_up: return "link_up";
-    case PhysState::link_error_recovery: return "link_error_recovery";
-    case PhysState::phy_test: return "phy_test";
+    case PhysState::sleep:
+      return "sleep";
+    case PhysState::polling:
+      return "polling";
+    case PhysState::disabled:
+      return "disabled";
+    case PhysState::port_configuration_training:
+      return "port_configuration_training";
+    case PhysState::link_up:
+      return "link_up";
+    case PhysState::link_error_recovery:
+      return "link_error_recovery";
+    case PhysState::phy_test:
+      return "phy_test";
   }
   return "unknown";
 }
@@ -188,9 +200,12 @@ std::optional<PhysState> phys_state_from_text(std::string_view s) {
 
 std::string_view to_string(LinkLayer l) {
   switch (l) {
-    case LinkLayer::ethernet: return "ethernet";
-    case LinkLayer::infiniband: return "infiniband";
-    case LinkLayer::unspecified: return "unspecified";
+    case LinkLayer::ethernet:
+      return "ethernet";
+    case LinkLayer::infiniband:
+      return "infiniband";
+    case LinkLayer::unspecified:
+      return "unspecified";
   }
   return "unknown";
 }
@@ -205,8 +220,10 @@ std::optional<LinkLayer> link_layer_from_text(std::string_view s) {
 
 std::string_view to_string(GidType t) {
   switch (t) {
-    case GidType::ib_roce_v1: return "IB/RoCE v1";
-    case GidType::roce_v2: return "RoCE v2";
+    case GidType::ib_roce_v1:
+      return "IB/RoCE v1";
+    case GidType::roce_v2:
+      return "RoCE v2";
   }
   return "unknown";
 }
@@ -239,14 +256,13 @@ std::optional<std::string> ipv4_from_gid(std::string_view gid) {
   }
   if (groups[5] != 0xffff) return std::nullopt;
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%u.%u.%u.%u", groups[6] >> 8, groups[6] & 0xffu,
-                groups[7] >> 8, groups[7] & 0xffu);
+  std::snprintf(buf, sizeof buf, "%u.%u.%u.%u", groups[6] >> 8, groups[6] & 0xffu, groups[7] >> 8,
+                groups[7] & 0xffu);
   return std::string(buf);
 }
 
 std::optional<std::string> bdf_from_rdma_name(std::string_view name) {
-  static constexpr std::array<std::string_view, 5> k_prefixes = {"roce", "rdma", "opa", "ib",
-                                                                 "iw"};
+  static constexpr std::array<std::string_view, 5> k_prefixes = {"roce", "rdma", "opa", "ib", "iw"};
   std::size_t pos = 0;
   for (std::string_view p : k_prefixes) {
     if (name.starts_with(p)) {
@@ -294,10 +310,10 @@ namespace {
 struct DevinfoParser {
   IbvDevinfo out;
   std::vector<Warning> warnings;
-  IbvPort* port = nullptr;        // current port block, or nullptr
-  std::string section;            // nested -v header (`tso_caps`), or empty
+  IbvPort* port = nullptr;  // current port block, or nullptr
+  std::string section;      // nested -v header (`tso_caps`), or empty
   std::size_t section_col = 0;
-  std::string list_key;           // key that flag-list lines belong to
+  std::string list_key;  // key that flag-list lines belong to
   bool in_elision = false;
 
   void warn(std::size_t line, std::string code, std::string msg) {
@@ -321,7 +337,8 @@ struct DevinfoParser {
   void on_gid(std::string_view t, std::size_t line) {
     std::size_t close = t.find(']');
     std::optional<std::uint64_t> idx;
-    if (close != std::string_view::npos && close >= 4) idx = text::parse_uint(t.substr(4, close - 4));
+    if (close != std::string_view::npos && close >= 4)
+      idx = text::parse_uint(t.substr(4, close - 4));
     std::string_view rest;
     if (close != std::string_view::npos && close + 1 < t.size() && t[close + 1] == ':') {
       rest = text::trim(t.substr(close + 2));
@@ -579,8 +596,8 @@ nlohmann::json to_json(const IbvDevinfo& v) {
     for (const IbvPort& p : d.ports) {
       nlohmann::json gids = nlohmann::json::array();
       for (const IbvGid& g : p.gids) {
-        gids.push_back({{"index", g.index}, {"gid", g.gid}, {"type", opt_enum(g.type)},
-                        {"ipv4", g.ipv4}});
+        gids.push_back(
+            {{"index", g.index}, {"gid", g.gid}, {"type", opt_enum(g.type)}, {"ipv4", g.ipv4}});
       }
       ports.push_back({{"port", p.port},
                        {"state", opt_enum(p.state)},

@@ -6,12 +6,11 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "rocekit/core/result.hpp"
 #include "rocekit/parse/common.hpp"
@@ -66,22 +65,22 @@ std::optional<std::string> bdf_from_rdma_name(std::string_view name);
 
 /// One GID table entry of `ibv_devinfo -v`: `GID[  3]:  ::ffff:192.0.2.1, RoCE v2`.
 struct IbvGid {
-  std::uint32_t index = 0;           ///< GID index (the number in brackets)
-  std::string gid;                   ///< as printed (compressed or full form)
-  std::optional<GidType> type;       ///< nullopt: older libibverbs prints no type
-  std::optional<std::string> ipv4;   ///< derived from an IPv4-mapped GID (ipv4_from_gid)
+  std::uint32_t index = 0;          ///< GID index (the number in brackets)
+  std::string gid;                  ///< as printed (compressed or full form)
+  std::optional<GidType> type;      ///< nullopt: older libibverbs prints no type
+  std::optional<std::string> ipv4;  ///< derived from an IPv4-mapped GID (ipv4_from_gid)
 };
 
 /// One `port: N` block.
 struct IbvPort {
-  std::optional<std::uint32_t> port;            ///< nullopt only when the `port:` line is missing
-  std::optional<PortState> state;               ///< `state: PORT_ACTIVE (4)`
-  std::optional<std::uint32_t> max_mtu_bytes;   ///< `max_mtu: 4096 (5)` -> 4096
+  std::optional<std::uint32_t> port;              ///< nullopt only when the `port:` line is missing
+  std::optional<PortState> state;                 ///< `state: PORT_ACTIVE (4)`
+  std::optional<std::uint32_t> max_mtu_bytes;     ///< `max_mtu: 4096 (5)` -> 4096
   std::optional<std::uint32_t> active_mtu_bytes;  ///< `active_mtu: 1024 (3)` -> 1024
   std::optional<std::uint32_t> sm_lid;
   std::optional<std::uint32_t> port_lid;
-  std::optional<std::uint32_t> port_lmc;        ///< `port_lmc: 0x00` (hex)
-  std::optional<LinkLayer> link_layer;          ///< `link_layer: Ethernet`
+  std::optional<std::uint32_t> port_lmc;  ///< `port_lmc: 0x00` (hex)
+  std::optional<LinkLayer> link_layer;    ///< `link_layer: Ethernet`
   // -v only:
   std::optional<std::uint32_t> gid_tbl_len;
   std::optional<std::uint32_t> active_width_lanes;  ///< `active_width: 4X (2)` -> 4
@@ -117,8 +116,8 @@ struct IbvDevice {
 /// Whole `ibv_devinfo` output.
 struct IbvDevinfo {
   std::vector<IbvDevice> devices;
-  bool verbose = false;          ///< -v attributes seen (GID table present only then)
-  bool no_devices_found = false; ///< the tool printed `No IB devices found`
+  bool verbose = false;           ///< -v attributes seen (GID table present only then)
+  bool no_devices_found = false;  ///< the tool printed `No IB devices found`
 };
 
 Result<Parsed<IbvDevinfo>> parse_ibv_devinfo(std::string_view text);

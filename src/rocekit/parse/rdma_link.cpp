@@ -1,8 +1,7 @@
 #include "rocekit/parse/rdma_link.hpp"
 
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "rocekit/core/json_optional.hpp"
 #include "rocekit/core/text.hpp"

@@ -6,12 +6,11 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "rocekit/core/result.hpp"
 #include "rocekit/parse/common.hpp"
@@ -23,14 +22,14 @@ namespace rk::parse {
 struct RdmaLinkPort {
   std::string rdma_device;
   std::uint32_t port = 0;
-  std::optional<PortState> state;          ///< `state ACTIVE`
-  std::optional<PhysState> physical_state; ///< `physical_state LINK_UP`
-  std::optional<std::string> netdev;       ///< `netdev ens6` (Ethernet/RoCE ports only)
-  std::optional<std::uint32_t> netdev_index;  ///< `netdev_index N` (-d)
-  std::optional<std::uint32_t> lid;        ///< `lid N` (IB ports)
-  std::optional<std::uint32_t> sm_lid;     ///< `sm_lid N` (IB ports)
-  std::optional<std::uint32_t> lmc;        ///< `lmc N` (IB ports)
-  std::optional<std::string> subnet_prefix;  ///< `subnet_prefix fe80:...` (IB ports)
+  std::optional<PortState> state;                 ///< `state ACTIVE`
+  std::optional<PhysState> physical_state;        ///< `physical_state LINK_UP`
+  std::optional<std::string> netdev;              ///< `netdev ens6` (Ethernet/RoCE ports only)
+  std::optional<std::uint32_t> netdev_index;      ///< `netdev_index N` (-d)
+  std::optional<std::uint32_t> lid;               ///< `lid N` (IB ports)
+  std::optional<std::uint32_t> sm_lid;            ///< `sm_lid N` (IB ports)
+  std::optional<std::uint32_t> lmc;               ///< `lmc N` (IB ports)
+  std::optional<std::string> subnet_prefix;       ///< `subnet_prefix fe80:...` (IB ports)
   std::map<std::string, std::string> attributes;  ///< any other key/value pair (`caps <...>`)
 };
 
@@ -44,9 +43,9 @@ bool looks_like_rdma_link(std::string_view text);
 
 /// One `rdma res` summary line: resource object counts of one RDMA device.
 struct RdmaResDevice {
-  std::optional<std::uint32_t> index;          ///< kernel device index (`0:`)
+  std::optional<std::uint32_t> index;  ///< kernel device index (`0:`)
   std::string rdma_device;
-  std::map<std::string, std::uint64_t> counts; ///< `pd`, `cq`, `qp`, `cm_id`, `mr`, `ctx`, `srq`
+  std::map<std::string, std::uint64_t> counts;  ///< `pd`, `cq`, `qp`, `cm_id`, `mr`, `ctx`, `srq`
 };
 
 struct RdmaRes {

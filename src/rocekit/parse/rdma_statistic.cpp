@@ -1,8 +1,7 @@
 #include "rocekit/parse/rdma_statistic.hpp"
 
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "rocekit/core/text.hpp"
 

@@ -5,11 +5,10 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "rocekit/core/result.hpp"
 #include "rocekit/parse/common.hpp"
@@ -19,8 +18,8 @@ namespace rk::parse {
 struct RdmaStatisticPort {
   std::string rdma_device;
   std::uint32_t port = 0;
-  std::map<std::string, std::uint64_t> counters;   ///< name -> cumulative count since reset
-  std::map<std::string, std::string> attributes;   ///< non-numeric pairs (`qp-type RC`, `comm x`)
+  std::map<std::string, std::uint64_t> counters;  ///< name -> cumulative count since reset
+  std::map<std::string, std::string> attributes;  ///< non-numeric pairs (`qp-type RC`, `comm x`)
 };
 
 struct RdmaStatistic {

@@ -1,8 +1,7 @@
 #include "rocekit/parse/show_gids.hpp"
 
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "rocekit/core/json_optional.hpp"
 #include "rocekit/core/text.hpp"
@@ -100,8 +99,10 @@ bool parse_hiroce_row(const std::vector<std::string_view>& w, GidEntry& e, std::
 
 std::string_view to_string(GidTableFormat f) {
   switch (f) {
-    case GidTableFormat::mlnx_show_gids: return "mlnx_show_gids";
-    case GidTableFormat::hiroce3_gids: return "hiroce3_gids";
+    case GidTableFormat::mlnx_show_gids:
+      return "mlnx_show_gids";
+    case GidTableFormat::hiroce3_gids:
+      return "hiroce3_gids";
   }
   return "unknown";
 }
@@ -134,8 +135,8 @@ Result<Parsed<GidTable>> parse_show_gids(std::string_view text) {
       continue;
     }
     if (!format_known && w.size() >= 5) {
-      out.value.format = small_uint(w[1]) ? GidTableFormat::mlnx_show_gids
-                                          : GidTableFormat::hiroce3_gids;
+      out.value.format =
+          small_uint(w[1]) ? GidTableFormat::mlnx_show_gids : GidTableFormat::hiroce3_gids;
       format_known = true;
     }
     GidEntry e;
@@ -156,8 +157,8 @@ Result<Parsed<GidTable>> parse_show_gids(std::string_view text) {
   }
   if (out.value.format == GidTableFormat::mlnx_show_gids) {
     if (trailer_line == 0) {
-      out.warnings.push_back({ls.size(), "truncated",
-                              "no n_gids_found line: the GID listing may be cut off"});
+      out.warnings.push_back(
+          {ls.size(), "truncated", "no n_gids_found line: the GID listing may be cut off"});
     } else if (out.value.n_gids_found && *out.value.n_gids_found != out.value.entries.size()) {
       out.warnings.push_back({trailer_line, "count_mismatch",
                               "n_gids_found says " + std::to_string(*out.value.n_gids_found) +

@@ -4,12 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "rocekit/core/result.hpp"
 #include "rocekit/parse/common.hpp"
@@ -22,14 +21,14 @@ std::string_view to_string(GidTableFormat f);
 
 /// One GID table row. show_gids lists only non-empty GIDs (it skips all-zero and bare fe80::).
 struct GidEntry {
-  std::string rdma_device;             ///< DEV / ib_dev (`mlx5_0`, `mlx5_bond_0`, `hrn3_bond_0`)
-  std::uint32_t port = 0;              ///< PORT (1-based)
-  std::uint32_t gid_index = 0;         ///< INDEX / idx: the GID index to give NCCL/perftest
-  std::string gid;                     ///< full 8-group form as printed
-  std::optional<std::string> ipv4;     ///< IPv4 column (empty for link-local/IPv6 GIDs)
-  std::optional<GidType> type;         ///< VER `v1`/`v2` or type `RoCE v2`; empty on IB ports
-  std::optional<std::string> netdev;   ///< second DEV / net_dev column; empty on IB ports
-  std::optional<bool> link_up;         ///< hiroce3 `link` column (`up`/`down`); show_gids: nullopt
+  std::string rdma_device;            ///< DEV / ib_dev (`mlx5_0`, `mlx5_bond_0`, `hrn3_bond_0`)
+  std::uint32_t port = 0;             ///< PORT (1-based)
+  std::uint32_t gid_index = 0;        ///< INDEX / idx: the GID index to give NCCL/perftest
+  std::string gid;                    ///< full 8-group form as printed
+  std::optional<std::string> ipv4;    ///< IPv4 column (empty for link-local/IPv6 GIDs)
+  std::optional<GidType> type;        ///< VER `v1`/`v2` or type `RoCE v2`; empty on IB ports
+  std::optional<std::string> netdev;  ///< second DEV / net_dev column; empty on IB ports
+  std::optional<bool> link_up;        ///< hiroce3 `link` column (`up`/`down`); show_gids: nullopt
 };
 
 struct GidTable {
