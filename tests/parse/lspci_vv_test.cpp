@@ -45,3 +45,73 @@ TEST(LspciVvGolden, HostBundleFiles) {
 
 }  // namespace
 }  // namespace rk::parse
+
+// ---- looks_like_* of the six group-D tools against every corpus capture ----
+
+#include <filesystem>
+#include <functional>
+#include <map>
+
+#include "rocekit/parse/flint_query.hpp"
+#include "rocekit/parse/mlxconfig_query.hpp"
+#include "rocekit/parse/mlxfwmanager.hpp"
+#include "rocekit/parse/mst_status.hpp"
+#include "rocekit/parse/nvidia_smi_topo.hpp"
+
+namespace rk::parse {
+namespace {
+
+/// Which tool a corpus file belongs to, from its path; "" for other tools.
+std::string tool_of(const std::string& rel) {
+  if (rel.starts_with("lspci/")) return "lspci";
+  if (rel.starts_with("mlxconfig/")) return "mlxconfig";
+  if (rel.starts_with("nvidia_smi_topo/")) return "topo";
+  if (rel.starts_with("flint/") && rel.find("mlxfwmanager") != std::string::npos) return "fwm";
+  if (rel.starts_with("flint/")) return "flint";
+  if (rel.find("mst-status") != std::string::npos) return "mst";
+  return "";
+}
+
+TEST(GroupDLooksLike, EveryCorpusCapture) {
+  const std::map<std::string, std::function<bool(std::string_view)>> k_sniffers = {
+      {"lspci", looks_like_lspci_vv},         {"mlxconfig", looks_like_mlxconfig_query},
+      {"topo", looks_like_nvidia_smi_topo},   {"fwm", looks_like_mlxfwmanager},
+      {"flint", looks_like_flint_query},      {"mst", looks_like_mst_status}};
+  std::filesystem::path root = test::testdata_dir() / "corpus";
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".txt") continue;
+    std::string rel = std::filesystem::relative(entry.path(), root).generic_string();
+    std::string body = test::corpus_body(rel);
+    std::string tool = tool_of(rel);
+    ++files;
+    for (const auto& [name, sniff] : k_sniffers) {
+      EXPECT_EQ(sniff(body), name == tool) << name << " on " << rel;
+    }
+  }
+  EXPECT_GT(files, 30u);
+}
+
+TEST(GroupDLooksLike, EveryHostBundleCapture) {
+  const std::map<std::string, std::function<bool(std::string_view)>> k_sniffers = {
+      {"lspci_vvv", looks_like_lspci_vv},          {"mlxconfig_q", looks_like_mlxconfig_query},
+      {"nvidia_smi_topo", looks_like_nvidia_smi_topo}, {"mlxfwmanager", looks_like_mlxfwmanager},
+      {"flint_q", looks_like_flint_query},         {"mst_status", looks_like_mst_status}};
+  std::filesystem::path root = test::testdata_dir() / "hosts";
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".txt") continue;
+    std::string stem = entry.path().stem().string();
+    std::string tool = stem.substr(0, stem.find('@'));
+    std::string rel = "../hosts/" + std::filesystem::relative(entry.path(), root).generic_string();
+    std::string body = test::corpus_body(rel);
+    ++files;
+    for (const auto& [name, sniff] : k_sniffers) {
+      EXPECT_EQ(sniff(body), name == tool) << name << " on " << rel;
+    }
+  }
+  EXPECT_GT(files, 30u);
+}
+
+}  // namespace
+}  // namespace rk::parse

@@ -265,9 +265,15 @@ nlohmann::json to_json(const NvidiaSmiTopo& v) {
 }
 
 bool looks_like_nvidia_smi_topo(std::string_view text) {
-  std::string_view head = text.substr(0, 16384);
-  if (text::contains(head, "GPU0") && text::contains(head, "CPU Affinity")) return true;
-  return text::contains(head, "Connection traversing") && text::contains(head, "PCIe");
+  // The matrix header must be the first non-blank line (a report that embeds the matrix, such as
+  // a system-check report, is not this tool's output).
+  for (std::string_view l : text::lines(text.substr(0, 4096))) {
+    std::string_view t = text::trim(l);
+    if (t.empty()) continue;
+    bool indented = l.front() == ' ' || l.front() == '\t';
+    return (indented || text::contains(t, "CPU Affinity")) && parse_header(t).has_value();
+  }
+  return false;
 }
 
 }  // namespace rk::parse

@@ -89,7 +89,7 @@ Result<Parsed<NvidiaSmiTopo>> parse_nvidia_smi_topo(std::string_view text);
 
 nlohmann::json to_json(const NvidiaSmiTopo& v);
 
-/// Cheap sniff: a header line with `GPU0` and `CPU Affinity`, or the topo legend text.
+/// Cheap sniff: the first non-blank line is a matrix header (GPU<n>/NIC<n> column labels).
 bool looks_like_nvidia_smi_topo(std::string_view text);
 
 }  // namespace rk::parse
