@@ -41,5 +41,72 @@ TEST(MlxconfigQueryGolden, HostBundleFiles) {
   }
 }
 
+
+TEST(MlxconfigQueryBehaviour, SetTranscriptPendingReboot) {
+  Result<Parsed<MlxconfigQuery>> r = parse_mlxconfig_query(
+      test::corpus_body("mlxconfig/rdma-notes-cx6dx-mstconfig-set-legacy-dcqcn.txt"));
+  ASSERT_TRUE(r.has_value());
+  const MlxconfigQuery& q = r->value;
+  EXPECT_TRUE(q.is_set_transcript);
+  EXPECT_EQ(q.apply_answer, true);
+  EXPECT_TRUE(q.applied);
+  EXPECT_TRUE(q.reboot_required);
+  EXPECT_EQ(q.device->name, "MCX623106AN-CDA_Ax");
+  EXPECT_EQ(q.device->device, "3d:00.1");
+  const MlxconfigParam* p = find_param(q, "ROCE_CC_LEGACY_DCQCN");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->next_boot->alias, "False");
+  EXPECT_EQ(p->next_boot->number, 0);
+  EXPECT_EQ(p->new_value->text, "True(1)");
+  EXPECT_EQ(p->new_value->number, 1);
+}
+
+TEST(MlxconfigQueryBehaviour, Host01DcqcnDefaults) {
+  Result<Parsed<MlxconfigQuery>> r = parse_mlxconfig_query(
+      test::corpus_body("mlxconfig/homelab-host01-cx4lx-q-next-boot.txt"));
+  ASSERT_TRUE(r.has_value());
+  const MlxconfigQuery& q = r->value;
+  EXPECT_FALSE(q.is_set_transcript);
+  ASSERT_EQ(q.columns.size(), 1u);
+  EXPECT_EQ(q.columns[0], MlxconfigColumn::next_boot);
+  EXPECT_EQ(find_param(q, "ROCE_CC_PRIO_MASK_P1")->next_boot->number, 255);
+  EXPECT_EQ(find_param(q, "CNP_DSCP_P1")->next_boot->number, 48);
+  EXPECT_EQ(find_param(q, "CNP_802P_PRIO_P1")->next_boot->number, 6);
+  EXPECT_EQ(find_param(q, "ROCE_CONTROL")->next_boot->alias, "ROCE_ENABLE");
+  EXPECT_EQ(find_param(q, "PCI_DOWNSTREAM_PORT_OWNER")->next_boot->number, std::nullopt);
+  EXPECT_EQ(find_param(q, "LINK_TYPE_P1"), nullptr);  // Ethernet-only card
+}
+
+TEST(MlxconfigQueryBehaviour, VerboseColumnsAndMarkers) {
+  std::string text =
+      "Configurations:                              Default         Current         Next Boot\r\n"
+      "*        SRIOV_EN                            False(0)        False(0)        True(1)\r\n"
+      "RO       NUM_OF_PF                           2               2               2\r\n"
+      "         NUM_OF_VFS                          8               8\r\n";
+  Result<Parsed<MlxconfigQuery>> r = parse_mlxconfig_query(text);
+  ASSERT_TRUE(r.has_value());
+  const MlxconfigQuery& q = r->value;
+  ASSERT_EQ(q.params.size(), 3u);
+  EXPECT_TRUE(q.params[0].modified);
+  EXPECT_EQ(q.params[0].current->number, 0);
+  EXPECT_EQ(q.params[0].next_boot->number, 1);
+  EXPECT_TRUE(q.params[1].read_only);
+  EXPECT_FALSE(q.params[1].modified);
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0].code, "truncated");
+  EXPECT_EQ(r->warnings[0].line, 4u);
+}
+
+TEST(MlxconfigQueryBehaviour, ErrorsAndGarbage) {
+  EXPECT_FALSE(parse_mlxconfig_query("").has_value());
+  EXPECT_FALSE(parse_mlxconfig_query("lorem ipsum\n").has_value());
+  Result<Parsed<MlxconfigQuery>> r =
+      parse_mlxconfig_query("         SRIOV_EN      True(1)\nbad line !!\n");
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0].code, "unrecognised_line");
+  EXPECT_EQ(r->warnings[0].line, 2u);
+}
+
 }  // namespace
 }  // namespace rk::parse
