@@ -6,7 +6,7 @@ sh scripts/install-deps.sh
 cmake --preset release >/dev/null
 cmake --build --preset release --target rocekit
 bundle=${1:-testdata/hosts/roce-server-8dev-trust-pcp-pfc-off}
-echo "+ build/release/src/rocekit check $bundle"
+echo "+ build/release/rocekit check $bundle"
 rc=0
-build/release/src/rocekit check "$bundle" || rc=$?
+build/release/rocekit check "$bundle" || rc=$?
 echo "(exit code $rc: 0 = no failure at or above --fail-on, 1 = failures found, 2 = usage/input error)"

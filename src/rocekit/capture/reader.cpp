@@ -45,7 +45,7 @@ Result<CaptureSet> read_dir(const fs::path& root) {
       break;
     }
     const fs::directory_entry& e = *it;
-    std::string rel = fs::relative(e.path(), root, ec).generic_string();
+    std::string rel = e.path().lexically_relative(root).generic_string();
     if (e.is_symlink(ec)) {
       set.files.push_back({rel, "", "symbolic link: not followed"});
       continue;

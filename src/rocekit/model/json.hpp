@@ -51,7 +51,8 @@ RK_JSON(LinkSettings, speed_mbps, link_detected)
 RK_JSON(NetDev, name, bdf, rdma_device, rdma_port, numa_node, mtu_bytes, operstate, driver, qos,
         pause, coalesce, channels, ecn, link, stats)
 RK_JSON(Gid, index, gid, ipv4, type, netdev)
-RK_JSON(RdmaPort, port, state, phys_state, link_layer, active_mtu_bytes, max_mtu_bytes, netdev, gids,
+RK_JSON(RdmaPort, port, state, phys_state, link_layer, active_mtu_bytes, max_mtu_bytes, mtu_source,
+        netdev, gids,
         default_roce_mode, counters)
 RK_JSON(RdmaDevice, name, bdf, fw_ver, board_id, node_guid, sys_image_guid, vendor_part_id,
         transport, ports, source)

@@ -141,6 +141,7 @@ struct RdmaPort {
   std::optional<std::string> link_layer; ///< "Ethernet" or "InfiniBand"
   std::optional<int> active_mtu_bytes;
   std::optional<int> max_mtu_bytes;
+  Evidence mtu_source;                   ///< where active_mtu was read
   std::optional<std::string> netdev;
   Collected<std::vector<Gid>> gids;
   Collected<std::string> default_roce_mode;  ///< rdma_cm default: "RoCE v2", "IB/RoCE v1"

@@ -101,6 +101,12 @@ void eval_dscp_map(const Snapshot& s, const Policy& pol, Emitter& e, int dscp, i
                             ": no DSCP-to-priority table is in effect (see qos.trust-dscp)");
       return;
     }
+    if (n.qos->dscp_to_priority.empty()) {
+      std::string why = "the DSCP-to-priority table is not shown";
+      if (!n.qos.notes.empty()) why += " (" + join(n.qos.notes, "; ") + ")";
+      e.unknown(n.name, why);
+      return;
+    }
     auto it = n.qos->dscp_to_priority.find(dscp);
     if (it == n.qos->dscp_to_priority.end()) {
       e.unknown(n.name, "the DSCP-to-priority table does not list DSCP " + std::to_string(dscp));

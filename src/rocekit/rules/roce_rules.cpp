@@ -70,14 +70,14 @@ void eval_active_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
       std::string got = std::to_string(*p.active_mtu_bytes);
       if (*p.active_mtu_bytes == pol.roce_active_mtu_bytes) {
         Finding& f = e.pass(subject, "active_mtu " + got);
-        add_evidence(f, d.source);
+        add_evidence(f, p.mtu_source.file.empty() ? d.source : p.mtu_source);
         continue;
       }
       std::string msg = "active_mtu " + got + ", policy " +
                         std::to_string(pol.roce_active_mtu_bytes);
       if (p.max_mtu_bytes) msg += " (max_mtu " + std::to_string(*p.max_mtu_bytes) + ")";
       Finding& f = e.fail(subject, msg);
-      add_evidence(f, d.source);
+      add_evidence(f, p.mtu_source.file.empty() ? d.source : p.mtu_source);
       std::string nd = p.netdev ? sh_quote(*p.netdev) : "<netdev>";
       f.remediation.scope = FixScope::runtime;
       f.remediation.commands = {"ip link set dev " + nd + " mtu 9000",

@@ -1,0 +1,34 @@
+set(RK_FUZZ_TOOLS
+  mlnx_qos
+  system_checks
+  nvidia_smi_topo
+  ethtool_S
+  ethtool_c
+  ethtool_l
+  ethtool_g
+  ethtool_a
+  ethtool_i
+  ethtool
+  ibv_devinfo
+  ibstat
+  show_gids
+  ibdev2netdev
+  rdma_statistic
+  rdma_res
+  rdma_link
+  show_counters
+  mlxconfig_q
+  mlxfwmanager
+  flint_q
+  mst_status
+  devlink_dev_info
+  lspci_vvv
+  nccl_log
+  perftest
+  cma_roce_mode
+  sysfs_ecn
+  sysfs_hw_counters
+  sysfs_counters
+  sysfs_traffic_class
+  lsmod
+)

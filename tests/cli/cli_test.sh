@@ -1,0 +1,105 @@
+#!/bin/sh
+# shellcheck disable=SC2015,SC2016
+# CLI behaviour of `rocekit`: exit codes, output formats, bad input, no partial writes.
+# Usage: cli_test.sh ROCEKIT_BINARY SOURCE_DIR
+set -u
+rk=$1
+src=$2
+hosts=$src/testdata/hosts
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+expect_rc() { # expected_rc description command...
+  want=$1; what=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
+  if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; sed 's/^/  | /' "$tmp/err" | head -5; fi
+}
+
+# 1. A bundle with failures exits 1; the text report names the failing rule and its evidence.
+expect_rc 1 "check with failures" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --color never
+grep -q "FAIL     qos.trust-dscp" "$tmp/out" && ok || bad "text report lacks qos.trust-dscp failure"
+grep -q "mlnx_qos@ens6.txt:[0-9]*: Priority trust state: pcp" "$tmp/out" && ok || bad "no file:line evidence"
+grep -q "fix: \$ mlnx_qos -i ens6 --trust dscp" "$tmp/out" && ok || bad "no mlnx_qos fix"
+
+# 2. A healthy bundle exits 0; --fail-on warning still passes it (no failures at all).
+expect_rc 0 "healthy bundle" "$rk" check "$hosts/netarbiter-eth4-qos-healthy"
+expect_rc 0 "healthy bundle, fail-on warning" "$rk" check --fail-on warning "$hosts/netarbiter-eth4-qos-healthy"
+# A bundle whose only failure is a warning passes at the default threshold, fails at warning.
+expect_rc 0 "warning-only failure, default threshold" "$rk" check "$hosts/homelab-host01-cx4lx-fw14.32"
+expect_rc 1 "warning-only failure, --fail-on warning" "$rk" check --fail-on warning "$hosts/homelab-host01-cx4lx-fw14.32"
+
+# 3. JSON output carries rule/outcome/severity/subject/evidence/remediation per finding.
+expect_rc 1 "json" "$rk" check -f json "$hosts/homelab-host02-cx4-100g-pcie-x8"
+python3 - "$tmp/out" <<'PY' && ok || bad "json report shape"
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = [x for x in r["findings"] if x["rule"] == "pcie.link-at-capability" and x["subject"] == "0000:81:00.0"][0]
+assert f["outcome"] == "fail" and f["severity"] == "error", f
+assert f["evidence"][0]["file"] == "lspci_vvv@0000:81:00.0.txt" and f["evidence"][0]["line"] > 3, f
+for k in ("rule", "outcome", "severity", "subject", "evidence", "remediation"):
+    assert k in f
+assert r["summary"]["fail"] >= 2
+PY
+
+# 4. Markdown output.
+expect_rc 1 "markdown" "$rk" check -f markdown "$hosts/tf-gdr-k40-cx3-cross-socket"
+grep -q '^| FAIL | error | `gpudirect.gpu-nic-affinity` | `gpu0` |' "$tmp/out" && ok || bad "markdown table row"
+
+# 5. Snapshot save and reload give the same report.
+expect_rc 1 "save snapshot" "$rk" check --save-snapshot "$tmp/snap.json" -f json -o "$tmp/a.json" "$hosts/cx4lx-4port-fw-mismatch"
+expect_rc 1 "check snapshot" "$rk" check -f json -o "$tmp/b.json" "$tmp/snap.json"
+python3 - "$tmp/a.json" "$tmp/b.json" <<'PY' && ok || bad "snapshot reload changes findings"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+key = lambda r: [(f["rule"], f["subject"], f["outcome"]) for f in r["findings"]]
+assert key(a) == key(b)
+PY
+
+# 6. Tarball input, including hostile entries (../ path, symlink): they are skipped and named.
+mkdir -p "$tmp/t/cap"
+cp "$hosts/netarbiter-eth4-qos-healthy/mlnx_qos@eth4.txt" "$tmp/t/cap/"
+ln -s /etc/shadow "$tmp/t/cap/evil.txt"
+(cd "$tmp/t" && tar czf "$tmp/cap.tar.gz" cap && tar czf "$tmp/evil.tar.gz" --absolute-names cap /etc/hostname "../$(basename "$tmp")/t/cap/mlnx_qos@eth4.txt" 2>/dev/null)
+expect_rc 0 "tarball" "$rk" check "$tmp/cap.tar.gz"
+grep -q "evil.txt.*link entry: not followed" "$tmp/out" && ok || bad "symlink in tarball not reported"
+expect_rc 0 "tarball with unsafe paths" "$rk" check "$tmp/evil.tar.gz"
+grep -q "unsafe path" "$tmp/out" && ok || bad "unsafe tar path not reported"
+[ ! -e "$tmp/etc" ] && ok || bad "something was extracted"
+
+# 7. Usage and input errors exit 2 with a message naming the input.
+expect_rc 2 "missing input" "$rk" check /nonexistent/capture
+grep -q "rocekit: error: /nonexistent/capture: no such file or directory" "$tmp/err" && ok || bad "error message"
+expect_rc 2 "unknown option" "$rk" check --bogus "$hosts/netarbiter-eth4-qos-healthy"
+printf 'roce:\n  prio: 3\n' >"$tmp/bad.yaml"
+expect_rc 2 "bad policy" "$rk" check -p "$tmp/bad.yaml" "$hosts/netarbiter-eth4-qos-healthy"
+grep -q "bad.yaml:2:3: unknown key 'prio'" "$tmp/err" && ok || bad "policy error lacks file:line:column"
+printf '{"schema_version": 99}' >"$tmp/future.json"
+expect_rc 2 "future snapshot" "$rk" check "$tmp/future.json"
+printf 'not json' >"$tmp/garbage.json"
+expect_rc 2 "garbage snapshot" "$rk" check "$tmp/garbage.json"
+expect_rc 2 "no input yet" "$rk" check
+
+# 8. -o writes atomically: a failed run leaves no partial file.
+expect_rc 2 "output to missing dir" "$rk" check -o "$tmp/nodir/report.txt" "$hosts/netarbiter-eth4-qos-healthy"
+[ ! -e "$tmp/nodir" ] && ok || bad "partial output created"
+
+# 9. rules, policy, parse.
+expect_rc 0 "rules list" "$rk" rules list
+[ "$(grep -c . "$tmp/out")" -eq 26 ] && ok || bad "rules list too short"
+expect_rc 0 "rules explain" "$rk" rules explain pcie.max-read-request
+grep -q "PCIE_MAX_READ_REQ" "$tmp/out" && ok || bad "explain lacks the seed correction"
+expect_rc 2 "rules explain unknown" "$rk" rules explain no.such-rule
+expect_rc 0 "policy show" "$rk" policy show
+grep -q "dscp: 26" "$tmp/out" && ok || bad "policy show"
+expect_rc 0 "parse auto" "$rk" parse auto "$hosts/netarbiter-eth4-qos-healthy/mlnx_qos@eth4.txt"
+grep -q '"tool": "mlnx_qos"' "$tmp/out" && ok || bad "parse auto did not identify mlnx_qos"
+
+# 10. docs/rules.md is current.
+"$rk" rules list -f markdown >"$tmp/rules.md"
+cmp -s "$tmp/rules.md" "$src/docs/rules.md" && ok || bad "docs/rules.md is stale: run rocekit rules list -f markdown > docs/rules.md"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
