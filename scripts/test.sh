@@ -24,7 +24,7 @@ fi
 if [ "${RK_SKIP_FUZZ:-0}" != 1 ]; then
   echo "== stage 3: libFuzzer smoke run per parser"
   cmake --preset fuzz >/dev/null
-  cmake --build --preset fuzz -j "$jobs"
+  cmake --build --preset fuzz -j "$jobs" --target rk_fuzz_all
   sh fuzz/run_all.sh build/fuzz/fuzz "${RK_FUZZ_SECONDS:-4}"
 fi
 echo "== all stages passed"
