@@ -1,0 +1,145 @@
+// Rule tests on hand-built snapshots: the rules no host bundle exercises, and edge cases.
+#include <gtest/gtest.h>
+
+#include "rocekit/rules/rule.hpp"
+
+namespace rk {
+namespace {
+
+// Returns a copy: callers pass temporary reports.
+Finding find(const rules::Report& r, const std::string& rule, const std::string& subject) {
+  for (const Finding& f : r.findings)
+    if (f.rule == rule && f.subject == subject) return f;
+  ADD_FAILURE() << "no finding " << rule << " on " << subject;
+  return Finding{};
+}
+
+Snapshot one_port(const std::string& mode) {
+  Snapshot s;
+  RdmaDevice& d = s.rdma("mlx5_0");
+  RdmaPort p;
+  p.port = 1;
+  p.link_layer = "Ethernet";
+  p.state.value = "ACTIVE";
+  p.default_roce_mode.value = mode;
+  p.default_roce_mode.source = {"cma_roce_mode@mlx5_0.txt", 4, mode};
+  d.ports.push_back(p);
+  return s;
+}
+
+TEST(RoceRules, CmDefaultV1FailsWithTheReadOnlyCheckAndTheRealFix) {
+  rules::Report r = rules::evaluate(one_port("IB/RoCE v1"), default_policy(), {"roce"});
+  const Finding f = find(r, "roce.cm-default-v2", "mlx5_0/1");
+  EXPECT_EQ(f.outcome, Outcome::fail);
+  ASSERT_EQ(f.remediation.commands.size(), 1u);
+  EXPECT_EQ(f.remediation.commands[0], "cma_roce_mode -d mlx5_0 -p 1 -m 2");
+  EXPECT_EQ(f.remediation.scope, FixScope::runtime);
+  EXPECT_EQ(find(rules::evaluate(one_port("RoCE v2"), default_policy(), {"roce"}),
+                 "roce.cm-default-v2", "mlx5_0/1").outcome,
+            Outcome::pass);
+}
+
+Snapshot ecn_host(bool rp3, bool np3, const std::string& mask) {
+  Snapshot s;
+  NetDev& n = s.netdev("ens6");
+  n.bdf = "0000:3b:00.0";
+  EcnState e;
+  e.rp_enabled[3] = rp3;
+  e.np_enabled[3] = np3;
+  n.ecn.value = e;
+  n.ecn.source = {"sysfs_ecn@ens6.txt", 4, "/sys/class/net/ens6/ecn/roce_rp/enable/3:1"};
+  PciFunction& p = s.pci("0000:3b:00.0");
+  NvConfig c;
+  c.params.push_back(NvParam{"ROCE_CC_PRIO_MASK_P1", std::nullopt, std::nullopt, mask,
+                             std::nullopt, false, 10});
+  p.nv_config.value = c;
+  return s;
+}
+
+TEST(QosRules, EcnNeedsRuntimeSysfsAndFirmwareMask) {
+  Policy pol = default_policy();
+  EXPECT_EQ(find(rules::evaluate(ecn_host(true, true, "255"), pol, {"qos.ecn-roce-priority"}),
+                 "qos.ecn-roce-priority", "ens6").outcome,
+            Outcome::pass);
+  // The seed's ROCE_CC_PRIO_MASK_P1=0x8 keeps priority 3 on; 0x10 (priority 4) does not.
+  EXPECT_EQ(find(rules::evaluate(ecn_host(true, true, "16"), pol, {"qos.ecn-roce-priority"}),
+                 "qos.ecn-roce-priority", "ens6").outcome,
+            Outcome::fail);
+  const Finding np_off = find(rules::evaluate(ecn_host(true, false, "255"), pol,
+                                               {"qos.ecn-roce-priority"}),
+                               "qos.ecn-roce-priority", "ens6");
+  EXPECT_EQ(np_off.outcome, Outcome::fail);
+  EXPECT_NE(np_off.message.find("NP off"), std::string::npos);
+  EXPECT_NE(np_off.remediation.notes.find("no --ecn"), std::string::npos);
+  // Without the firmware query the rule cannot pass.
+  Snapshot s = ecn_host(true, true, "255");
+  s.pci_functions.clear();
+  const Finding u = find(rules::evaluate(s, pol, {"qos.ecn-roce-priority"}),
+                          "qos.ecn-roce-priority", "ens6");
+  EXPECT_EQ(u.outcome, Outcome::unknown);
+  EXPECT_NE(u.message.find("ROCE_CC_PRIO_MASK_P1"), std::string::npos);
+}
+
+TEST(HostRules, ChannelsAgainstNumaCores) {
+  Snapshot s;
+  NetDev& n = s.netdev("ens6");
+  n.numa_node = 1;
+  n.channels.value = ChannelState{32, 63, std::nullopt, std::nullopt};
+  s.numa_cpu_count.value = std::map<int, int>{{0, 24}, {1, 24}};
+  const Finding f = find(rules::evaluate(s, default_policy(), {"irq.channels-numa"}),
+                          "irq.channels-numa", "ens6");
+  EXPECT_EQ(f.outcome, Outcome::fail);
+  EXPECT_EQ(f.remediation.commands.at(0), "ethtool -L ens6 combined 24");
+  s.netdevs[0].channels.value->combined = 16;
+  EXPECT_EQ(find(rules::evaluate(s, default_policy(), {"irq.channels-numa"}), "irq.channels-numa",
+                 "ens6").outcome,
+            Outcome::pass);
+  s.numa_cpu_count = Collected<std::map<int, int>>::missing("not captured");
+  EXPECT_EQ(find(rules::evaluate(s, default_policy(), {"irq.channels-numa"}), "irq.channels-numa",
+                 "ens6").outcome,
+            Outcome::unknown);
+}
+
+TEST(FwRules, AdaptiveRoutingIsReportOnlyUnlessThePolicyAsks) {
+  Snapshot s;
+  PciFunction& p = s.pci("0000:3b:00.0");
+  NvConfig c;
+  c.params.push_back(NvParam{"ROCE_ADAPTIVE_ROUTING_EN", std::nullopt, std::nullopt, "False(0)",
+                             std::nullopt, false, 7});
+  p.nv_config.value = c;
+  Policy pol = default_policy();
+  EXPECT_EQ(find(rules::evaluate(s, pol, {"fw.adaptive-routing"}), "fw.adaptive-routing",
+                 "0000:3b:00.0").outcome,
+            Outcome::pass);
+  pol.adaptive_routing = true;
+  const Finding f = find(rules::evaluate(s, pol, {"fw.adaptive-routing"}), "fw.adaptive-routing",
+                          "0000:3b:00.0");
+  EXPECT_EQ(f.outcome, Outcome::fail);
+  EXPECT_EQ(f.remediation.commands.at(0),
+            "mstconfig -d 0000:3b:00.0 set ROCE_ADAPTIVE_ROUTING_EN=1");
+}
+
+TEST(QosRules, NetdevNamesAreQuotedInFixes) {
+  Snapshot s;
+  NetDev& n = s.netdev("eth0;reboot");
+  QosState q;
+  q.trust = "pcp";
+  n.qos.value = q;
+  const Finding f = find(rules::evaluate(s, default_policy(), {"qos.trust-dscp"}),
+                          "qos.trust-dscp", "eth0;reboot");
+  EXPECT_EQ(f.remediation.commands.at(0), "mlnx_qos -i 'eth0;reboot' --trust dscp");
+}
+
+TEST(Rules, DisabledRuleIsSkippedAndSeverityRegraded) {
+  Policy pol = default_policy();
+  pol.rules["roce.cm-default-v2"].severity = Severity::critical;
+  rules::Report r = rules::evaluate(one_port("IB/RoCE v1"), pol, {"roce"});
+  EXPECT_EQ(find(r, "roce.cm-default-v2", "mlx5_0/1").severity, Severity::critical);
+  EXPECT_TRUE(r.has_failure_at_or_above(Severity::critical));
+  pol.rules["roce.cm-default-v2"].enabled = false;
+  rules::Report r2 = rules::evaluate(one_port("IB/RoCE v1"), pol, {"roce"});
+  for (const Finding& f : r2.findings) EXPECT_NE(f.rule, "roce.cm-default-v2");
+}
+
+}  // namespace
+}  // namespace rk
