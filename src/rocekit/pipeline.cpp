@@ -22,7 +22,9 @@ Result<Snapshot> load_input(const std::filesystem::path& path) {
 
 Result<Policy> load_policy(const std::filesystem::path& path) {
   if (path.empty()) return default_policy();
-  return load_policy_file(path, rules::rule_ids());
+  Result<Policy> p = load_policy_file(path, rules::rule_ids());
+  if (p && p->name == "default") p->name = path.string();
+  return p;
 }
 
 }  // namespace rk

@@ -101,5 +101,35 @@ grep -q '"tool": "mlnx_qos"' "$tmp/out" && ok || bad "parse auto did not identif
 "$rk" rules list -f markdown >"$tmp/rules.md"
 cmp -s "$tmp/rules.md" "$src/docs/rules.md" && ok || bad "docs/rules.md is stale: run rocekit rules list -f markdown > docs/rules.md"
 
+# 11. Break-test regressions: duplicate tar entries, useless captures, colliding outputs,
+#     out-of-range snapshot numbers, policy label, duplicate policy keys.
+python3 - "$tmp/dup.tar.gz" "$hosts/roce-server-8dev-trust-pcp-pfc-off/mlnx_qos@ens6.txt" <<'PY'
+import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w:gz") as t:
+    t.add(sys.argv[2], arcname="cap/mlnx_qos@ens6.txt")
+    data = b"Priority trust state: dscp\n"
+    info = tarfile.TarInfo("cap/mlnx_qos@ens6.txt"); info.size = len(data)
+    t.addfile(info, io.BytesIO(data))
+PY
+expect_rc 2 "tar with duplicate entries only" "$rk" check "$tmp/dup.tar.gz"
+grep -q "entries with this name: none is used" "$tmp/err" && ok || bad "duplicate tar entry not reported"
+mkdir -p "$tmp/useless" && : >"$tmp/useless/mlnx_qos@eth0.txt"
+expect_rc 2 "capture with no usable file" "$rk" check "$tmp/useless"
+expect_rc 2 "same file for -o and --save-snapshot" "$rk" check -o "$tmp/x.json" --save-snapshot "$tmp/x.json" "$hosts/netarbiter-eth4-qos-healthy"
+"$rk" check --save-snapshot "$tmp/s.json" "$hosts/aerial-21-4-a100-cx6dx" >/dev/null
+python3 - "$tmp/s.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); s["netdevs"][0]["mtu_bytes"]["value"] = 1e300
+json.dump(s, open(sys.argv[1], "w"))
+PY
+expect_rc 2 "snapshot number out of range" "$rk" check "$tmp/s.json"
+grep -q "number out of range at /netdevs/0/mtu_bytes/value" "$tmp/err" && ok || bad "out-of-range snapshot number"
+printf 'roce: {priority: 3}\nroce: {priority: 4}\n' >"$tmp/dupkey.yaml"
+expect_rc 2 "duplicate policy key" "$rk" policy show -p "$tmp/dupkey.yaml"
+printf 'roce: {priority: 4, pfc_priorities: [4], ecn_priorities: [4]}\n' >"$tmp/p4.yaml"
+expect_rc 1 "policy label" "$rk" check -p "$tmp/p4.yaml" "$hosts/roce-server-8dev-trust-pcp-pfc-off"
+grep -q "policy $tmp/p4.yaml:" "$tmp/out" && ok || bad "report does not name the policy file"
+expect_rc 2 "parse a directory" "$rk" parse mlnx_qos "$tmp"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -70,7 +70,11 @@ struct Ctx {
   std::optional<T> take(Result<parse::Parsed<T>> r) {
     if (!r) {
       input.status = "error";
-      input.messages.push_back(file.name + ": " + r.error().message);
+      std::string hint;
+      if (const parse::ToolParser* t = parse::identify(text.body); t && t->id != tool)
+        hint = " (the content looks like " + std::string(t->id) + " output: rename the file " +
+               std::string(t->id) + (target.empty() ? "" : "@" + target) + ".txt)";
+      input.messages.push_back(file.name + ": " + r.error().message + hint);
       return std::nullopt;
     }
     for (const parse::Warning& w : r->warnings) {

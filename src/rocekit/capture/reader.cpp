@@ -4,6 +4,7 @@
 #include <archive_entry.h>
 
 #include <fstream>
+#include <map>
 #include <memory>
 #include <system_error>
 
@@ -150,13 +151,29 @@ Result<CaptureSet> read_archive(const fs::path& path) {
 
 }  // namespace
 
+/// An archive may hold the same path twice (a re-tar, or tampering): the copies could disagree,
+/// so none is used and each is reported.
+void drop_duplicates(CaptureSet& set) {
+  std::map<std::string, int> seen;
+  for (const CaptureFile& f : set.files) ++seen[f.name];
+  for (CaptureFile& f : set.files)
+    if (seen[f.name] > 1 && f.problem.empty()) {
+      f.bytes.clear();
+      f.problem = "the archive holds " + std::to_string(seen[f.name]) +
+                  " entries with this name: none is used";
+    }
+}
+
 Result<CaptureSet> read_capture(const fs::path& path) {
   std::error_code ec;
   fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) return unexpected(ErrorKind::not_found, "no such file or directory", path.string());
   if (fs::is_directory(st)) return read_dir(path);
-  if (fs::is_regular_file(st)) return read_archive(path);
-  return unexpected(ErrorKind::unsupported, "not a directory or a tarball", path.string());
+  if (!fs::is_regular_file(st))
+    return unexpected(ErrorKind::unsupported, "not a directory or a tarball", path.string());
+  Result<CaptureSet> set = read_archive(path);
+  if (set) drop_duplicates(*set);
+  return set;
 }
 
 bool split_capture_name(const std::string& name, std::string& tool, std::string& target) {

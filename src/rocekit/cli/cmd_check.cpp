@@ -64,10 +64,29 @@ void run_check(Context& ctx, const CheckOptions& o) {
                             "check"});
     return;
   }
+  if (!o.output.empty() && o.output != "-" && o.output == o.save_snapshot) {
+    report_error(ctx, Error{ErrorKind::malformed_input,
+                            "--output and --save-snapshot name the same file", o.output});
+    return;
+  }
   Result<Policy> policy = load_policy(o.policy);
   if (!policy) return report_error(ctx, policy.error());
   Result<Snapshot> snap = load_input(o.input);
   if (!snap) return report_error(ctx, snap.error());
+  // A capture in which no file could be used is an input error, not a clean bill of health.
+  bool usable = snap->source.kind == "snapshot" || !snap->tool_runs.empty();
+  for (const InputFile& in : snap->inputs)
+    usable = usable || in.status == "parsed" || in.status == "parsed_with_warnings";
+  if (!usable) {
+    std::string why = "no usable tool output in the capture";
+    for (const InputFile& in : snap->inputs)
+      if (!in.messages.empty()) {
+        why += " (" + in.messages.front() + (snap->inputs.size() > 1 ? ", ..." : "") + ")";
+        break;
+      }
+    report_error(ctx, Error{ErrorKind::malformed_input, why, o.input});
+    return;
+  }
   if (!o.save_snapshot.empty() &&
       !write_output(ctx, o.save_snapshot, snapshot_to_json(*snap).dump(2) + "\n"))
     return;

@@ -1,4 +1,5 @@
 // rocekit rules / policy / parse: reference and debugging commands.
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -57,6 +58,9 @@ void add_parse_command(CLI::App& app, Context& ctx) {
   cmd->add_option("tool", *tool, "Tool id (see `rocekit parse --list`), or 'auto'")->required();
   cmd->add_option("file", *file, "File with the tool's output (capture header allowed)")->required();
   cmd->callback([tool, file, &ctx] {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(*file, ec))
+      return report_error(ctx, Error{ErrorKind::io, "not a regular file", *file});
     std::ifstream in(*file, std::ios::binary);
     if (!in) return report_error(ctx, Error{ErrorKind::io, "cannot open", *file});
     std::ostringstream ss;
@@ -70,10 +74,16 @@ void add_parse_command(CLI::App& app, Context& ctx) {
       id = std::string(t->id);
     }
     const parse::ToolParser* t = parse::find_tool(id);
-    if (!t) return report_error(ctx, Error{ErrorKind::not_found, "unknown tool id", id});
+    if (!t) {
+      std::string ids;
+      for (const parse::ToolParser& p : parse::all_tools()) ids += (ids.empty() ? "" : ", ") + std::string(p.id);
+      return report_error(ctx, Error{ErrorKind::not_found, "unknown tool id (known: " + ids + ")", id});
+    }
     nlohmann::json j = t->parse_to_json(ct.body);
     j["tool"] = id;
+    j["file"] = *file;
     ctx.out << j.dump(2) << "\n";
+    if (j.contains("error")) ctx.exit_code = ExitCode::usage;
   });
 }
 

@@ -1,6 +1,7 @@
 #include "rocekit/model/json.hpp"
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace rk {
@@ -25,9 +26,31 @@ nlohmann::json snapshot_to_json(const Snapshot& s) {
   return j;
 }
 
+namespace {
+/// Finds a floating-point value no snapshot field can hold (non-finite or beyond 1e9): such a
+/// value converted to an integer field would be undefined behaviour. Returns its JSON pointer.
+std::optional<std::string> bad_float(const nlohmann::json& j, const std::string& where) {
+  if (j.is_number_float()) {
+    double v = j.get<double>();
+    if (!(v > -1e9 && v < 1e9)) return where.empty() ? "/" : where;
+  } else if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      if (auto b = bad_float(it.value(), where + "/" + it.key())) return b;
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i)
+      if (auto b = bad_float(j[i], where + "/" + std::to_string(i))) return b;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
 Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
-  if (!j.is_object() || !j.contains("schema_version") || !j.at("schema_version").is_number_integer())
+  if (!j.is_object() || !j.contains("schema_version"))
     return unexpected(ErrorKind::malformed_input, "not a rocekit snapshot (no schema_version)");
+  if (!j.at("schema_version").is_number_integer())
+    return unexpected(ErrorKind::malformed_input, "schema_version must be an integer");
+  if (auto where = bad_float(j, ""))
+    return unexpected(ErrorKind::malformed_input, "number out of range at " + *where);
   int version = j.at("schema_version").get<int>();
   if (version > k_snapshot_schema_version || version < 1)
     return unexpected(ErrorKind::unsupported,
@@ -71,6 +94,7 @@ Result<Snapshot> load_snapshot_file(const std::filesystem::path& path) {
     return unexpected(ErrorKind::malformed_input, "not valid JSON", path.string());
   Result<Snapshot> r = snapshot_from_json(j);
   if (!r) return unexpected(r.error().kind, r.error().message, path.string());
+  if (r->source.kind.empty()) r->source.kind = "snapshot";
   return r;
 }
 

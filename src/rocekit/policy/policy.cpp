@@ -37,8 +37,11 @@ std::string where(const std::string& file, const YAML::Mark& m) {
 void check_keys(const YAML::Node& map, const std::set<std::string>& allowed,
                 const std::string& section) {
   if (!map.IsMap()) throw LoadError{"'" + section + "' must be a mapping", map.Mark()};
+  std::set<std::string> seen;
   for (const auto& kv : map) {
     std::string key = kv.first.as<std::string>();
+    if (!seen.insert(key).second)
+      throw LoadError{"duplicate key '" + key + "' in " + section, kv.first.Mark()};
     if (!allowed.count(key)) {
       std::string list;
       for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
@@ -192,8 +195,11 @@ void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& kn
   }
   if (const YAML::Node r = root["rules"]) {
     if (!r.IsMap()) throw LoadError{"'rules' must be a mapping of rule id to settings", r.Mark()};
+    std::set<std::string> seen_ids;
     for (const auto& kv : r) {
       std::string id = kv.first.as<std::string>();
+      if (!seen_ids.insert(id).second)
+        throw LoadError{"duplicate rule id '" + id + "' in rules", kv.first.Mark()};
       if (std::find(known_rules.begin(), known_rules.end(), id) == known_rules.end())
         throw LoadError{"unknown rule id '" + id + "' (see `rocekit rules list`)",
                         kv.first.Mark()};

@@ -8,7 +8,14 @@
 namespace rk::rules {
 namespace {
 
-bool port_is_ib(const RdmaPort& p) { return p.link_layer && *p.link_layer == "InfiniBand"; }
+/// InfiniBand port: by link layer, else (link layer not captured) by an IPoIB netdev name.
+bool port_is_ib(const RdmaPort& p) {
+  if (p.link_layer) return *p.link_layer == "InfiniBand";
+  if (!p.netdev || p.netdev->size() < 3 || !p.netdev->starts_with("ib")) return false;
+  for (std::size_t i = 2; i < p.netdev->size(); ++i)
+    if (!((*p.netdev)[i] >= '0' && (*p.netdev)[i] <= '9') && (*p.netdev)[i] != '.') return false;
+  return true;
+}
 
 // Port state: "ACTIVE" passes; unknown state -> nullopt.
 std::optional<bool> port_active(const RdmaPort& p) {
