@@ -65,6 +65,7 @@ expect_rc 2 "no time and no interval" "$rk" diagnose "$tmp/before" "$tmp/after"
 grep -q "interval-seconds" "$tmp/err" && ok || bad "error should name --interval-seconds"
 expect_rc 2 "bad interval" "$rk" diagnose --interval 0s
 expect_rc 2 "inputs and live" "$rk" diagnose --interval 1s "$tmp/before" "$tmp/after"
+expect_rc 2 "count without interval" "$rk" diagnose --count 3 "$tmp/before" "$tmp/after"
 
 # Live: this machine's netdev counters; the RDMA part says there are none (when there are none).
 if [ -d /sys/class/net ]; then

@@ -73,6 +73,10 @@ void run_diagnose(Context& ctx, const DiagnoseOptions& o) {
     interval_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     interval_source = "measured";
   } else {
+    if (o.count != 1 || o.sysroot != "/")
+      return report_error(ctx, Error{ErrorKind::malformed_input,
+                                     "--count and --sysroot need --interval (live sampling)",
+                                     "diagnose"});
     if (o.inputs.size() != 2)
       return report_error(ctx, Error{ErrorKind::malformed_input,
                                      "give BEFORE and AFTER (snapshot .json, capture directory or "
