@@ -218,6 +218,23 @@ TEST(DiagnoseRules, PfcPausesWithNoEcnMarksNorCnps) {
   EXPECT_TRUE(d.has_fault());
 }
 
+TEST(DiagnoseRules, PolicyDiagnoseThresholdsQuietASlowPauseRate) {
+  Result<Policy> p = load_policy_text("diagnose: {pfc_min_pause_per_s: 1000, storm_occupancy: 0.5}\n",
+                                      "site.yaml", {});
+  ASSERT_TRUE(p.has_value()) << p.error().describe();
+  EXPECT_DOUBLE_EQ(p->diagnose.pfc_min_pause_per_s, 1000);
+  EXPECT_NE(policy_to_yaml(*p).find("pfc_min_pause_per_s: 1000"), std::string::npos);
+  Counters rdma = show_counters_set("sysfs/cn-notes-show_counters-mlx5_0-cx4lx.txt");
+  Counters eb = with_pfc_keys(mlx5_full(), 3, 1000);
+  Counters ea = eb;
+  ea["rx_prio3_pause"] += 30000;  // 500/s: under the site's 1000/s
+  EXPECT_EQ(find(run(eb, ea, rdma, rdma, *p), "diag.pfc-without-ecn"), nullptr);
+  Result<Policy> bad = load_policy_text("diagnose: {storm_occupancy: 2}\n", "site.yaml", {});
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().describe().find("diagnose.storm_occupancy"), std::string::npos);
+  EXPECT_FALSE(load_policy_text("diagnose: {storm: 1}\n", "site.yaml", {}).has_value());
+}
+
 TEST(DiagnoseRules, PfcPausesWithoutRdmaCountersIsUnknownNotPass) {
   Counters eb = with_pfc_keys(mlx5_full(), 3, 1000);
   Counters ea = eb;

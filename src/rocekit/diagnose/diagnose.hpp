@@ -66,15 +66,6 @@ struct LinkDeltas {
   std::string subject() const;          ///< "eth4 (mlx5_0/1)", "eth4", "mlx5_0/1"
 };
 
-/// Sizes the rules use. Defaults follow counters.csv ("any delta > 0" unless said).
-struct Thresholds {
-  /// tx_prio<N>_pause_duration occupancy (us paused / us elapsed) at or above which this host is
-  /// treated as a pause-storm origin (counters.csv: ~1.0 sustained).
-  double storm_occupancy = 0.9;
-  /// Minimum pause frames/s on the RoCE priority for "PFC without ECN" (avoid one-off pauses).
-  double pfc_min_pause_per_s = 1.0;
-};
-
 /// The time window and the per-link deltas.
 struct Window {
   double interval_s = 0;              ///< seconds between first and last sample
@@ -146,8 +137,9 @@ CounterTable compare_tables(const std::vector<const std::map<std::string, std::u
 Result<Window> build_window(const std::vector<Snapshot>& samples, double interval_s,
                             const std::string& interval_source);
 
-/// Runs every rule on the window. The RoCE priority and PFC priorities come from the policy.
-Diagnosis diagnose(const Window& w, const Policy& policy, const Thresholds& t = {});
+/// Runs every rule on the window. The RoCE priority, DSCP, CNP values and the thresholds
+/// (policy section `diagnose:`) come from the policy.
+Diagnosis diagnose(const Window& w, const Policy& policy);
 
 enum class Format { text, json, markdown };
 

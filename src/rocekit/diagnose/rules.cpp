@@ -22,7 +22,7 @@ std::string fmt_rate(double r) {
 struct Ctx {
   const LinkDeltas& link;
   const Policy& policy;
-  const Thresholds& t;
+  const DiagnoseThresholds& t;
   Diagnosis& out;
 
   /// Delta > 0 of an ethtool counter.
@@ -433,7 +433,7 @@ bool Diagnosis::has_fault() const {
                      [](const Cause& c) { return c.severity >= Severity::warning; });
 }
 
-Diagnosis diagnose(const Window& w, const Policy& policy, const Thresholds& t) {
+Diagnosis diagnose(const Window& w, const Policy& policy) {
   Diagnosis d;
   d.window = w;
   d.roce_priority = policy.roce_priority;
@@ -443,7 +443,7 @@ Diagnosis diagnose(const Window& w, const Policy& policy, const Thresholds& t) {
                                    l.eth.reason + (l.rdma.reason.empty() ? "" : "; " + l.rdma.reason)});
       continue;
     }
-    Ctx c{l, policy, t, d};
+    Ctx c{l, policy, policy.diagnose, d};
     rule_pause_storm(c);
     rule_pfc_other_priority(c);
     rule_global_pause(c);
