@@ -181,6 +181,25 @@ TEST(DiagnoseDeltas, IntervalFromCollectedAtOrFlagElseAnError) {
   EXPECT_FALSE(parse_utc_timestamp("yesterday").has_value());
 }
 
+TEST(DiagnoseDeltas, LinkedRdmaPortWithoutCountersSaysWhyAndIsNotGuessed) {
+  Counters e = mlx5_full();
+  Counters r = show_counters_set("sysfs/cn-notes-show_counters-mlx5_0-cx4lx.txt");
+  std::vector<Snapshot> v{sample(e, r, k_t0), sample(e, r, k_t1)};
+  for (Snapshot& s : v) {
+    s.find_netdev("eth0")->rdma_device = "mlx5_1";  // linked to a port with no counters
+    s.rdma("mlx5_1").ports.push_back(RdmaPort{});
+    s.rdma("mlx5_1").ports.back().counters.reason = "not captured (no hw_counters)";
+  }
+  Result<Window> w = build_window(v, 0, "");
+  ASSERT_TRUE(w.has_value());
+  ASSERT_EQ(w->links.size(), 2u);
+  EXPECT_EQ(w->links[0].subject(), "eth0 (mlx5_1/1)");
+  EXPECT_FALSE(w->links[0].rdma.available);
+  EXPECT_NE(w->links[0].rdma.reason.find("not captured (no hw_counters)"), std::string::npos)
+      << w->links[0].rdma.reason;
+  EXPECT_EQ(w->links[1].subject(), "mlx5_0/1");  // the other port stays on its own
+}
+
 // ------------------------------------------------------------------ causes -------------------
 
 TEST(DiagnoseRules, HealthyIncastPausesOnRocePriorityWithCnpsIsNotAFault) {

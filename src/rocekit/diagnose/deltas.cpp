@@ -295,6 +295,11 @@ Result<Window> build_window(const std::vector<Snapshot>& samples, double interva
       LinkDeltas l = make_link(nd, rp);
       l.pairing_note = "paired by the snapshot's netdev/RDMA link";
       w.links.push_back(std::move(l));
+    } else if (rp) {
+      // Linked to an RDMA port that has no counters: keep the link, the RDMA side says why.
+      LinkDeltas l = make_link(nd, rp);
+      l.pairing_note = "paired by the snapshot's netdev/RDMA link";
+      w.links.push_back(std::move(l));
     } else {
       unpaired_nd.push_back(nd);
     }
