@@ -99,7 +99,7 @@ std::pair<std::uint32_t, std::uint32_t> get_range(const YAML::Node& n, const std
 void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& known_rules) {
   if (root.IsNull()) return;
   check_keys(root, {"profile", "roce", "cnp", "mtu", "pcie", "coalescing", "channels",
-                    "gpudirect", "firmware", "rules"},
+                    "gpudirect", "firmware", "rules", "diagnose"},
              "the policy");
   if (root["profile"]) p.name = get_str(root["profile"], "profile");
   if (const YAML::Node r = root["roce"]) {
@@ -192,6 +192,26 @@ void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& kn
       else
         p.adaptive_routing = get_bool(f["adaptive_routing"], "firmware.adaptive_routing");
     }
+  }
+  if (const YAML::Node d = root["diagnose"]) {
+    check_keys(d, {"storm_occupancy", "pfc_min_pause_per_s"}, "diagnose");
+    auto real = [](const YAML::Node& n, double lo, double hi, const std::string& what) {
+      double v = 0;
+      try {
+        v = n.as<double>();
+      } catch (const YAML::Exception&) {
+        throw LoadError{what + " must be a number", n.Mark()};
+      }
+      if (!(v >= lo && v <= hi))
+        throw LoadError{what + " must be in " + std::to_string(lo) + ".." + std::to_string(hi),
+                        n.Mark()};
+      return v;
+    };
+    if (d["storm_occupancy"])
+      p.diagnose.storm_occupancy = real(d["storm_occupancy"], 0, 1, "diagnose.storm_occupancy");
+    if (d["pfc_min_pause_per_s"])
+      p.diagnose.pfc_min_pause_per_s =
+          real(d["pfc_min_pause_per_s"], 0, 1e9, "diagnose.pfc_min_pause_per_s");
   }
   if (const YAML::Node r = root["rules"]) {
     if (!r.IsMap()) throw LoadError{"'rules' must be a mapping of rule id to settings", r.Mark()};
@@ -296,6 +316,11 @@ std::string policy_to_yaml(const Policy& p) {
     e << *p.adaptive_routing;
   else
     e << YAML::Null;
+  e << YAML::EndMap;
+  e.SetDoublePrecision(6);  // 0.9, not 0.90000000000000002
+  e << YAML::Key << "diagnose" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "storm_occupancy" << YAML::Value << p.diagnose.storm_occupancy;
+  e << YAML::Key << "pfc_min_pause_per_s" << YAML::Value << p.diagnose.pfc_min_pause_per_s;
   e << YAML::EndMap;
   if (!p.rules.empty()) {
     e << YAML::Key << "rules" << YAML::Value << YAML::BeginMap;

@@ -31,6 +31,15 @@ struct CoalescingProfile {
   std::uint32_t tx_usecs_max = 16;
 };
 
+/// Thresholds of `rocekit diagnose` (policy section `diagnose:`). Defaults follow counters.csv.
+struct DiagnoseThresholds {
+  /// tx_prio<N>_pause_duration occupancy (us paused per us of window, 0..1) at or above which
+  /// the host is a pause-storm origin (counters.csv: ~1.0 sustained).
+  double storm_occupancy = 0.9;
+  /// PFC pause frames per second on the RoCE priority below which "PFC without ECN" stays quiet.
+  double pfc_min_pause_per_s = 1.0;
+};
+
 struct Policy {
   std::string name = "default";
   int roce_priority = 3;              ///< IEEE 802.1p priority carrying RoCE (0..7)
@@ -48,6 +57,7 @@ struct Policy {
   std::vector<std::string> gpu_nic_relations{"PIX", "PXB"};  ///< nvidia-smi topo values that pass
   std::optional<bool> adaptive_routing;  ///< required ROCE_ADAPTIVE_ROUTING_EN; nullopt = report
   std::map<std::string, RuleOverride> rules;
+  DiagnoseThresholds diagnose;
 
   bool rule_enabled(const std::string& id) const;
   Severity severity_for(const std::string& id, Severity builtin) const;

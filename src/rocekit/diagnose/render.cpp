@@ -1,0 +1,179 @@
+// Diagnosis -> text, JSON, Markdown. Formats only; the rules decided.
+#include <cstdio>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "rocekit/diagnose/diagnose.hpp"
+
+namespace rk::diagnose {
+
+namespace {
+
+std::string num(double v) {
+  char buf[64];
+  if (v == 0) return "0";
+  if (v >= 100 || v == static_cast<double>(static_cast<long long>(v)))
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+std::string evidence_line(const CounterEvidence& e) {
+  std::string s = e.source + ":" + e.counter + " ";
+  if (e.status == "absent") return s + "absent";
+  if (e.status == "disappeared" || e.status == "appeared") return s + e.status;
+  s += "+" + std::to_string(e.delta) + " (" + num(e.rate_per_s) + "/s)";
+  if (e.status != "ok") s += " [" + e.status + "]";
+  return s;
+}
+
+/// Counters that moved or changed status, per table.
+std::vector<const CounterDelta*> moved(const CounterTable& t) {
+  std::vector<const CounterDelta*> v;
+  for (const auto& [name, d] : t.counters)
+    if (d.delta > 0 || d.status != DeltaStatus::ok) v.push_back(&d);
+  return v;
+}
+
+nlohmann::json table_json(const CounterTable& t) {
+  nlohmann::json j;
+  j["available"] = t.available;
+  if (!t.available) j["reason"] = t.reason;
+  j["source"] = t.source;
+  nlohmann::json m = nlohmann::json::object();
+  for (const CounterDelta* d : moved(t)) {
+    nlohmann::json c;
+    c["before"] = d->before ? nlohmann::json(*d->before) : nlohmann::json(nullptr);
+    c["after"] = d->after ? nlohmann::json(*d->after) : nlohmann::json(nullptr);
+    c["delta"] = d->delta;
+    c["rate_per_s"] = d->rate_per_s;
+    c["status"] = std::string(to_string(d->status));
+    m[d->name] = c;
+  }
+  j["moved"] = m;
+  return j;
+}
+
+std::string render_json(const Diagnosis& d) {
+  nlohmann::json j;
+  j["interval_s"] = d.window.interval_s;
+  j["interval_source"] = d.window.interval_source;
+  j["samples"] = d.window.samples;
+  j["roce_priority"] = d.roce_priority;
+  j["has_fault"] = d.has_fault();
+  nlohmann::json causes = nlohmann::json::array();
+  for (const Cause& c : d.causes) {
+    nlohmann::json e = nlohmann::json::array();
+    for (const CounterEvidence& x : c.evidence)
+      e.push_back({{"source", x.source}, {"counter", x.counter}, {"delta", x.delta},
+                   {"rate_per_s", x.rate_per_s}, {"status", x.status}});
+    causes.push_back({{"id", c.id}, {"subject", c.subject},
+                      {"severity", std::string(to_string(c.severity))},
+                      {"confidence", std::string(to_string(c.confidence))},
+                      {"summary", c.summary}, {"evidence", e}, {"next_step", c.next_step}});
+  }
+  j["causes"] = causes;
+  nlohmann::json unknowns = nlohmann::json::array();
+  for (const Unknown& u : d.unknowns)
+    unknowns.push_back({{"id", u.id}, {"subject", u.subject}, {"reason", u.reason}});
+  j["unknowns"] = unknowns;
+  nlohmann::json links = nlohmann::json::array();
+  for (const LinkDeltas& l : d.window.links)
+    links.push_back({{"netdev", l.netdev}, {"rdma_port", l.rdma_port},
+                     {"pairing", l.pairing_note}, {"eth", table_json(l.eth)},
+                     {"rdma", table_json(l.rdma)}});
+  j["links"] = links;
+  j["notes"] = d.window.notes;
+  return j.dump(2) + "\n";
+}
+
+std::string header(const Diagnosis& d) {
+  return "window " + num(d.window.interval_s) + " s (" + d.window.interval_source + ", " +
+         std::to_string(d.window.samples) + " samples), RoCE priority " +
+         std::to_string(d.roce_priority);
+}
+
+std::string render_text(const Diagnosis& d, bool md) {
+  std::ostringstream o;
+  o << (md ? "# rocekit diagnose\n\n" : "rocekit diagnose: ") << header(d) << "\n\n";
+  o << (md ? "## Causes\n\n" : "Causes (ranked):\n");
+  if (d.causes.empty()) o << (md ? "" : "  ") << "no cause found in the counters that moved\n";
+  int i = 0;
+  for (const Cause& c : d.causes) {
+    ++i;
+    if (md) {
+      o << i << ". **" << c.id << "** on `" << c.subject << "` (" << to_string(c.severity)
+        << ", confidence " << to_string(c.confidence) << "): " << c.summary << "\n";
+      for (const CounterEvidence& e : c.evidence) o << "   - `" << evidence_line(e) << "`\n";
+      o << "   - next: " << c.next_step << "\n";
+    } else {
+      o << "  " << i << ". [" << to_string(c.severity) << "/" << to_string(c.confidence) << "] "
+        << c.id << " on " << c.subject << "\n     " << c.summary << "\n";
+      for (const CounterEvidence& e : c.evidence) o << "       " << evidence_line(e) << "\n";
+      o << "     next: " << c.next_step << "\n";
+    }
+  }
+  if (!d.unknowns.empty()) {
+    o << (md ? "\n## Unknown\n\n" : "\nUnknown (could not judge):\n");
+    for (const Unknown& u : d.unknowns)
+      o << (md ? "- **" : "  ") << u.id << (md ? "**" : "") << " on " << u.subject << ": "
+        << u.reason << "\n";
+  }
+  o << (md ? "\n## Counters that moved\n" : "\nCounters that moved (delta, rate/s):\n");
+  for (const LinkDeltas& l : d.window.links) {
+    o << (md ? "\n### " : "  ") << l.subject() << (md ? "\n\n" : "\n");
+    if (!l.pairing_note.empty() && l.pairing_note.rfind("assumed", 0) == 0)
+      o << (md ? "" : "    ") << "(" << l.pairing_note << ")\n";
+    if (md) o << "| source | counter | delta | rate/s | status |\n|---|---|---:|---:|---|\n";
+    for (const auto& [src, t] : {std::pair<const char*, const CounterTable*>{"eth", &l.eth},
+                                 {"rdma", &l.rdma}}) {
+      if (!t->available) {
+        if (md)
+          o << "| " << src << " | - | - | - | " << t->reason << " |\n";
+        else
+          o << "    " << src << ": " << t->reason << "\n";
+        continue;
+      }
+      std::vector<const CounterDelta*> m = moved(*t);
+      if (m.empty()) {
+        if (md)
+          o << "| " << src << " | - | 0 | 0 | nothing moved |\n";
+        else
+          o << "    " << src << ": nothing moved (" << t->counters.size() << " counters)\n";
+      }
+      for (const CounterDelta* c : m) {
+        if (md) {
+          o << "| " << src << " | `" << c->name << "` | " << c->delta << " | "
+            << num(c->rate_per_s) << " | " << to_string(c->status) << " |\n";
+        } else {
+          char line[256];
+          std::snprintf(line, sizeof line, "    %-4s %-36s %16llu %14s", src, c->name.c_str(),
+                        static_cast<unsigned long long>(c->delta), num(c->rate_per_s).c_str());
+          o << line;
+          if (c->status != DeltaStatus::ok) o << "  " << to_string(c->status);
+          o << "\n";
+        }
+      }
+    }
+  }
+  if (!d.window.notes.empty()) {
+    o << (md ? "\n## Notes\n\n" : "\nNotes:\n");
+    for (const std::string& n : d.window.notes) o << (md ? "- " : "  ") << n << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace
+
+std::string render(const Diagnosis& d, Format f) {
+  switch (f) {
+    case Format::json: return render_json(d);
+    case Format::markdown: return render_text(d, true);
+    case Format::text: return render_text(d, false);
+  }
+  return render_text(d, false);
+}
+
+}  // namespace rk::diagnose

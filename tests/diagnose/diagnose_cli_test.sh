@@ -1,0 +1,81 @@
+#!/bin/sh
+# shellcheck disable=SC2015
+# `rocekit diagnose` end to end: two captures of one host built from real corpus counter sets,
+# formats, exit codes 0/1/2, and live sampling of this machine's sysfs counters.
+# Usage: diagnose_cli_test.sh ROCEKIT_BINARY SOURCE_DIR
+set -u
+rk=$1
+src=$2
+corpus=$src/testdata/corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+expect_rc() { # expected_rc description command...
+  want=$1; what=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
+  if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; sed 's/^/  | /' "$tmp/err" | head -5; fi
+}
+
+# Two captures 60 s apart: the real congested show_counters (ECN marks, CNPs) and the real
+# ConnectX-4 Lx ethtool -S; AFTER adds 3,000,000 CE marks with np_cnp_sent flat and 6000
+# out_of_sequence (PFC off: no rx_prio3_pause key).
+for c in before after; do
+  mkdir -p "$tmp/$c"
+  printf 'mlx5_0 port 1 ==> eth0 (Up)\n' >"$tmp/$c/ibdev2netdev.txt"
+  cp "$corpus/ethtool_S/ethq-fixture-mlx5-cx4lx-k4.15.txt" "$tmp/$c/ethtool_S@eth0.txt"
+  cp "$corpus/sysfs/cn-notes-show_counters-mlx5_bond_0-congested.txt" "$tmp/$c/show_counters@mlx5_0.txt"
+done
+printf 'hostname: gpu-node-17\nstarted: 2026-11-30T04:00:00Z\nversion: 0.1.0\n' >"$tmp/before/rocekit-capture.log"
+printf 'hostname: gpu-node-17\nstarted: 2026-11-30T04:01:00Z\nversion: 0.1.0\n' >"$tmp/after/rocekit-capture.log"
+sed -i -e 's/^np_ecn_marked_roce_packets: 21278189006$/np_ecn_marked_roce_packets: 21281189006/' \
+       -e 's/^out_of_sequence: 1811101$/out_of_sequence: 1817101/' "$tmp/after/show_counters@mlx5_0.txt"
+
+expect_rc 1 "diagnose two captures with faults" "$rk" diagnose "$tmp/before" "$tmp/after"
+grep -q "window 60 s (collected_at, 2 samples)" "$tmp/out" && ok || bad "no window line"
+grep -q "diag.ecn-marks-no-cnp on eth0 (mlx5_0/1)" "$tmp/out" && ok || bad "no ecn-marks-no-cnp cause"
+grep -q "diag.lossy-retransmission on eth0 (mlx5_0/1)" "$tmp/out" && ok || bad "no lossy-retransmission cause"
+grep -q "rdma:out_of_sequence +6000 (100/s)" "$tmp/out" && ok || bad "no out_of_sequence evidence"
+grep -q "rdma np_ecn_marked_roce_packets .* 3000000 *50000" "$tmp/out" && ok || bad "no rate table row"
+
+expect_rc 1 "json" "$rk" diagnose -f json "$tmp/before" "$tmp/after"
+python3 - "$tmp/out" <<'PY' && ok || bad "json shape"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["interval_s"] == 60 and r["has_fault"], r
+ids = [c["id"] for c in r["causes"]]
+assert "diag.ecn-marks-no-cnp" in ids and "diag.lossy-retransmission" in ids, ids
+m = r["links"][0]["rdma"]["moved"]["out_of_sequence"]
+assert m["delta"] == 6000 and m["rate_per_s"] == 100, m
+PY
+expect_rc 1 "markdown" "$rk" diagnose -f markdown "$tmp/before" "$tmp/after"
+grep -q "^## Causes" "$tmp/out" && ok || bad "markdown heading"
+
+# Same capture twice with an explicit interval: nothing moved, exit 0.
+expect_rc 0 "no change" "$rk" diagnose "$tmp/before" "$tmp/before" --interval-seconds 10
+grep -q "no cause found" "$tmp/out" && ok || bad "quiet counters should give no cause"
+
+# Usage and input errors exit 2.
+expect_rc 2 "one input" "$rk" diagnose "$tmp/before"
+expect_rc 2 "missing input" "$rk" diagnose "$tmp/before" "$tmp/nope"
+rm "$tmp/before/rocekit-capture.log" "$tmp/after/rocekit-capture.log"
+expect_rc 2 "no time and no interval" "$rk" diagnose "$tmp/before" "$tmp/after"
+grep -q "interval-seconds" "$tmp/err" && ok || bad "error should name --interval-seconds"
+expect_rc 2 "bad interval" "$rk" diagnose --interval 0s
+expect_rc 2 "inputs and live" "$rk" diagnose --interval 1s "$tmp/before" "$tmp/after"
+expect_rc 2 "count without interval" "$rk" diagnose --count 3 "$tmp/before" "$tmp/after"
+
+# Live: this machine's netdev counters; the RDMA part says there are none (when there are none).
+if [ -d /sys/class/net ]; then
+  expect_rc 0 "live" "$rk" diagnose --interval 1s --count 2
+  grep -q "measured, 3 samples" "$tmp/out" && ok || bad "live window line"
+  grep -q "^  lo" "$tmp/out" && ok || bad "live table lacks lo"
+  if [ ! -d /sys/class/infiniband ]; then
+    grep -q "no RDMA devices" "$tmp/out" && ok || bad "live should say no RDMA devices"
+  fi
+fi
+
+echo "diagnose cli: $passed passed, $failed failed"
+[ "$failed" = 0 ]
