@@ -75,6 +75,8 @@ class Host:
         if numa is not None:
             write(self.root, f"{dev}/numa_node", str(numa))
         if driver:
+            # A real driver directory holds bind/unbind/uevent; one file keeps it in git.
+            write(self.root, f"sys/bus/pci/drivers/{driver}/uevent", "DRIVER=" + driver)
             link(self.root, f"{dev}/driver", f"sys/bus/pci/drivers/{driver}")
             link(self.root, f"sys/module/{driver}/drivers/pci:{driver}", f"sys/bus/pci/drivers/{driver}")
         if config is not None:
@@ -269,7 +271,39 @@ def main():
             recovery = "Recovery" in m.group(2)
             h.pci("0000:" + m.group(1), 0x15b3, ids[m.group(2)], driver=None if recovery else "mlx5_core")
 
-    # 5. procfs / node_exporter sysfs fixtures (ttar), unpacked as they are.
+    # 5. v100-2gpu-4nic-2numa: the 2-socket V100 node of
+    #    corpus/nvidia_smi_topo/nccl-notes-v100-2gpu-4nic-mlx5-names.txt: GPU0 and mlx5_0/1 on
+    #    NUMA node 0 (CPUs 0-13,28-41), GPU1 and mlx5_2/3 on node 1 (14-27,42-55), nvidia_peermem.
+    h = Host("v100-2gpu-4nic-2numa")
+    topo = body(os.path.join(CORPUS, "nvidia_smi_topo", "nccl-notes-v100-2gpu-4nic-mlx5-names.txt"))
+    legend = dict(re.findall(r"(NIC\d+): (\S+)", topo))
+    rows = [line.split("\t") for line in topo.splitlines() if line.startswith(("GPU", "NIC"))]
+    gpu_cpus = {r[0]: (r[7].strip(), int(r[8].strip())) for r in rows if r[0].startswith("GPU")}
+    for gpu, (cpus, node) in gpu_cpus.items():
+        write(h.root, f"sys/devices/system/node/node{node}/cpulist", cpus)
+        idx = int(gpu[3:])
+        bdf = f"0000:{0x1a + 0x80 * idx:02x}:00.0"
+        dev = h.pci(bdf, 0x10de, 0x1db4, driver="nvidia", numa=node)
+        write(h.root, f"{dev}/class", "0x030200")
+        # The NICs PHB to this GPU share its NUMA node.
+        nics = [legend[f"NIC{i}"] for i, rel in enumerate(r for r in next(
+            row for row in rows if row[0] == gpu)[3:7]) if rel.strip() == "PHB"]
+        for j, ib in enumerate(nics):
+            nbdf = f"0000:{0x3b + 0x80 * idx:02x}:00.{j}"
+            ndev = h.pci(nbdf, 0x15b3, 0x1017, driver="mlx5_core", numa=node)
+            nd = f"ens{idx + 1}f{j}np{j}"
+            h.netdev(ndev, nd, {"mtu": "9000", "operstate": "up", "carrier": "1"})
+            h.ibdev(ndev, ib, {"fw_ver": "16.35.2000", "hca_type": "MT4119", "node_type": "1: CA"},
+                    {1: {"state": "4: ACTIVE", "phys_state": "5: LinkUp", "link_layer": "Ethernet",
+                         "gids/0": "fe80:0000:0000:0000:0000:00ff:fe00:00%02x" % (idx * 2 + j),
+                         "gid_attrs/types/0": "RoCE v2", "gid_attrs/ndevs/0": nd}})
+    h.text("sys/module/nvidia_peermem/version", "550.144.03")
+    h.text("proc/modules", "nvidia_peermem 16384 0 - Live 0x0000000000000000\n"
+                           "nvidia 56123392 1 nvidia_peermem, Live 0x0000000000000000\n"
+                           "mlx5_ib 483328 0 - Live 0x0000000000000000\n"
+                           "mlx5_core 2404352 1 mlx5_ib, Live 0x0000000000000000")
+
+    # 6. procfs / node_exporter sysfs fixtures (ttar), unpacked as they are.
     sysfs = os.path.join(CORPUS, "sysfs")
     h = Host("procfs-mlx5_0-eth0-ecn")
     ttar(os.path.join(sysfs, "procfs-fixture-mlx5_0-ttar.txt"), h.root, "fixtures/")

@@ -44,7 +44,6 @@ bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapsho
   else
     runner = std::make_unique<collect::NoToolsRunner>("vendor tools not requested (--nv-config)");
   out = collect::collect_snapshot(req, host, *runner);
-  for (const std::string& n : out.notes) ctx.err << "rocekit: note: " << n << "\n";
   return true;
 }
 
@@ -64,6 +63,7 @@ void add_collect_command(CLI::App& app, Context& ctx) {
   cmd->callback([o, &ctx] {
     Snapshot snap;
     if (!collect_live(ctx, o->root, o->nv_config, snap)) return;
+    for (const std::string& n : snap.notes) ctx.err << "rocekit: note: " << n << "\n";
     if (write_output(ctx, o->output, snapshot_to_json(snap).dump(2) + "\n")) ctx.exit_code = ExitCode::ok;
   });
 }

@@ -33,7 +33,8 @@ void add_rules_command(CLI::App& app, Context& ctx);
 void add_policy_command(CLI::App& app, Context& ctx);
 void add_parse_command(CLI::App& app, Context& ctx);
 void add_collect_command(CLI::App& app, Context& ctx);
-/// Collects the host under `root` live (cmd_collect.cpp); notes go to ctx.err. False on error.
+/// Collects the host under `root` live (cmd_collect.cpp). False (error reported) when `root`
+/// is not a directory.
 bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapshot& out);
 
 }  // namespace rk::cli

@@ -436,7 +436,7 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
   } else {
     auto gts = [](const std::optional<double>& g) {
       if (!g) return std::string("unknown");
-      char b[16];
+      char b[32];
       std::snprintf(b, sizeof b, "%gGT/s", *g);
       return std::string(b);
     };
@@ -462,7 +462,7 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
 
 // ------------------------------------------------------------------ host -------------------
 
-void read_host(const HostView& host, Snapshot& s) {
+void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>& nvidia_gpus) {
   // NUMA node -> online CPU count.
   if (Result<std::vector<std::string>> nodes = host.list_dir("/sys/devices/system/node")) {
     std::map<int, int> m;
@@ -497,7 +497,14 @@ void read_host(const HostView& host, Snapshot& s) {
   } else {
     s.kernel_modules.reason = why(mods.error());
   }
-  // GPUDirect RDMA evidence.
+  // GPUDirect RDMA evidence; without an NVIDIA GPU the question does not arise, and "peermem
+  // not loaded" must not read as a failure.
+  if (nvidia_gpus.empty()) {
+    s.gpudirect.reason = "no NVIDIA GPU on the PCI bus (no 10de display/3D controller in "
+                         "/sys/bus/pci/devices): GPUDirect RDMA does not apply";
+    s.gpus.reason = s.gpudirect.reason;
+    return;
+  }
   GpuDirectState g;
   Evidence gsrc;
   for (const char* mod : {"nvidia_peermem", "nv_peer_mem"}) {
@@ -519,9 +526,11 @@ void read_host(const HostView& host, Snapshot& s) {
   } else if (peers.error().kind == ErrorKind::not_found) {
     g.peer_memory_registered = false;  // the MLNX_OFED peer-memory API is absent or nothing registered
   }
+  g.source = gsrc;
   set_value(s.gpudirect, g, gsrc);
-  s.gpus.reason = "GPU list and GPU-NIC topology not collected by rocekit collect yet (hwloc); "
-                  "capture `nvidia-smi topo -m` instead";
+  s.gpus.reason = std::to_string(nvidia_gpus.size()) +
+                  " NVIDIA GPU(s) on the PCI bus, but the GPU list and GPU-NIC topology are not "
+                  "collected by rocekit collect yet (hwloc); capture `nvidia-smi topo -m` instead";
 }
 
 /// One host-wide note listing what could not be read without root, so an unprivileged run says
@@ -648,14 +657,22 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   // PCI functions: those behind a netdev or RDMA device, and every NVIDIA/Mellanox function
   // (a card in flash recovery has no driver and so no netdev).
   std::set<std::string> bdfs;
+  std::vector<std::string> nvidia_gpus;
   for (const NetDev& n : s.netdevs)
     if (n.bdf) bdfs.insert(*n.bdf);
   for (const RdmaDevice& d : s.rdma_devices)
     if (d.bdf) bdfs.insert(*d.bdf);
   if (Result<std::vector<std::string>> all = host.list_dir("/sys/bus/pci/devices")) {
-    for (const std::string& b : *all)
-      if (Result<std::string> v = host.read_text("/sys/bus/pci/devices/" + b + "/vendor"); v && *v == "0x15b3")
+    for (const std::string& b : *all) {
+      Result<std::string> v = host.read_text("/sys/bus/pci/devices/" + b + "/vendor");
+      if (v && *v == "0x15b3")
         if (std::optional<std::string> nb = normalize_bdf(b)) bdfs.insert(*nb);
+      // NVIDIA display (0x0300) or 3D (0x0302) controller: a GPU.
+      if (v && *v == "0x10de")
+        if (Result<std::string> cls = host.read_text("/sys/bus/pci/devices/" + b + "/class");
+            cls && (cls->starts_with("0x0300") || cls->starts_with("0x0302")))
+          nvidia_gpus.push_back(b);
+    }
   } else {
     s.notes.push_back("PCI functions not listed: " + why(all.error()));
   }
@@ -664,7 +681,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
     if (n.bdf && !n.numa_node)
       if (const PciFunction* p = s.find_pci(*n.bdf)) n.numa_node = p->numa_node;
 
-  read_host(host, s);
+  read_host(host, s, nvidia_gpus);
   note_unreadable(s);
   return s;
 }
