@@ -1,6 +1,9 @@
 // rk_collect: live collection read back from fixture sysroots built from real captures
 // (testdata/sysroots/README.md), from this machine's kernel, and the pure decoders.
+#include <linux/ethtool.h>
 #include <unistd.h>
+
+#include <cstring>
 
 #include <filesystem>
 #include <set>
@@ -10,6 +13,7 @@
 
 #include "golden.hpp"
 #include "rocekit/collect/collect.hpp"
+#include "rocekit/collect/ethtool.hpp"
 #include "rocekit/collect/pcie_config.hpp"
 #include "rocekit/model/json.hpp"
 #include "rocekit/parse/common.hpp"
@@ -90,6 +94,8 @@ TEST(CollectFixture, Cx4lx4PortReadsTheCapturedValues) {
   EXPECT_EQ(g3.type, "RoCE v2");
   EXPECT_EQ(g3.netdev, "eth01");
   EXPECT_EQ((*p0.gids)[0].type, "RoCE v1");
+  EXPECT_EQ(p0.gids.source.file, "/sys/class/infiniband/mlx5_0/ports/1/gids");
+  EXPECT_EQ(p0.gids.source.text, "gids/3 0000:0000:0000:0000:0000:ffff:c000:0224 RoCE v2 eth01");
   EXPECT_EQ(port1(s, "mlx5_3").gids->size(), 2u);  // only link-local GIDs
   // hw_counters (show_counters mlx5_0): out_of_buffer 135, resp_cqe_error 1009.
   ASSERT_TRUE(p0.counters.has_value());
@@ -314,7 +320,70 @@ TEST(CollectLive, ThisMachine) {
   }
 }
 
+TEST(CollectLive, EthtoolIoctlOnThisMachine) {
+  if (!std::filesystem::exists("/sys/class/net")) GTEST_SKIP() << "no /sys/class/net here";
+  NoToolsRunner runner("vendor tools not requested");
+  CollectRequest req;
+  req.kernel_ioctls = true;
+  Snapshot s = collect_snapshot(req, HostView("/"), runner);
+  if (s.netdevs.empty()) GTEST_SKIP() << "no device-backed netdev on this machine";
+  for (const NetDev& n : s.netdevs) {
+    ASSERT_TRUE(n.driver.has_value()) << n.name << ": " << n.driver.reason;
+    EXPECT_TRUE(n.driver.source.file == "ioctl SIOCETHTOOL ETHTOOL_GDRVINFO " + n.name ||
+                n.driver.source.file == "/sys/class/net/" + n.name + "/device/driver")
+        << n.driver.source.file;
+    // Each get either answered or says why (e.g. "not supported by driver virtio_net").
+    EXPECT_TRUE(n.channels.has_value() || !n.channels.reason.empty()) << n.name;
+    EXPECT_TRUE(n.coalesce.has_value() || !n.coalesce.reason.empty()) << n.name;
+    EXPECT_TRUE(n.pause.has_value() || !n.pause.reason.empty()) << n.name;
+    if (n.channels.has_value()) {
+      EXPECT_GE(n.channels->combined_max.value_or(0), n.channels->combined.value_or(0));
+    }
+    // The ioctl's bus-info agrees with the sysfs device link.
+    if (n.driver.has_value() && n.driver->bus_info && n.bdf) {
+      EXPECT_EQ(*n.driver->bus_info, *n.bdf) << n.name;
+    }
+  }
+}
+
 // ------------------------------------------------------------------ decoders ---------------
+
+TEST(Ethtool, ConvertsKernelStructs) {
+  ethtool_drvinfo d{};
+  std::strcpy(d.driver, "mlx5_core");
+  std::strcpy(d.version, "5.0-2.1.8");
+  std::strcpy(d.fw_version, "14.32.1010 (MT_2420110034)");  // ethtool_i@eth03.txt
+  std::strcpy(d.bus_info, "0000:30:00.0");
+  DriverInfo di = to_driver_info(d);
+  EXPECT_EQ(di.driver, "mlx5_core");
+  EXPECT_EQ(di.version, "5.0-2.1.8");
+  EXPECT_EQ(di.firmware_version, "14.32.1010");
+  EXPECT_EQ(di.psid, "MT_2420110034");
+  EXPECT_EQ(di.bus_info, "0000:30:00.0");
+  ethtool_coalesce c{};
+  c.use_adaptive_rx_coalesce = 1;
+  c.rx_coalesce_usecs = 8;
+  c.tx_coalesce_usecs = 16;
+  c.rx_max_coalesced_frames = 128;
+  CoalesceState cs = to_coalesce(c);
+  EXPECT_EQ(cs.adaptive_rx, true);
+  EXPECT_EQ(cs.adaptive_tx, false);
+  EXPECT_EQ(cs.rx_usecs, 8u);
+  EXPECT_EQ(cs.tx_usecs, 16u);
+  EXPECT_EQ(cs.rx_frames, 128u);
+  ethtool_channels ch{};
+  ch.max_combined = 63;
+  ch.combined_count = 32;
+  ChannelState chs = to_channels(ch);
+  EXPECT_EQ(chs.combined, 32u);
+  EXPECT_EQ(chs.combined_max, 63u);
+  ethtool_pauseparam p{};
+  p.rx_pause = 1;
+  PauseState ps = to_pause(p);
+  EXPECT_EQ(ps.rx, true);
+  EXPECT_EQ(ps.tx, false);
+  EXPECT_EQ(ps.autoneg, false);
+}
 
 TEST(PcieConfig, ShortOrConventional) {
   std::vector<std::uint8_t> c(32);

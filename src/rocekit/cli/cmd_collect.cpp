@@ -36,6 +36,8 @@ bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapsho
   req.tool_version = std::string(version());
   req.collected_at = utc_now();
   req.nv_config = nv_config;
+  // ioctls read the running kernel: only when collecting this host, not a fixture tree.
+  req.kernel_ioctls = std::filesystem::canonical(root, ec) == "/";
   collect::HostView host(root);
   std::unique_ptr<collect::CommandRunner> runner;
   if (nv_config)

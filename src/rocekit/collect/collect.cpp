@@ -6,6 +6,7 @@
 #include <set>
 
 #include "rocekit/catalog/catalog.hpp"
+#include "rocekit/collect/ethtool.hpp"
 #include "rocekit/collect/pcie_config.hpp"
 #include "rocekit/core/text.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
@@ -168,13 +169,15 @@ void read_netdev(const HostView& host, NetDev& n) {
     n.driver.reason = base + "/device/driver: " + why(d.error());
   }
   read_ecn(host, n);
-  const std::string no_api = " not collected: rocekit collect does not read ";
-  n.qos.reason = "DCB QoS (trust, DSCP map, PFC)" + no_api + "dcbnl netlink yet; capture `mlnx_qos -i " +
-                 n.name + "` instead";
-  n.pause.reason = "802.3x pause" + no_api + "the ethtool API yet; capture `ethtool -a " + n.name + "`";
-  n.coalesce.reason = "interrupt coalescing" + no_api + "the ethtool API yet; capture `ethtool -c " + n.name + "`";
-  n.channels.reason = "channels" + no_api + "the ethtool API yet; capture `ethtool -l " + n.name + "`";
-  n.stats.reason = "ethtool statistics" + no_api + "the ethtool API yet; capture `ethtool -S " + n.name + "`";
+  n.qos.reason = "DCB QoS (trust, DSCP map, PFC) not collected: rocekit collect does not read dcbnl "
+                 "netlink yet; capture `mlnx_qos -i " + n.name + "` instead";
+  const std::string no_ioctl = " not collected: the ethtool ioctl reads the running kernel only "
+                               "(not used with --root); capture `ethtool ";
+  n.pause.reason = "802.3x pause" + no_ioctl + "-a " + n.name + "`";
+  n.coalesce.reason = "interrupt coalescing" + no_ioctl + "-c " + n.name + "`";
+  n.channels.reason = "channels" + no_ioctl + "-l " + n.name + "`";
+  n.stats.reason = "ethtool statistics not collected: rocekit collect does not read ETHTOOL_GSTATS "
+                   "yet; capture `ethtool -S " + n.name + "`";
 }
 
 // ------------------------------------------------------------------ RDMA -------------------
@@ -199,6 +202,7 @@ void read_gids(const HostView& host, const std::string& pbase, RdmaPort& port) {
   bool ib = port.link_layer && *port.link_layer == "InfiniBand";
   std::vector<Gid> gids;
   std::string best;
+  bool best_routable = false;
   for (const std::string& i : *idx) {
     std::optional<std::int64_t> n = text::parse_int(i);
     if (!n) continue;
@@ -217,9 +221,12 @@ void read_gids(const HostView& host, const std::string& pbase, RdmaPort& port) {
     if (Result<std::string> nd = host.read_text(pbase + "/gid_attrs/ndevs/" + i)) gid.netdev = *nd;
     std::string line = "gids/" + i + " " + gid.gid + " " + gid.type.value_or("?") +
                        (gid.netdev ? " " + *gid.netdev : "");
-    if (best.empty() || (gid.type == std::optional<std::string>("RoCE v2") && !gid.gid.starts_with("fe80") &&
-                         !text::contains(best, "RoCE v2 ")))
+    // Evidence: the first routable RoCE v2 GID, else the first GID in use.
+    bool routable_v2 = gid.type == std::optional<std::string>("RoCE v2") && !gid.gid.starts_with("fe80");
+    if (best.empty() || (routable_v2 && !best_routable)) {
       best = line;
+      best_routable = routable_v2;
+    }
     gids.push_back(std::move(gid));
   }
   std::sort(gids.begin(), gids.end(), [](const Gid& a, const Gid& b) { return a.index < b.index; });
@@ -623,6 +630,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
       }
       NetDev& n = s.netdev(name);
       read_netdev(host, n);
+      if (req.kernel_ioctls) read_ethtool(name, n);
     }
   } else {
     s.notes.push_back("netdevs not collected: " + why(ifs.error()));

@@ -18,6 +18,10 @@ struct CollectRequest {
   /// Run `mstconfig -d <BDF> -e q` (then `mlxconfig`) through the CommandRunner for every
   /// NVIDIA PF. Off by default: no process is spawned.
   bool nv_config = false;
+  /// Also query the running kernel with read-only ioctls (SIOCETHTOOL gets: driver info,
+  /// coalescing, channels, pause). Only true when the HostView root is this host's "/"; under a
+  /// fixture root those sections keep their "not collected" reasons.
+  bool kernel_ioctls = false;
 };
 
 /// Reads the host behind `host` into a Snapshot (source.kind "live", source.path = the root).

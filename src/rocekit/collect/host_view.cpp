@@ -40,6 +40,7 @@ std::filesystem::path HostView::host_path(const std::string& path) const {
 Result<std::vector<std::uint8_t>> HostView::read_bytes(const std::string& path,
                                                        std::size_t max_bytes) const {
   std::filesystem::path p = host_path(path);
+  if (m_trace) m_trace->push_back(p.string());
   Fd f{::open(p.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) return unexpected(errno_error(errno, path));
   std::vector<std::uint8_t> out(max_bytes);

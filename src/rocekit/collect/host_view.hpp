@@ -40,9 +40,14 @@ class HostView {
   /// True when the path exists (following links).
   bool exists(const std::string& path) const;
 
+  /// Records every host path read_bytes/read_text opens into `*trace` (nullptr: off). For the
+  /// benchmark's floor loop, which reads exactly the same files.
+  void set_trace(std::vector<std::string>* trace) { m_trace = trace; }
+
  private:
   std::filesystem::path host_path(const std::string& path) const;
   std::filesystem::path m_root;
+  std::vector<std::string>* m_trace = nullptr;
 };
 
 }  // namespace rk::collect
