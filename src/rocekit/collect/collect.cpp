@@ -48,6 +48,9 @@ bool is_full_bdf(std::string_view s) {
 /// The PCI function a sysfs device link leads to: the last dddd:bb:dd.f component of the
 /// resolved path (a virtio netdev's `device` is virtioN under the PCI function).
 std::optional<std::string> bdf_of(const HostView& host, const std::string& device_link) {
+  // Usually the link's last component is the function ("../../../0000:2f:00.0"): one readlink.
+  if (Result<std::string> target = host.read_link(device_link))
+    if (std::string b = basename(*target); is_full_bdf(b)) return normalize_bdf(b);
   Result<std::string> real = host.resolve(device_link);
   if (!real) return std::nullopt;
   std::optional<std::string> found;
@@ -156,7 +159,8 @@ void read_netdev(const HostView& host, NetDev& n) {
 
   n.bdf = bdf_of(host, base + "/device");
   DriverInfo drv;
-  if (Result<std::string> d = host.resolve(base + "/device/driver")) {
+  // readlink follows `device` (a PCI function or virtioN) and returns the driver link's target.
+  if (Result<std::string> d = host.read_link(base + "/device/driver")) {
     drv.driver = basename(*d);
     if (Result<std::string> ver = host.read_text("/sys/module/" + *drv.driver + "/version"))
       drv.version = *ver;
@@ -419,7 +423,7 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
   p.device_id = hex16("device");
   p.numa_node = read_numa(host, base + "/numa_node");
   p.is_vf = host.exists(base + "/physfn");
-  if (Result<std::string> drv = host.resolve(base + "/driver")) p.driver = basename(*drv);
+  if (Result<std::string> drv = host.read_link(base + "/driver")) p.driver = basename(*drv);
   p.source = ev(base, "");
   if (p.vendor_id == 0x15b3 && p.device_id) {
     const catalog::Catalog& cat = catalog::Catalog::builtin();
@@ -623,7 +627,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   std::vector<std::string> virtual_ifs;
   if (Result<std::vector<std::string>> ifs = host.list_dir("/sys/class/net")) {
     for (const std::string& name : *ifs) {
-      Result<std::string> real = host.resolve("/sys/class/net/" + name);
+      Result<std::string> real = host.read_link("/sys/class/net/" + name);
       if (real && text::contains(*real, "/devices/virtual/")) {
         virtual_ifs.push_back(name);
         continue;

@@ -29,7 +29,11 @@ struct Fd {
 
 }  // namespace
 
-HostView::HostView(std::filesystem::path root) : m_root(std::move(root)) {}
+HostView::HostView(std::filesystem::path root) : m_root(std::move(root)) {
+  std::error_code ec;
+  std::filesystem::path real = std::filesystem::canonical(m_root, ec);
+  m_real_root = ec ? std::string() : real.string();
+}
 
 std::filesystem::path HostView::host_path(const std::string& path) const {
   std::string rel = path;
@@ -45,6 +49,7 @@ Result<std::vector<std::uint8_t>> HostView::read_bytes(const std::string& path,
   if (f.fd < 0) return unexpected(errno_error(errno, path));
   std::vector<std::uint8_t> out(max_bytes);
   std::size_t got = 0;
+  const bool sysfs = path.rfind("/sys/", 0) == 0;
   while (got < max_bytes) {
     ssize_t n = ::read(f.fd, out.data() + got, max_bytes - got);
     if (n < 0) {
@@ -53,6 +58,9 @@ Result<std::vector<std::uint8_t>> HostView::read_bytes(const std::string& path,
     }
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
+    // sysfs returns an attribute in one read: stop without the extra read that would only
+    // return 0. (procfs seq_files may return a page at a time, so keep reading those.)
+    if (got < max_bytes && sysfs) break;
   }
   out.resize(got);
   return out;
@@ -84,16 +92,26 @@ Result<std::string> HostView::resolve(const std::string& path) const {
   std::error_code ec;
   std::filesystem::path real = std::filesystem::canonical(host_path(path), ec);
   if (ec) return unexpected(errno_error(ec.value(), path));
-  std::filesystem::path root = std::filesystem::canonical(m_root, ec);
-  if (ec) return unexpected(errno_error(ec.value(), m_root.string()));
+  if (m_real_root.empty()) return unexpected(ErrorKind::not_found, "root not found", m_root.string());
   std::string r = real.string();
-  std::string rs = root.string();
+  const std::string& rs = m_real_root;
   if (rs == "/") return r;
   if (r.size() < rs.size() || r.compare(0, rs.size(), rs) != 0 ||
       (r.size() > rs.size() && r[rs.size()] != '/'))
     return unexpected(ErrorKind::io, "link leads outside the root " + rs, path);
   std::string host = r.substr(rs.size());
   return host.empty() ? std::string("/") : host;
+}
+
+Result<std::string> HostView::read_link(const std::string& path) const {
+  std::filesystem::path p = host_path(path);
+  char buf[4096];
+  ssize_t n = ::readlink(p.c_str(), buf, sizeof buf);
+  if (n < 0) {
+    if (errno == EINVAL) return unexpected(ErrorKind::io, "not a symlink", path);
+    return unexpected(errno_error(errno, path));
+  }
+  return std::string(buf, static_cast<std::size_t>(n));
 }
 
 bool HostView::exists(const std::string& path) const {

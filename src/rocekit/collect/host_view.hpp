@@ -37,6 +37,10 @@ class HostView {
   /// Errors: not_found, or io when the link leaves the root.
   Result<std::string> resolve(const std::string& path) const;
 
+  /// The target of one symlink as stored ("../../../0000:2f:00.0"), one readlink and no
+  /// resolution. Errors: not_found, io "not a symlink" (EINVAL), permission_denied.
+  Result<std::string> read_link(const std::string& path) const;
+
   /// True when the path exists (following links).
   bool exists(const std::string& path) const;
 
@@ -47,6 +51,7 @@ class HostView {
  private:
   std::filesystem::path host_path(const std::string& path) const;
   std::filesystem::path m_root;
+  std::string m_real_root;  ///< canonical root, resolved once; empty when it does not exist
   std::vector<std::string>* m_trace = nullptr;
 };
 
