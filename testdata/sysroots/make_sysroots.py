@@ -67,9 +67,10 @@ class Host:
         shutil.rmtree(self.root, ignore_errors=True)
         os.makedirs(self.root)
 
-    def pci(self, bdf, vendor, device, driver=None, numa=None, config=None):
-        domain, bus = bdf[:4], bdf[5:7]
-        dev = f"sys/devices/pci{domain}:00/{domain}:00:01.0/{bdf}"  # behind one root port
+    def pci(self, bdf, vendor, device, driver=None, numa=None, config=None, parent=None):
+        domain = bdf[:4]
+        # Default: behind one root port of host bridge pci<domain>:00.
+        dev = f"{parent or f'sys/devices/pci{domain}:00/{domain}:00:01.0'}/{bdf}"
         write(self.root, f"{dev}/vendor", f"0x{vendor:04x}")
         write(self.root, f"{dev}/device", f"0x{device:04x}")
         if numa is not None:
@@ -283,14 +284,18 @@ def main():
         write(h.root, f"sys/devices/system/node/node{node}/cpulist", cpus)
         idx = int(gpu[3:])
         bdf = f"0000:{0x1a + 0x80 * idx:02x}:00.0"
-        dev = h.pci(bdf, 0x10de, 0x1db4, driver="nvidia", numa=node)
+        # One host bridge per socket; the GPU and its PHB NICs on two root ports of it.
+        bridge = f"sys/devices/pci0000:{0x80 * idx:02x}"
+        dev = h.pci(bdf, 0x10de, 0x1db4, driver="nvidia", numa=node,
+                    parent=f"{bridge}/0000:{0x80 * idx:02x}:01.0")
         write(h.root, f"{dev}/class", "0x030200")
         # The NICs PHB to this GPU share its NUMA node.
         nics = [legend[f"NIC{i}"] for i, rel in enumerate(r for r in next(
             row for row in rows if row[0] == gpu)[3:7]) if rel.strip() == "PHB"]
         for j, ib in enumerate(nics):
             nbdf = f"0000:{0x3b + 0x80 * idx:02x}:00.{j}"
-            ndev = h.pci(nbdf, 0x15b3, 0x1017, driver="mlx5_core", numa=node)
+            ndev = h.pci(nbdf, 0x15b3, 0x1017, driver="mlx5_core", numa=node,
+                         parent=f"{bridge}/0000:{0x80 * idx:02x}:02.0")
             nd = f"ens{idx + 1}f{j}np{j}"
             h.netdev(ndev, nd, {"mtu": "9000", "operstate": "up", "carrier": "1"})
             h.ibdev(ndev, ib, {"fw_ver": "16.35.2000", "hca_type": "MT4119", "node_type": "1: CA"},

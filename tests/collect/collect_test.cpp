@@ -255,7 +255,21 @@ TEST(CollectFixture, TwoNumaNodesGpusAndPeermem) {
   ASSERT_TRUE(s.kernel_modules.has_value());
   EXPECT_EQ(s.kernel_modules->size(), 4u);
   EXPECT_EQ(s.kernel_modules->front(), "nvidia_peermem");
-  EXPECT_NE(s.gpus.reason.find("2 NVIDIA GPU(s)"), std::string::npos) << s.gpus.reason;
+  // GPU-NIC relations as corpus/nvidia_smi_topo/nccl-notes-v100-2gpu-4nic-mlx5-names.txt shows
+  // them: "GPU0  X  SYS  PHB  PHB  SYS  SYS  0-13,28-41  0".
+  ASSERT_TRUE(s.gpus.has_value()) << s.gpus.reason;
+  ASSERT_EQ(s.gpus->size(), 2u);
+  const Gpu& g0 = (*s.gpus)[0];
+  EXPECT_EQ(g0.numa_node, 0);
+  EXPECT_EQ(g0.cpu_affinity, "0-13,28-41");
+  std::map<std::string, std::string> rel0, rel1;
+  for (const GpuNicLink& l : g0.nics) rel0[l.nic] = l.relation;
+  for (const GpuNicLink& l : (*s.gpus)[1].nics) rel1[l.nic] = l.relation;
+  EXPECT_EQ(rel0, (std::map<std::string, std::string>{
+                      {"mlx5_0", "PHB"}, {"mlx5_1", "PHB"}, {"mlx5_2", "SYS"}, {"mlx5_3", "SYS"}}));
+  EXPECT_EQ(rel1, (std::map<std::string, std::string>{
+                      {"mlx5_0", "SYS"}, {"mlx5_1", "SYS"}, {"mlx5_2", "PHB"}, {"mlx5_3", "PHB"}}));
+  EXPECT_EQ((*s.gpus)[1].cpu_affinity, "14-27,42-55");
   EXPECT_EQ(s.find_netdev("ens2f0np0")->numa_node, 1);
   EXPECT_EQ(s.find_netdev("ens1f1np1")->rdma_device, "mlx5_1");
   EXPECT_EQ(s.pci_functions.size(), 4u);  // the NICs; GPUs are not PCI functions of the audit
@@ -396,6 +410,23 @@ TEST(PcieConfig, ShortOrConventional) {
   EXPECT_EQ(parse_pcie_config(c).error().kind, ErrorKind::unsupported);
   c[0x41] = 0x40;  // loops to itself
   EXPECT_EQ(parse_pcie_config(c).error().kind, ErrorKind::malformed_input);
+}
+
+TEST(Decoders, PcieRelationNamesLikeNvidiaSmi) {
+  const std::string sw = "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0";  // switch upstream
+  EXPECT_EQ(pcie_relation(sw + "/0000:02:00.0/0000:03:00.0", 0, sw + "/0000:02:01.0/0000:04:00.0", 0), "PIX");
+  EXPECT_EQ(pcie_relation(sw + "/0000:02:00.0/0000:03:00.0/0000:05:00.0/0000:06:00.0", 0,
+                          sw + "/0000:02:01.0/0000:04:00.0", 0),
+            "PXB");
+  EXPECT_EQ(pcie_relation("/sys/devices/pci0000:00/0000:00:01.0/0000:1a:00.0", 0,
+                          "/sys/devices/pci0000:00/0000:00:02.0/0000:3b:00.0", 0),
+            "PHB");
+  EXPECT_EQ(pcie_relation("/sys/devices/pci0000:00/0000:00:01.0/0000:1a:00.0", 0,
+                          "/sys/devices/pci0000:17/0000:17:02.0/0000:18:00.0", 0),
+            "NODE");
+  EXPECT_EQ(pcie_relation("/sys/devices/pci0000:00/0000:00:01.0/0000:1a:00.0", 0,
+                          "/sys/devices/pci0000:80/0000:80:02.0/0000:bb:00.0", 1),
+            "SYS");
 }
 
 TEST(Decoders, IboeMtuAndCpulist) {

@@ -473,6 +473,43 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
 
 // ------------------------------------------------------------------ host -------------------
 
+/// NVIDIA GPUs (index = PCI bus order, as nvidia-smi's default) with their relation to every
+/// RDMA device, computed from the sysfs device paths (no hwloc, no nvidia-smi).
+void read_gpus(const HostView& host, Snapshot& s, std::vector<std::string> gpu_bdfs) {
+  std::sort(gpu_bdfs.begin(), gpu_bdfs.end());
+  std::vector<Gpu> gpus;
+  for (const std::string& b : gpu_bdfs) {
+    std::string base = "/sys/bus/pci/devices/" + b;
+    Result<std::string> path = host.resolve(base);
+    if (!path) continue;
+    Gpu g;
+    g.index = static_cast<int>(gpus.size());
+    g.numa_node = read_numa(host, base + "/numa_node");
+    if (g.numa_node)
+      if (Result<std::string> cl = host.read_text("/sys/devices/system/node/node" +
+                                                  std::to_string(*g.numa_node) + "/cpulist"))
+        g.cpu_affinity = *cl;
+    g.source = ev(base, "GPU " + b + " -> " + *path);
+    for (const RdmaDevice& d : s.rdma_devices) {
+      if (!d.bdf) continue;
+      Result<std::string> npath = host.resolve("/sys/bus/pci/devices/" + *d.bdf);
+      if (!npath) continue;
+      const PciFunction* pf = s.find_pci(*d.bdf);
+      std::optional<int> nnuma = pf ? pf->numa_node : std::nullopt;
+      std::string rel = pcie_relation(*path, g.numa_node, *npath, nnuma);
+      g.nics.push_back(GpuNicLink{d.name, rel, ev(base, *path + " <-> " + *npath + ": " + rel)});
+    }
+    gpus.push_back(std::move(g));
+  }
+  if (gpus.empty()) {
+    s.gpus.reason = "NVIDIA GPUs listed but their sysfs device paths are unreadable";
+    return;
+  }
+  set_value(s.gpus, gpus, ev("/sys/bus/pci/devices", std::to_string(gpus.size()) + " NVIDIA GPU(s)"));
+  s.gpus.notes.push_back("relations computed from sysfs PCI paths as nvidia-smi topo names them "
+                         "(PIX/PXB/PHB/NODE/SYS); NVLink is not read");
+}
+
 void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>& nvidia_gpus) {
   // NUMA node -> online CPU count.
   if (Result<std::vector<std::string>> nodes = host.list_dir("/sys/devices/system/node")) {
@@ -516,6 +553,7 @@ void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>
     s.gpus.reason = s.gpudirect.reason;
     return;
   }
+  read_gpus(host, s, nvidia_gpus);
   GpuDirectState g;
   Evidence gsrc;
   for (const char* mod : {"nvidia_peermem", "nv_peer_mem"}) {
@@ -539,9 +577,6 @@ void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>
   }
   g.source = gsrc;
   set_value(s.gpudirect, g, gsrc);
-  s.gpus.reason = std::to_string(nvidia_gpus.size()) +
-                  " NVIDIA GPU(s) on the PCI bus, but the GPU list and GPU-NIC topology are not "
-                  "collected by rocekit collect yet (hwloc); capture `nvidia-smi topo -m` instead";
 }
 
 /// One host-wide note listing what could not be read without root, so an unprivileged run says
@@ -590,6 +625,25 @@ void note_unreadable(Snapshot& s) {
 }
 
 }  // namespace
+
+std::string pcie_relation(const std::string& path_a, std::optional<int> numa_a,
+                          const std::string& path_b, std::optional<int> numa_b) {
+  if (numa_a && numa_b && *numa_a != *numa_b) return "SYS";
+  auto chain = [](const std::string& p) {
+    std::vector<std::string> out;
+    for (std::string_view c : text::split(p, '/'))
+      if (c.starts_with("pci") || is_full_bdf(c)) out.emplace_back(c);
+    return out;
+  };
+  std::vector<std::string> a = chain(path_a), b = chain(path_b);
+  if (a.empty() || b.empty() || a.front() != b.front()) return numa_a && numa_b ? "NODE" : "SYS";
+  // Bridges are the BDF components above each device (a: [host, br..., dev]).
+  std::size_t common = 1;
+  while (common < a.size() - 1 && common < b.size() - 1 && a[common] == b[common]) ++common;
+  if (common == 1) return "PHB";
+  std::size_t below_a = a.size() - 1 - common, below_b = b.size() - 1 - common;
+  return below_a <= 1 && below_b <= 1 ? "PIX" : "PXB";
+}
 
 int iboe_active_mtu_bytes(int netdev_mtu_bytes) {
   // IB_GRH_BYTES 40 + IB_UDP_BYTES 8 + IB_BTH_BYTES 12 + IB_EXT_XRC_BYTES 4 +

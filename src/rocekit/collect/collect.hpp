@@ -42,6 +42,13 @@ Snapshot collect_snapshot(const CollectRequest& request, const HostView& host, C
 /// even 256 does not fit.
 int iboe_active_mtu_bytes(int netdev_mtu_bytes);
 
+/// nvidia-smi's name for the PCIe path between two devices, from their resolved sysfs paths
+/// ("/sys/devices/pci0000:00/0000:00:02.0/0000:3b:00.0") and NUMA nodes: SYS (different NUMA
+/// nodes), NODE (different host bridges), PHB (same host bridge, no shared PCIe bridge), PIX (at
+/// most one bridge below the shared one on each side, i.e. one PCIe switch), PXB (more).
+std::string pcie_relation(const std::string& path_a, std::optional<int> numa_a,
+                          const std::string& path_b, std::optional<int> numa_b);
+
 /// Counts CPUs in a sysfs cpulist ("0-3,8-11" -> 8, "" -> 0); nullopt when malformed.
 std::optional<int> cpulist_count(std::string_view cpulist);
 
