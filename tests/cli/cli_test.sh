@@ -80,7 +80,7 @@ printf '{"schema_version": 99}' >"$tmp/future.json"
 expect_rc 2 "future snapshot" "$rk" check "$tmp/future.json"
 printf 'not json' >"$tmp/garbage.json"
 expect_rc 2 "garbage snapshot" "$rk" check "$tmp/garbage.json"
-expect_rc 2 "no input yet" "$rk" check
+expect_rc 2 "live check, missing --root" "$rk" check --root "$tmp/no-such-root"
 
 # 8. -o writes atomically: a failed run leaves no partial file.
 expect_rc 2 "output to missing dir" "$rk" check -o "$tmp/nodir/report.txt" "$hosts/netarbiter-eth4-qos-healthy"

@@ -53,17 +53,11 @@ struct CheckOptions {
   std::vector<std::string> only;
   bool quiet = false;
   std::string color = "auto";
+  std::string root = "/";
+  bool nv_config = false;
 };
 
 void run_check(Context& ctx, const CheckOptions& o) {
-  if (o.input.empty()) {
-    report_error(ctx, Error{ErrorKind::unsupported,
-                            "live collection is not available in this build yet; give a capture "
-                            "directory, a capture .tar.gz or a snapshot .json (see "
-                            "scripts/rocekit-capture)",
-                            "check"});
-    return;
-  }
   if (!o.output.empty() && o.output != "-" && o.output == o.save_snapshot) {
     report_error(ctx, Error{ErrorKind::malformed_input,
                             "--output and --save-snapshot name the same file", o.output});
@@ -71,10 +65,12 @@ void run_check(Context& ctx, const CheckOptions& o) {
   }
   Result<Policy> policy = load_policy(o.policy);
   if (!policy) return report_error(ctx, policy.error());
-  Result<Snapshot> snap = load_input(o.input);
+  // No input: collect this host (or the tree under --root) live.
+  Result<Snapshot> snap = o.input.empty() ? Result<Snapshot>(Snapshot{}) : load_input(o.input);
   if (!snap) return report_error(ctx, snap.error());
+  if (o.input.empty() && !collect_live(ctx, o.root, o.nv_config, *snap)) return;
   // A capture in which no file could be used is an input error, not a clean bill of health.
-  bool usable = snap->source.kind == "snapshot" || !snap->tool_runs.empty();
+  bool usable = snap->source.kind == "snapshot" || snap->source.kind == "live" || !snap->tool_runs.empty();
   for (const InputFile& in : snap->inputs)
     usable = usable || in.status == "parsed" || in.status == "parsed_with_warnings";
   if (!usable) {
@@ -110,7 +106,10 @@ void add_check_command(CLI::App& app, Context& ctx) {
   auto opts = std::make_shared<CheckOptions>();
   CLI::App* cmd = app.add_subcommand(
       "check", "Audit a host capture (directory or .tar.gz) or snapshot .json against the policy");
-  cmd->add_option("input", opts->input, "Capture directory, capture .tar.gz or snapshot .json");
+  cmd->add_option("input", opts->input,
+                  "Capture directory, capture .tar.gz or snapshot .json (none: collect this host)");
+  cmd->add_option("--root", opts->root, "Without input: collect from /sys, /proc under this directory");
+  cmd->add_flag("--nv-config", opts->nv_config, "Without input: also query firmware NV config (mstconfig -e q)");
   cmd->add_option("-f,--format", opts->format, "Output format: text, json or markdown")
       ->check(CLI::IsMember({"text", "json", "markdown"}));
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "rocekit/core/result.hpp"
+#include "rocekit/model/snapshot.hpp"
 
 namespace rk::cli {
 
@@ -32,5 +33,9 @@ void add_rules_command(CLI::App& app, Context& ctx);
 void add_policy_command(CLI::App& app, Context& ctx);
 void add_parse_command(CLI::App& app, Context& ctx);
 void add_diagnose_command(CLI::App& app, Context& ctx);
+void add_collect_command(CLI::App& app, Context& ctx);
+/// Collects the host under `root` live (cmd_collect.cpp). False (error reported) when `root`
+/// is not a directory.
+bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapshot& out);
 
 }  // namespace rk::cli

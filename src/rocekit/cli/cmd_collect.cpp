@@ -1,0 +1,73 @@
+// `rocekit collect`: read this host's kernel interfaces into a snapshot JSON; also the live
+// path of `rocekit check` with no input.
+#include <ctime>
+#include <filesystem>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "rocekit/cli/commands.hpp"
+#include "rocekit/collect/collect.hpp"
+#include "rocekit/model/json.hpp"
+#include "rocekit/pipeline.hpp"
+
+namespace rk::cli {
+
+namespace {
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapshot& out) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(root, ec)) {
+    report_error(ctx, Error{ErrorKind::not_found, "not a directory", root});
+    return false;
+  }
+  collect::CollectRequest req;
+  req.tool_version = std::string(version());
+  req.collected_at = utc_now();
+  req.nv_config = nv_config;
+  // ioctls read the running kernel: only when collecting this host, not a fixture tree.
+  req.kernel_ioctls = std::filesystem::canonical(root, ec) == "/";
+  collect::HostView host(root);
+  std::unique_ptr<collect::CommandRunner> runner;
+  if (nv_config)
+    runner = std::make_unique<collect::SystemRunner>(std::vector<std::string>{
+        "/usr/bin", "/usr/sbin", "/bin", "/sbin", "/usr/local/bin", "/usr/local/sbin"});
+  else
+    runner = std::make_unique<collect::NoToolsRunner>("vendor tools not requested (--nv-config)");
+  out = collect::collect_snapshot(req, host, *runner);
+  return true;
+}
+
+void add_collect_command(CLI::App& app, Context& ctx) {
+  struct Opts {
+    std::string root = "/";
+    std::string output;
+    bool nv_config = false;
+  };
+  auto o = std::make_shared<Opts>();
+  CLI::App* cmd = app.add_subcommand(
+      "collect", "Read this host's sysfs/procfs (no vendor tools, read-only) into a snapshot JSON");
+  cmd->add_option("--root", o->root, "Read /sys, /proc and configfs under this directory (default /)");
+  cmd->add_option("-o,--output", o->output, "Write the snapshot here (atomically; default stdout)");
+  cmd->add_flag("--nv-config", o->nv_config,
+                "Also run `mstconfig|mlxconfig -d <BDF> -e q` per NVIDIA PF (query form only)");
+  cmd->callback([o, &ctx] {
+    Snapshot snap;
+    if (!collect_live(ctx, o->root, o->nv_config, snap)) return;
+    for (const std::string& n : snap.notes) ctx.err << "rocekit: note: " << n << "\n";
+    if (write_output(ctx, o->output, snapshot_to_json(snap).dump(2) + "\n")) ctx.exit_code = ExitCode::ok;
+  });
+}
+
+}  // namespace rk::cli

@@ -1,0 +1,755 @@
+#include "rocekit/collect/collect.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <set>
+
+#include "rocekit/catalog/catalog.hpp"
+#include "rocekit/collect/ethtool.hpp"
+#include "rocekit/collect/pcie_config.hpp"
+#include "rocekit/core/text.hpp"
+#include "rocekit/parse/mlxconfig_query.hpp"
+
+namespace rk::collect {
+
+namespace {
+
+Evidence ev(const std::string& file, std::string text) { return Evidence{file, 0, std::move(text)}; }
+
+/// Why a read failed, in the words the report shows.
+std::string why(const Error& e) {
+  switch (e.kind) {
+    case ErrorKind::permission_denied: return "needs root: cannot read " + e.context;
+    case ErrorKind::not_found: return e.context + " not present";
+    default: return e.describe();
+  }
+}
+
+template <class T>
+void set_value(Collected<T>& c, T v, Evidence source) {
+  c.value = std::move(v);
+  c.reason.clear();
+  c.source = std::move(source);
+}
+
+std::string basename(const std::string& p) {
+  std::size_t s = p.find_last_of('/');
+  return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+bool is_full_bdf(std::string_view s) {
+  if (s.size() != 12 || s[4] != ':' || s[7] != ':' || s[10] != '.') return false;
+  for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u, 11u})
+    if (!std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
+  return true;
+}
+
+/// The PCI function a sysfs device link leads to: the last dddd:bb:dd.f component of the
+/// resolved path (a virtio netdev's `device` is virtioN under the PCI function).
+std::optional<std::string> bdf_of(const HostView& host, const std::string& device_link) {
+  // Usually the link's last component is the function ("../../../0000:2f:00.0"): one readlink.
+  if (Result<std::string> target = host.read_link(device_link))
+    if (std::string b = basename(*target); is_full_bdf(b)) return normalize_bdf(b);
+  Result<std::string> real = host.resolve(device_link);
+  if (!real) return std::nullopt;
+  std::optional<std::string> found;
+  for (std::string_view part : text::split(*real, '/'))
+    if (is_full_bdf(part)) found = normalize_bdf(part);
+  return found;
+}
+
+std::optional<int> read_int(const HostView& host, const std::string& path) {
+  Result<std::string> t = host.read_text(path);
+  if (!t) return std::nullopt;
+  std::optional<std::int64_t> v = text::parse_int(*t);
+  if (!v || *v < -2147483647 || *v > 2147483647) return std::nullopt;
+  return static_cast<int>(*v);
+}
+
+std::optional<int> read_numa(const HostView& host, const std::string& path) {
+  std::optional<int> n = read_int(host, path);
+  if (n && *n >= 0) return n;
+  return std::nullopt;  // -1: no NUMA affinity reported
+}
+
+/// sysfs "4: ACTIVE" -> "ACTIVE"; "5: LinkUp" -> "LinkUp".
+std::string after_colon(const std::string& s) {
+  std::size_t c = s.find(':');
+  return std::string(text::trim(c == std::string::npos ? std::string_view(s) : std::string_view(s).substr(c + 1)));
+}
+
+// ------------------------------------------------------------------ netdev -----------------
+
+void read_ecn(const HostView& host, NetDev& n) {
+  std::string base = "/sys/class/net/" + n.name + "/ecn";
+  Result<std::vector<std::string>> top = host.list_dir(base);
+  if (!top) {
+    n.ecn.reason = top.error().kind == ErrorKind::not_found
+                       ? base + " not present (the NVIDIA OFED mlx5 driver's ECN tree; absent with "
+                                "the inbox driver or a non-mlx5 NIC)"
+                       : why(top.error());
+    return;
+  }
+  EcnState st;
+  std::vector<std::string> problems;
+  for (const char* side : {"roce_rp", "roce_np"}) {
+    std::string dir = base + "/" + side + "/enable";
+    Result<std::vector<std::string>> prios = host.list_dir(dir);
+    if (!prios) {
+      problems.push_back(why(prios.error()));
+      continue;
+    }
+    for (const std::string& p : *prios) {
+      std::optional<std::int64_t> prio = text::parse_int(p);
+      if (!prio || *prio < 0 || *prio > 7) continue;
+      Result<std::string> v = host.read_text(dir + "/" + p);
+      if (!v) {
+        problems.push_back(why(v.error()));
+        continue;
+      }
+      (std::string(side) == "roce_rp" ? st.rp_enabled : st.np_enabled)[static_cast<int>(*prio)] =
+          text::trim(*v) == "1";
+    }
+  }
+  if (st.rp_enabled.empty() && st.np_enabled.empty()) {
+    n.ecn.reason = problems.empty() ? base + " has no roce_rp/roce_np enable entries" : problems.front();
+    return;
+  }
+  std::string summary;
+  for (const char* side : {"roce_rp", "roce_np"}) {
+    const auto& m = std::string(side) == "roce_rp" ? st.rp_enabled : st.np_enabled;
+    summary += std::string(summary.empty() ? "" : "; ") + side + "/enable";
+    for (const auto& [p, on] : m) summary += " " + std::to_string(p) + "=" + (on ? "1" : "0");
+  }
+  set_value(n.ecn, st, ev(base, summary));
+  n.ecn.notes = problems;
+}
+
+void read_netdev(const HostView& host, NetDev& n) {
+  std::string base = "/sys/class/net/" + n.name;
+  if (Result<std::string> mtu = host.read_text(base + "/mtu"); !mtu) {
+    n.mtu_bytes.reason = why(mtu.error());
+  } else if (std::optional<std::int64_t> v = text::parse_int(*mtu); v && *v > 0 && *v < 1000000) {
+    set_value(n.mtu_bytes, static_cast<int>(*v), ev(base + "/mtu", *mtu));
+  } else {
+    n.mtu_bytes.reason = base + "/mtu: not a number: '" + *mtu + "'";
+  }
+  if (Result<std::string> op = host.read_text(base + "/operstate"))
+    set_value(n.operstate, *op, ev(base + "/operstate", *op));
+  else
+    n.operstate.reason = why(op.error());
+
+  // Link: speed (Mb/s) and carrier. Drivers report a down link as -1, 4294967295 or EINVAL.
+  LinkSettings link;
+  std::string link_text;
+  if (Result<std::string> sp = host.read_text(base + "/speed")) {
+    std::optional<std::int64_t> v = text::parse_int(*sp);
+    if (v && *v > 0 && *v < 4294967295) link.speed_mbps = static_cast<std::uint64_t>(*v);
+    link_text += "speed " + *sp;
+  }
+  if (Result<std::string> car = host.read_text(base + "/carrier")) {
+    link.link_detected = *car == "1";
+    link_text += std::string(link_text.empty() ? "" : ", ") + "carrier " + *car;
+  }
+  if (link.speed_mbps || link.link_detected)
+    set_value(n.link, link, ev(base + "/speed", link_text));
+  else
+    n.link.reason = base + "/speed and /carrier unreadable (interface administratively down?)";
+
+  n.bdf = bdf_of(host, base + "/device");
+  DriverInfo drv;
+  // readlink follows `device` (a PCI function or virtioN) and returns the driver link's target.
+  if (Result<std::string> d = host.read_link(base + "/device/driver")) {
+    drv.driver = basename(*d);
+    if (Result<std::string> ver = host.read_text("/sys/module/" + *drv.driver + "/version"))
+      drv.version = *ver;
+    drv.bus_info = n.bdf;
+    set_value(n.driver, drv, ev(base + "/device/driver", *drv.driver));
+    n.driver.notes.push_back(
+        "firmware-version is not in sysfs for a netdev; see rdma_devices[].fw_ver (ethtool ioctl "
+        "not collected in this build)");
+  } else {
+    n.driver.reason = base + "/device/driver: " + why(d.error());
+  }
+  read_ecn(host, n);
+  n.qos.reason = "DCB QoS (trust, DSCP map, PFC) not collected: rocekit collect does not read dcbnl "
+                 "netlink yet; capture `mlnx_qos -i " + n.name + "` instead";
+  const std::string no_ioctl = " not collected: the ethtool ioctl reads the running kernel only "
+                               "(not used with --root); capture `ethtool ";
+  n.pause.reason = "802.3x pause" + no_ioctl + "-a " + n.name + "`";
+  n.coalesce.reason = "interrupt coalescing" + no_ioctl + "-c " + n.name + "`";
+  n.channels.reason = "channels" + no_ioctl + "-l " + n.name + "`";
+  n.stats.reason = "ethtool statistics not collected: rocekit collect does not read ETHTOOL_GSTATS "
+                   "yet; capture `ethtool -S " + n.name + "`";
+}
+
+// ------------------------------------------------------------------ RDMA -------------------
+
+std::optional<std::string> ipv4_of(const std::string& gid) {
+  // IPv4-mapped: 0000:0000:0000:0000:0000:ffff:AABB:CCDD
+  std::string_view g(gid);
+  if (g.size() != 39 || !g.starts_with("0000:0000:0000:0000:0000:ffff:")) return std::nullopt;
+  std::optional<std::uint64_t> hi = text::parse_hex(g.substr(30, 4));
+  std::optional<std::uint64_t> lo = text::parse_hex(g.substr(35, 4));
+  if (!hi || !lo) return std::nullopt;
+  return std::to_string(*hi >> 8) + "." + std::to_string(*hi & 0xff) + "." + std::to_string(*lo >> 8) +
+         "." + std::to_string(*lo & 0xff);
+}
+
+void read_gids(const HostView& host, const std::string& pbase, RdmaPort& port) {
+  Result<std::vector<std::string>> idx = host.list_dir(pbase + "/gids");
+  if (!idx) {
+    port.gids.reason = why(idx.error());
+    return;
+  }
+  bool ib = port.link_layer && *port.link_layer == "InfiniBand";
+  std::vector<Gid> gids;
+  std::string best;
+  bool best_routable = false;
+  for (const std::string& i : *idx) {
+    std::optional<std::int64_t> n = text::parse_int(i);
+    if (!n) continue;
+    Result<std::string> g = host.read_text(pbase + "/gids/" + i);
+    if (!g || *g == "0000:0000:0000:0000:0000:0000:0000:0000" || g->empty()) continue;  // unused
+    Gid gid;
+    gid.index = static_cast<int>(*n);
+    gid.gid = *g;
+    gid.ipv4 = ipv4_of(*g);
+    if (Result<std::string> t = host.read_text(pbase + "/gid_attrs/types/" + i)) {
+      if (*t == "RoCE v2") gid.type = "RoCE v2";
+      else if (text::contains(*t, "RoCE v1") || *t == "IB/RoCE v1") gid.type = ib ? "IB" : "RoCE v1";
+    } else if (ib) {
+      gid.type = "IB";
+    }
+    if (Result<std::string> nd = host.read_text(pbase + "/gid_attrs/ndevs/" + i)) gid.netdev = *nd;
+    std::string line = "gids/" + i + " " + gid.gid + " " + gid.type.value_or("?") +
+                       (gid.netdev ? " " + *gid.netdev : "");
+    // Evidence: the first routable RoCE v2 GID, else the first GID in use.
+    bool routable_v2 = gid.type == std::optional<std::string>("RoCE v2") && !gid.gid.starts_with("fe80");
+    if (best.empty() || (routable_v2 && !best_routable)) {
+      best = line;
+      best_routable = routable_v2;
+    }
+    gids.push_back(std::move(gid));
+  }
+  std::sort(gids.begin(), gids.end(), [](const Gid& a, const Gid& b) { return a.index < b.index; });
+  set_value(port.gids, std::move(gids), ev(pbase + "/gids", best.empty() ? "no GID in use" : best));
+}
+
+void read_counters(const HostView& host, const std::string& pbase, RdmaPort& port) {
+  std::map<std::string, std::uint64_t> m;
+  std::vector<std::string> problems;
+  bool any_dir = false;
+  for (const char* sub : {"counters", "hw_counters"}) {
+    std::string dir = pbase + "/" + sub;
+    Result<std::vector<std::string>> names = host.list_dir(dir);
+    if (!names) {
+      if (names.error().kind != ErrorKind::not_found) problems.push_back(why(names.error()));
+      continue;
+    }
+    any_dir = true;
+    for (const std::string& name : *names) {
+      Result<std::string> v = host.read_text(dir + "/" + name);
+      if (!v) {
+        if (problems.size() < 3) problems.push_back(why(v.error()));
+        continue;
+      }
+      if (std::optional<std::uint64_t> u = text::parse_uint(*v)) m[name] = *u;
+    }
+  }
+  if (m.empty()) {
+    port.counters.reason = !problems.empty() ? problems.front()
+                           : any_dir        ? pbase + "/counters, hw_counters: no readable counter"
+                                            : pbase + "/counters and hw_counters not present";
+    return;
+  }
+  set_value(port.counters, std::move(m), ev(pbase + "/hw_counters", ""));
+  port.counters.notes = problems;
+}
+
+void read_cm_mode(const HostView& host, const std::string& dev, RdmaPort& port) {
+  std::string dir = "/sys/kernel/config/rdma_cm";
+  std::string file = dir + "/" + dev + "/ports/" + std::to_string(port.port) + "/default_roce_mode";
+  if (!host.exists(dir)) {
+    port.default_roce_mode.reason =
+        dir + " not present (configfs not mounted or rdma_cm not loaded); the kernel default applies "
+              "(RoCE v2 on upstream kernels)";
+    return;
+  }
+  if (!host.exists(dir + "/" + dev)) {
+    port.default_roce_mode.reason =
+        dir + "/" + dev + " does not exist; rocekit does not create it (that is a write). The "
+        "kernel default applies (RoCE v2 on upstream kernels)";
+    return;
+  }
+  Result<std::string> m = host.read_text(file);
+  if (!m) {
+    port.default_roce_mode.reason = why(m.error());
+    return;
+  }
+  std::string v = *m == "RoCE v2" ? "RoCE v2" : text::contains(*m, "v1") ? "IB/RoCE v1" : *m;
+  set_value(port.default_roce_mode, v, ev(file, *m));
+}
+
+RdmaDevice read_rdma(const HostView& host, const std::string& name, const Snapshot& s) {
+  std::string base = "/sys/class/infiniband/" + name;
+  RdmaDevice d;
+  d.name = name;
+  d.bdf = bdf_of(host, base + "/device");
+  auto attr = [&](const char* a) -> std::optional<std::string> {
+    Result<std::string> t = host.read_text(base + "/" + a);
+    if (!t || t->empty()) return std::nullopt;
+    return *t;
+  };
+  d.fw_ver = attr("fw_ver");
+  d.board_id = attr("board_id");
+  d.node_guid = attr("node_guid");
+  d.sys_image_guid = attr("sys_image_guid");
+  if (std::optional<std::string> hca = attr("hca_type"); hca && hca->starts_with("MT"))
+    if (std::optional<std::uint64_t> part = text::parse_uint(hca->substr(2)); part && *part < 65536)
+      d.vendor_part_id = static_cast<std::uint32_t>(*part);
+  if (std::optional<std::string> nt = attr("node_type"); nt && text::contains(*nt, "CA"))
+    d.transport = "InfiniBand";
+  d.source = ev(base + "/fw_ver", d.fw_ver.value_or("(fw_ver not readable)"));
+
+  Result<std::vector<std::string>> ports = host.list_dir(base + "/ports");
+  if (!ports) return d;
+  for (const std::string& pn : *ports) {
+    std::optional<std::int64_t> num = text::parse_int(pn);
+    if (!num || *num < 1 || *num > 255) continue;
+    RdmaPort p;
+    p.port = static_cast<int>(*num);
+    std::string pbase = base + "/ports/" + pn;
+    if (Result<std::string> st = host.read_text(pbase + "/state"))
+      set_value(p.state, after_colon(*st), ev(pbase + "/state", *st));
+    else
+      p.state.reason = why(st.error());
+    if (Result<std::string> ps = host.read_text(pbase + "/phys_state")) p.phys_state = after_colon(*ps);
+    if (Result<std::string> ll = host.read_text(pbase + "/link_layer")) p.link_layer = *ll;
+    read_gids(host, pbase, p);
+    // The port's netdev: the ndev of its first GID, else a netdev on the same PCI function.
+    if (p.gids.has_value())
+      for (const Gid& g : *p.gids)
+        if (g.netdev) {
+          p.netdev = g.netdev;
+          break;
+        }
+    if (!p.netdev && d.bdf)
+      for (const NetDev& n : s.netdevs)
+        if (n.bdf == d.bdf) {
+          p.netdev = n.name;
+          break;
+        }
+    // sysfs has no active_mtu; for RoCE the kernel derives it from the netdev MTU.
+    if (p.link_layer && *p.link_layer == "Ethernet" && p.netdev)
+      if (const NetDev* n = s.find_netdev(*p.netdev); n && n->mtu_bytes.has_value()) {
+        int a = iboe_active_mtu_bytes(*n->mtu_bytes);
+        if (a > 0) {
+          p.active_mtu_bytes = a;
+          p.mtu_source = ev(n->mtu_bytes.source.file,
+                            "mtu " + std::to_string(*n->mtu_bytes) + " -> RoCE active_mtu " +
+                                std::to_string(a) +
+                                " (kernel iboe_get_mtu; capped by the port max_mtu, which sysfs "
+                                "does not show)");
+        }
+      }
+    read_counters(host, pbase, p);
+    read_cm_mode(host, name, p);
+    d.ports.push_back(std::move(p));
+  }
+  std::sort(d.ports.begin(), d.ports.end(), [](const RdmaPort& a, const RdmaPort& b) { return a.port < b.port; });
+  return d;
+}
+
+// ------------------------------------------------------------------ PCI --------------------
+
+void read_nv_config(const CollectRequest& req, CommandRunner& runner, PciFunction& p) {
+  if (!req.nv_config) {
+    p.nv_config.reason = "not requested: `rocekit collect --nv-config` runs `mstconfig -d " + p.bdf +
+                         " -e q` (needs root and mstflint or MFT)";
+    return;
+  }
+  Result<std::string> out = runner.run({"mstconfig", "-d", p.bdf, "-e", "q"});
+  std::string cmd = "mstconfig -d " + p.bdf + " -e q";
+  if (!out && out.error().kind == ErrorKind::not_found) {
+    out = runner.run({"mlxconfig", "-d", p.bdf, "-e", "q"});
+    cmd = "mlxconfig -d " + p.bdf + " -e q";
+  }
+  if (!out) {
+    p.nv_config.reason = out.error().describe();
+    return;
+  }
+  auto q = parse::parse_mlxconfig_query(*out);
+  if (!q) {
+    p.nv_config.reason = cmd + ": " + q.error().message;
+    return;
+  }
+  NvConfig cfg;
+  for (const parse::MlxconfigParam& m : q->value.params) {
+    NvParam np;
+    np.name = m.name;
+    if (m.default_value) np.default_value = m.default_value->text;
+    if (m.current) np.current_value = m.current->text;
+    if (m.next_boot) np.next_boot_value = m.next_boot->text;
+    np.marked_modified = m.modified;
+    np.line = m.line;
+    cfg.params.push_back(np);
+  }
+  const auto& cols = q->value.columns;
+  cfg.has_current_column = std::find(cols.begin(), cols.end(), parse::MlxconfigColumn::current) != cols.end();
+  if (q->value.device) {
+    cfg.description = q->value.device->description;
+    cfg.part_number = q->value.device->name;
+  }
+  std::size_t first = cfg.params.empty() ? 0 : cfg.params.front().line;
+  set_value(p.nv_config, cfg, Evidence{cmd, first, ""});
+  for (const parse::Warning& w : q->warnings) p.nv_config.notes.push_back(cmd + ":" + std::to_string(w.line) + ": " + w.message);
+}
+
+PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRunner& runner,
+                     const std::string& bdf) {
+  std::string base = "/sys/bus/pci/devices/" + bdf;
+  PciFunction p;
+  p.bdf = bdf;
+  auto hex16 = [&](const char* a) -> std::optional<std::uint16_t> {
+    Result<std::string> t = host.read_text(base + "/" + a);
+    if (!t) return std::nullopt;
+    std::optional<std::uint64_t> v = text::parse_hex(*t);
+    if (!v || *v > 0xffff) return std::nullopt;
+    return static_cast<std::uint16_t>(*v);
+  };
+  p.vendor_id = hex16("vendor");
+  p.device_id = hex16("device");
+  p.numa_node = read_numa(host, base + "/numa_node");
+  p.is_vf = host.exists(base + "/physfn");
+  if (Result<std::string> drv = host.read_link(base + "/driver")) p.driver = basename(*drv);
+  p.source = ev(base, "");
+  if (p.vendor_id == 0x15b3 && p.device_id) {
+    const catalog::Catalog& cat = catalog::Catalog::builtin();
+    p.flash_recovery = cat.is_flash_recovery_id(*p.device_id);
+    if (std::optional<catalog::DeviceMatch> m = cat.find_by_pci_device_id(*p.device_id))
+      if (const catalog::NicModel* model = m->unique()) p.device_name = model->name;
+  }
+  char ids[32];
+  std::snprintf(ids, sizeof ids, "%04x:%04x", p.vendor_id.value_or(0), p.device_id.value_or(0));
+  p.source.text = std::string("vendor:device ") + ids + (p.driver ? " driver " + *p.driver : "");
+
+  std::string cfg_path = base + "/config";
+  Result<std::vector<std::uint8_t>> cfg = host.read_bytes(cfg_path, 4096);
+  if (!cfg) {
+    p.link.reason = why(cfg.error());
+    p.max_read_request_bytes.reason = p.link.reason;
+  } else if (Result<PcieConfigFacts> f = parse_pcie_config(*cfg); !f) {
+    std::string r = cfg_path + ": " + f.error().message;
+    p.link.reason = r;
+    p.max_read_request_bytes.reason = r;
+  } else {
+    auto gts = [](const std::optional<double>& g) {
+      if (!g) return std::string("unknown");
+      char b[32];
+      std::snprintf(b, sizeof b, "%gGT/s", *g);
+      return std::string(b);
+    };
+    const PcieLinkState& l = f->link;
+    std::string t = "LnkCap " + gts(l.capability.speed_gts) + " x" + std::to_string(l.capability.width_lanes.value_or(0)) +
+                    ", LnkSta " + gts(l.status.speed_gts) + " x" + std::to_string(l.status.width_lanes.value_or(0)) +
+                    (l.status.downgraded ? " (downgraded)" : "") + ", MaxPayload " +
+                    std::to_string(l.max_payload_bytes.value_or(0)) + " of " +
+                    std::to_string(l.max_payload_cap_bytes.value_or(0)) + ", MaxReadReq " +
+                    std::to_string(f->max_read_request_bytes);
+    set_value(p.link, f->link, ev(cfg_path, t));
+    set_value(p.max_read_request_bytes, f->max_read_request_bytes, ev(cfg_path, t));
+  }
+  p.firmware.reason = "flint/devlink firmware query not collected; the running version is "
+                      "rdma_devices[].fw_ver (/sys/class/infiniband/<dev>/fw_ver)";
+  if (p.vendor_id == 0x15b3 && !p.is_vf.value_or(false) && !p.flash_recovery)
+    read_nv_config(req, runner, p);
+  else
+    p.nv_config.reason = p.vendor_id == 0x15b3 ? "not queried for a VF or a flash-recovery function"
+                                               : "not an NVIDIA/Mellanox function";
+  return p;
+}
+
+// ------------------------------------------------------------------ host -------------------
+
+/// NVIDIA GPUs (index = PCI bus order, as nvidia-smi's default) with their relation to every
+/// RDMA device, computed from the sysfs device paths (no hwloc, no nvidia-smi).
+void read_gpus(const HostView& host, Snapshot& s, std::vector<std::string> gpu_bdfs) {
+  std::sort(gpu_bdfs.begin(), gpu_bdfs.end());
+  std::vector<Gpu> gpus;
+  for (const std::string& b : gpu_bdfs) {
+    std::string base = "/sys/bus/pci/devices/" + b;
+    Result<std::string> path = host.resolve(base);
+    if (!path) continue;
+    Gpu g;
+    g.index = static_cast<int>(gpus.size());
+    g.numa_node = read_numa(host, base + "/numa_node");
+    if (g.numa_node)
+      if (Result<std::string> cl = host.read_text("/sys/devices/system/node/node" +
+                                                  std::to_string(*g.numa_node) + "/cpulist"))
+        g.cpu_affinity = *cl;
+    g.source = ev(base, "GPU " + b + " -> " + *path);
+    for (const RdmaDevice& d : s.rdma_devices) {
+      if (!d.bdf) continue;
+      Result<std::string> npath = host.resolve("/sys/bus/pci/devices/" + *d.bdf);
+      if (!npath) continue;
+      const PciFunction* pf = s.find_pci(*d.bdf);
+      std::optional<int> nnuma = pf ? pf->numa_node : std::nullopt;
+      std::string rel = pcie_relation(*path, g.numa_node, *npath, nnuma);
+      g.nics.push_back(GpuNicLink{d.name, rel, ev(base, *path + " <-> " + *npath + ": " + rel)});
+    }
+    gpus.push_back(std::move(g));
+  }
+  if (gpus.empty()) {
+    s.gpus.reason = "NVIDIA GPUs listed but their sysfs device paths are unreadable";
+    return;
+  }
+  set_value(s.gpus, gpus, ev("/sys/bus/pci/devices", std::to_string(gpus.size()) + " NVIDIA GPU(s)"));
+  s.gpus.notes.push_back("relations computed from sysfs PCI paths as nvidia-smi topo names them "
+                         "(PIX/PXB/PHB/NODE/SYS); NVLink is not read");
+}
+
+void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>& nvidia_gpus) {
+  // NUMA node -> online CPU count.
+  if (Result<std::vector<std::string>> nodes = host.list_dir("/sys/devices/system/node")) {
+    std::map<int, int> m;
+    std::string first;
+    for (const std::string& n : *nodes) {
+      if (!n.starts_with("node")) continue;
+      std::optional<std::int64_t> id = text::parse_int(std::string_view(n).substr(4));
+      if (!id) continue;
+      std::string f = "/sys/devices/system/node/" + n + "/cpulist";
+      Result<std::string> cl = host.read_text(f);
+      if (!cl) continue;
+      if (std::optional<int> c = cpulist_count(*cl)) {
+        m[static_cast<int>(*id)] = *c;
+        if (first.empty()) first = n + "/cpulist " + *cl;
+      }
+    }
+    if (!m.empty())
+      set_value(s.numa_cpu_count, m, ev("/sys/devices/system/node", first));
+    else
+      s.numa_cpu_count.reason = "/sys/devices/system/node has no readable node*/cpulist";
+  } else {
+    s.numa_cpu_count.reason = why(nodes.error());
+  }
+  // Loaded modules.
+  if (Result<std::string> mods = host.read_text("/proc/modules")) {
+    std::vector<std::string> names;
+    for (std::string_view line : text::lines(*mods)) {
+      std::vector<std::string_view> w = text::words(line);
+      if (!w.empty()) names.emplace_back(w.front());
+    }
+    set_value(s.kernel_modules, names, ev("/proc/modules", std::to_string(names.size()) + " modules"));
+  } else {
+    s.kernel_modules.reason = why(mods.error());
+  }
+  // GPUDirect RDMA evidence; without an NVIDIA GPU the question does not arise, and "peermem
+  // not loaded" must not read as a failure.
+  if (nvidia_gpus.empty()) {
+    s.gpudirect.reason = "no NVIDIA GPU on the PCI bus (no 10de display/3D controller in "
+                         "/sys/bus/pci/devices): GPUDirect RDMA does not apply";
+    s.gpus.reason = s.gpudirect.reason;
+    return;
+  }
+  read_gpus(host, s, nvidia_gpus);
+  GpuDirectState g;
+  Evidence gsrc;
+  for (const char* mod : {"nvidia_peermem", "nv_peer_mem"}) {
+    std::string path = std::string("/sys/module/") + mod;
+    if (host.exists(path)) {
+      g.peermem_loaded = true;
+      gsrc = ev(path, std::string(mod) + " loaded");
+      break;
+    }
+  }
+  if (!g.peermem_loaded) {
+    g.peermem_loaded = false;
+    gsrc = ev("/sys/module", "neither nvidia_peermem nor nv_peer_mem in /sys/module");
+  }
+  if (Result<std::vector<std::string>> peers = host.list_dir("/sys/kernel/mm/memory_peers")) {
+    g.peer_memory_registered = !peers->empty();
+    if (!peers->empty() && !*g.peermem_loaded)
+      gsrc = ev("/sys/kernel/mm/memory_peers/" + peers->front(), "registered");
+  } else if (peers.error().kind == ErrorKind::not_found) {
+    g.peer_memory_registered = false;  // the MLNX_OFED peer-memory API is absent or nothing registered
+  }
+  g.source = gsrc;
+  set_value(s.gpudirect, g, gsrc);
+}
+
+/// One host-wide note listing what could not be read without root, so an unprivileged run says
+/// what it could not see.
+void note_unreadable(Snapshot& s) {
+  std::set<std::string> paths;
+  auto check = [&](const std::string& reason) {
+    const std::string k = "needs root: cannot read ";
+    if (reason.starts_with(k)) paths.insert(reason.substr(k.size()));
+  };
+  for (const NetDev& n : s.netdevs) {
+    check(n.mtu_bytes.reason);
+    check(n.operstate.reason);
+    check(n.ecn.reason);
+  }
+  for (const RdmaDevice& d : s.rdma_devices)
+    for (const RdmaPort& p : d.ports) {
+      check(p.state.reason);
+      check(p.gids.reason);
+      check(p.counters.reason);
+      for (const std::string& n : p.counters.notes) check(n);
+      check(p.default_roce_mode.reason);
+    }
+  for (const PciFunction& p : s.pci_functions) check(p.link.reason);
+  check(s.kernel_modules.reason);
+  check(s.numa_cpu_count.reason);
+  std::size_t pci_short = 0;
+  for (const PciFunction& p : s.pci_functions)
+    if (p.link.reason.find(": needs root: only ") != std::string::npos) ++pci_short;
+  if (paths.empty() && pci_short == 0) return;
+  std::string list;
+  std::size_t shown = 0;
+  for (const std::string& p : paths) {
+    if (shown++ == 6) {
+      list += ", ...";
+      break;
+    }
+    list += (list.empty() ? "" : ", ") + p;
+  }
+  std::string msg = "not readable without root (run as root to see them): ";
+  if (!paths.empty()) msg += std::to_string(paths.size()) + " sysfs/procfs paths (" + list + ")";
+  if (pci_short)
+    msg += std::string(paths.empty() ? "" : "; ") + "PCI config space beyond 64 bytes for " +
+           std::to_string(pci_short) + " function(s) (PCIe link, MaxPayload, MaxReadReq)";
+  s.notes.push_back(msg);
+}
+
+}  // namespace
+
+std::string pcie_relation(const std::string& path_a, std::optional<int> numa_a,
+                          const std::string& path_b, std::optional<int> numa_b) {
+  if (numa_a && numa_b && *numa_a != *numa_b) return "SYS";
+  auto chain = [](const std::string& p) {
+    std::vector<std::string> out;
+    for (std::string_view c : text::split(p, '/'))
+      if (c.starts_with("pci") || is_full_bdf(c)) out.emplace_back(c);
+    return out;
+  };
+  std::vector<std::string> a = chain(path_a), b = chain(path_b);
+  if (a.empty() || b.empty() || a.front() != b.front()) return numa_a && numa_b ? "NODE" : "SYS";
+  // Bridges are the BDF components above each device (a: [host, br..., dev]).
+  std::size_t common = 1;
+  while (common < a.size() - 1 && common < b.size() - 1 && a[common] == b[common]) ++common;
+  if (common == 1) return "PHB";
+  std::size_t below_a = a.size() - 1 - common, below_b = b.size() - 1 - common;
+  return below_a <= 1 && below_b <= 1 ? "PIX" : "PXB";
+}
+
+int iboe_active_mtu_bytes(int netdev_mtu_bytes) {
+  // IB_GRH_BYTES 40 + IB_UDP_BYTES 8 + IB_BTH_BYTES 12 + IB_EXT_XRC_BYTES 4 +
+  // IB_EXT_ATOMICETH_BYTES 28 + IB_ICRC_BYTES 4 = 96 (include/rdma/ib_addr.h).
+  int payload = netdev_mtu_bytes - 96;
+  for (int m = 4096; m >= 256; m /= 2)
+    if (payload >= m) return m;
+  return 0;
+}
+
+std::optional<int> cpulist_count(std::string_view cpulist) {
+  int n = 0;
+  std::string_view t = text::trim(cpulist);
+  if (t.empty()) return 0;
+  for (std::string_view part : text::split(t, ',')) {
+    std::vector<std::string_view> r = text::split(part, '-');
+    std::optional<std::uint64_t> a = text::parse_uint(r[0]);
+    if (!a || r.size() > 2) return std::nullopt;
+    std::optional<std::uint64_t> b = r.size() == 2 ? text::parse_uint(r[1]) : a;
+    if (!b || *b < *a || *b - *a > 65536) return std::nullopt;
+    n += static_cast<int>(*b - *a + 1);
+  }
+  return n;
+}
+
+Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, CommandRunner& runner) {
+  Snapshot s;
+  s.tool_version = req.tool_version;
+  s.collected_at = req.collected_at;
+  s.source = SnapshotSource{"live", host.root().string()};
+  if (Result<std::string> h = host.read_text("/proc/sys/kernel/hostname")) s.hostname = *h;
+
+  // Netdevs not under /sys/devices/virtual (PCI, virtio, ...); virtual ones (lo, bridges, ifb,
+  // veth) are only named in a note.
+  std::vector<std::string> virtual_ifs;
+  if (Result<std::vector<std::string>> ifs = host.list_dir("/sys/class/net")) {
+    for (const std::string& name : *ifs) {
+      Result<std::string> real = host.read_link("/sys/class/net/" + name);
+      if (real && text::contains(*real, "/devices/virtual/")) {
+        virtual_ifs.push_back(name);
+        continue;
+      }
+      NetDev& n = s.netdev(name);
+      read_netdev(host, n);
+      if (req.kernel_ioctls) read_ethtool(name, n);
+    }
+  } else {
+    s.notes.push_back("netdevs not collected: " + why(ifs.error()));
+  }
+  if (!virtual_ifs.empty()) {
+    std::string list;
+    for (const std::string& v : virtual_ifs) list += (list.empty() ? "" : ", ") + v;
+    s.notes.push_back("virtual netdevs not audited: " + list);
+  }
+
+  // RDMA devices.
+  Result<std::vector<std::string>> ibs = host.list_dir("/sys/class/infiniband");
+  if (!ibs || ibs->empty()) {
+    s.notes.push_back(!ibs && ibs.error().kind != ErrorKind::not_found
+                          ? "no RDMA devices found: " + why(ibs.error())
+                          : "no RDMA devices found (/sys/class/infiniband is absent or empty: no "
+                            "RDMA driver loaded or no RDMA-capable NIC)");
+  } else {
+    for (const std::string& name : *ibs) {
+      RdmaDevice d = read_rdma(host, name, s);
+      for (const RdmaPort& p : d.ports)
+        if (p.netdev)
+          if (NetDev* n = s.find_netdev(*p.netdev)) {
+            n->rdma_device = d.name;
+            n->rdma_port = p.port;
+            if (!n->bdf) n->bdf = d.bdf;
+          }
+      s.rdma_devices.push_back(std::move(d));
+    }
+  }
+
+  // PCI functions: those behind a netdev or RDMA device, and every NVIDIA/Mellanox function
+  // (a card in flash recovery has no driver and so no netdev).
+  std::set<std::string> bdfs;
+  std::vector<std::string> nvidia_gpus;
+  for (const NetDev& n : s.netdevs)
+    if (n.bdf) bdfs.insert(*n.bdf);
+  for (const RdmaDevice& d : s.rdma_devices)
+    if (d.bdf) bdfs.insert(*d.bdf);
+  if (Result<std::vector<std::string>> all = host.list_dir("/sys/bus/pci/devices")) {
+    for (const std::string& b : *all) {
+      Result<std::string> v = host.read_text("/sys/bus/pci/devices/" + b + "/vendor");
+      if (v && *v == "0x15b3")
+        if (std::optional<std::string> nb = normalize_bdf(b)) bdfs.insert(*nb);
+      // NVIDIA display (0x0300) or 3D (0x0302) controller: a GPU.
+      if (v && *v == "0x10de")
+        if (Result<std::string> cls = host.read_text("/sys/bus/pci/devices/" + b + "/class");
+            cls && (cls->starts_with("0x0300") || cls->starts_with("0x0302")))
+          nvidia_gpus.push_back(b);
+    }
+  } else {
+    s.notes.push_back("PCI functions not listed: " + why(all.error()));
+  }
+  for (const std::string& b : bdfs) s.pci_functions.push_back(read_pci(req, host, runner, b));
+  for (NetDev& n : s.netdevs)
+    if (n.bdf && !n.numa_node)
+      if (const PciFunction* p = s.find_pci(*n.bdf)) n.numa_node = p->numa_node;
+
+  read_host(host, s, nvidia_gpus);
+  note_unreadable(s);
+  return s;
+}
+
+}  // namespace rk::collect

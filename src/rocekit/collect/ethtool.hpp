@@ -1,0 +1,32 @@
+// Read-only ethtool queries through the SIOCETHTOOL ioctl (ETHTOOL_GDRVINFO, GCOALESCE,
+// GCHANNELS, GPAUSEPARAM): the data `ethtool -i/-c/-l/-a` prints, without the ethtool binary.
+// The ioctl reads the running kernel only, so it is skipped under --root.
+#pragma once
+
+#include <string>
+
+#include "rocekit/core/result.hpp"
+#include "rocekit/model/snapshot.hpp"
+
+struct ethtool_drvinfo;
+struct ethtool_coalesce;
+struct ethtool_channels;
+struct ethtool_pauseparam;
+
+namespace rk::collect {
+
+/// Pure conversions from the kernel structs (include/uapi/linux/ethtool.h) to the model.
+/// `fw_version` "14.32.1010 (MT_2420110034)" is split into version and PSID as ethtool -i
+/// output is by the parser. Microseconds and frame counts are copied as the kernel gives them.
+DriverInfo to_driver_info(const ethtool_drvinfo& d);
+CoalesceState to_coalesce(const ethtool_coalesce& c);
+ChannelState to_channels(const ethtool_channels& c);
+PauseState to_pause(const ethtool_pauseparam& p);
+
+/// Fills n.driver (keeping the sysfs module version when the ioctl gives none), n.coalesce,
+/// n.channels and n.pause from the running kernel. A get the driver does not implement
+/// (EOPNOTSUPP) becomes the reason "<what>: not supported by driver <d>"; EPERM "needs root".
+/// Evidence file: "ioctl SIOCETHTOOL ETHTOOL_G... <ifname>".
+void read_ethtool(const std::string& ifname, NetDev& n);
+
+}  // namespace rk::collect

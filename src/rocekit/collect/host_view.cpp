@@ -1,0 +1,122 @@
+#include "rocekit/collect/host_view.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+namespace rk::collect {
+
+namespace {
+
+Error errno_error(int err, const std::string& path) {
+  if (err == ENOENT || err == ENOTDIR) return Error{ErrorKind::not_found, "not found", path};
+  if (err == EACCES || err == EPERM)
+    return Error{ErrorKind::permission_denied, "needs root (permission denied)", path};
+  return Error{ErrorKind::io, std::strerror(err), path};
+}
+
+/// Closes the fd on every path out.
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
+
+HostView::HostView(std::filesystem::path root) : m_root(std::move(root)) {
+  std::error_code ec;
+  std::filesystem::path real = std::filesystem::canonical(m_root, ec);
+  m_real_root = ec ? std::string() : real.string();
+}
+
+std::filesystem::path HostView::host_path(const std::string& path) const {
+  std::string rel = path;
+  while (!rel.empty() && rel.front() == '/') rel.erase(rel.begin());
+  return m_root / rel;
+}
+
+Result<std::vector<std::uint8_t>> HostView::read_bytes(const std::string& path,
+                                                       std::size_t max_bytes) const {
+  std::filesystem::path p = host_path(path);
+  if (m_trace) m_trace->push_back(p.string());
+  Fd f{::open(p.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) return unexpected(errno_error(errno, path));
+  std::vector<std::uint8_t> out(max_bytes);
+  std::size_t got = 0;
+  const bool sysfs = path.rfind("/sys/", 0) == 0;
+  while (got < max_bytes) {
+    ssize_t n = ::read(f.fd, out.data() + got, max_bytes - got);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return unexpected(errno_error(errno, path));
+    }
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+    // sysfs returns an attribute in one read: stop without the extra read that would only
+    // return 0. (procfs seq_files may return a page at a time, so keep reading those.)
+    if (got < max_bytes && sysfs) break;
+  }
+  out.resize(got);
+  return out;
+}
+
+Result<std::string> HostView::read_text(const std::string& path) const {
+  Result<std::vector<std::uint8_t>> b = read_bytes(path, 64 * 1024);
+  if (!b) return unexpected(b.error());
+  std::string s(b->begin(), b->end());
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.pop_back();
+  return s;
+}
+
+Result<std::vector<std::string>> HostView::list_dir(const std::string& path) const {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(host_path(path), ec);
+  if (ec) return unexpected(errno_error(ec.value(), path));
+  std::vector<std::string> names;
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    if (ec) return unexpected(errno_error(ec.value(), path));
+    names.push_back(it->path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Result<std::string> HostView::resolve(const std::string& path) const {
+  std::error_code ec;
+  std::filesystem::path real = std::filesystem::canonical(host_path(path), ec);
+  if (ec) return unexpected(errno_error(ec.value(), path));
+  if (m_real_root.empty()) return unexpected(ErrorKind::not_found, "root not found", m_root.string());
+  std::string r = real.string();
+  const std::string& rs = m_real_root;
+  if (rs == "/") return r;
+  if (r.size() < rs.size() || r.compare(0, rs.size(), rs) != 0 ||
+      (r.size() > rs.size() && r[rs.size()] != '/'))
+    return unexpected(ErrorKind::io, "link leads outside the root " + rs, path);
+  std::string host = r.substr(rs.size());
+  return host.empty() ? std::string("/") : host;
+}
+
+Result<std::string> HostView::read_link(const std::string& path) const {
+  std::filesystem::path p = host_path(path);
+  char buf[4096];
+  ssize_t n = ::readlink(p.c_str(), buf, sizeof buf);
+  if (n < 0) {
+    if (errno == EINVAL) return unexpected(ErrorKind::io, "not a symlink", path);
+    return unexpected(errno_error(errno, path));
+  }
+  return std::string(buf, static_cast<std::size_t>(n));
+}
+
+bool HostView::exists(const std::string& path) const {
+  std::error_code ec;
+  return std::filesystem::exists(host_path(path), ec);
+}
+
+}  // namespace rk::collect

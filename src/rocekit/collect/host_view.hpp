@@ -1,0 +1,58 @@
+// HostView: every file read of the live collector goes through here, so tests point the
+// collector at a fixture tree (testdata/sysroots/<name>/) instead of "/" (STYLE.md §9.5).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "rocekit/core/result.hpp"
+
+namespace rk::collect {
+
+/// A read-only view of a host's /sys, /proc, configfs and debugfs under `root` ("/" = this
+/// host). Paths given to the methods are absolute host paths ("/sys/class/net/eth0/mtu"); errors
+/// name the host path, never the fixture path. Symlinks are followed inside the root only (the
+/// fixture trees use relative links, as sysfs does).
+class HostView {
+ public:
+  explicit HostView(std::filesystem::path root = "/");
+
+  const std::filesystem::path& root() const { return m_root; }
+
+  /// Reads a small text attribute (at most 64 KiB), without trailing newlines/whitespace.
+  /// Errors: not_found (ENOENT), permission_denied (EACCES/EPERM: message "needs root"), io.
+  Result<std::string> read_text(const std::string& path) const;
+
+  /// Reads up to `max_bytes` raw bytes (PCI config space). Same errors as read_text.
+  Result<std::vector<std::uint8_t>> read_bytes(const std::string& path, std::size_t max_bytes) const;
+
+  /// Names in a directory, sorted; "." and ".." excluded. Errors as read_text.
+  Result<std::vector<std::string>> list_dir(const std::string& path) const;
+
+  /// The host path a symlink (or a path containing symlinks) resolves to, e.g.
+  /// "/sys/class/net/eth0/device" -> "/sys/devices/pci0000:00/0000:00:03.0/virtio2".
+  /// Errors: not_found, or io when the link leaves the root.
+  Result<std::string> resolve(const std::string& path) const;
+
+  /// The target of one symlink as stored ("../../../0000:2f:00.0"), one readlink and no
+  /// resolution. Errors: not_found, io "not a symlink" (EINVAL), permission_denied.
+  Result<std::string> read_link(const std::string& path) const;
+
+  /// True when the path exists (following links).
+  bool exists(const std::string& path) const;
+
+  /// Records every host path read_bytes/read_text opens into `*trace` (nullptr: off). For the
+  /// benchmark's floor loop, which reads exactly the same files.
+  void set_trace(std::vector<std::string>* trace) { m_trace = trace; }
+
+ private:
+  std::filesystem::path host_path(const std::string& path) const;
+  std::filesystem::path m_root;
+  std::string m_real_root;  ///< canonical root, resolved once; empty when it does not exist
+  std::vector<std::string>* m_trace = nullptr;
+};
+
+}  // namespace rk::collect

@@ -1,0 +1,33 @@
+// PCI Express capability from raw PCI configuration space (the sysfs `config` file), decoded by
+// hand so that fixtures need no libpci and a live read needs only the file.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "rocekit/core/result.hpp"
+#include "rocekit/model/snapshot.hpp"
+
+namespace rk::collect {
+
+/// What the PCIe capability (ID 0x10) says. Sizes in bytes, speeds in GT/s, widths in lanes.
+struct PcieConfigFacts {
+  std::uint16_t vendor_id = 0;
+  std::uint16_t device_id = 0;
+  PcieLinkState link;                         ///< LnkCap, LnkSta, DevCtl/DevCap MaxPayload
+  int max_read_request_bytes = 0;             ///< DevCtl bits 14:12: 128 << n
+  std::size_t capability_offset = 0;          ///< where the PCIe capability starts
+};
+
+/// Decodes `config` (at least 64 bytes: the header; 256 to reach the capability list).
+/// Errors: malformed_input "config space shorter than 64 bytes"; unsupported "no PCI Express
+/// capability (conventional PCI function)"; permission_denied "needs root ..." when only the
+/// 64-byte header is readable (unprivileged sysfs reads stop there) and the capability pointer
+/// points past it; malformed_input for a capability-list loop.
+Result<PcieConfigFacts> parse_pcie_config(const std::vector<std::uint8_t>& config);
+
+/// PCIe link speed code (LnkCap/LnkSta bits 3:0) to GT/s: 1 -> 2.5 ... 6 -> 64; nullopt else.
+std::optional<double> pcie_speed_gts(unsigned code);
+
+}  // namespace rk::collect

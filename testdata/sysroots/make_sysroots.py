@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""Builds the fixture trees under testdata/sysroots/ from real captures (see README.md).
+
+Every value written here is read from a capture in testdata/hosts/ or testdata/corpus/ when
+the capture has it; values the captures lack are listed in README.md ("inferred"). Run from
+anywhere: `python3 testdata/sysroots/make_sysroots.py`; it rewrites the trees it owns.
+"""
+import os
+import re
+import shutil
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTDATA = os.path.dirname(HERE)
+HOSTS = os.path.join(TESTDATA, "hosts")
+CORPUS = os.path.join(TESTDATA, "corpus")
+
+
+def body(path):
+    """Capture text without the '# ... # ---' header."""
+    text = open(path, encoding="utf-8").read()
+    if "\n# ---\n" in text:
+        text = text.split("\n# ---\n", 1)[1]
+    return text
+
+
+def write(root, rel, content):
+    p = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    mode = "wb" if isinstance(content, bytes) else "w"
+    with open(p, mode) as f:
+        f.write(content if isinstance(content, bytes) or content.endswith("\n") or content == ""
+                else content + "\n")
+
+
+def link(root, rel, target_rel):
+    """Relative symlink at root/rel pointing to root/target_rel (as sysfs does)."""
+    p = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    os.makedirs(os.path.join(root, target_rel), exist_ok=True)
+    if os.path.islink(p):
+        return
+    os.symlink(os.path.relpath(os.path.join(root, target_rel), os.path.dirname(p)), p)
+
+
+def pcie_config(vendor, device, mps_cap, mps, mrrs, cap_speed, cap_width, sta_speed, sta_width):
+    """256 bytes of config space: a PM capability at 0x40, the PCIe capability at 0x60."""
+    c = bytearray(256)
+    code = {128: 0, 256: 1, 512: 2, 1024: 3, 2048: 4, 4096: 5}
+    gen = {2.5: 1, 5: 2, 8: 3, 16: 4, 32: 5, 64: 6}
+    struct.pack_into("<HHHH", c, 0, vendor, device, 0x0006, 0x0010)  # status: capability list
+    c[0x0b] = 0x02  # class: network controller
+    c[0x34] = 0x40
+    c[0x40], c[0x41] = 0x01, 0x60  # power management -> next 0x60
+    c[0x60], c[0x61] = 0x10, 0x00  # PCI Express, end of list
+    struct.pack_into("<H", c, 0x62, 0x0002)  # PCIe cap version 2, endpoint
+    struct.pack_into("<I", c, 0x64, code[mps_cap])
+    struct.pack_into("<H", c, 0x68, (code[mps] << 5) | (code[mrrs] << 12) | 0x000f)
+    struct.pack_into("<I", c, 0x6c, gen[cap_speed] | (cap_width << 4))
+    struct.pack_into("<H", c, 0x72, gen[sta_speed] | (sta_width << 4))
+    return bytes(c)
+
+
+class Host:
+    def __init__(self, name):
+        self.root = os.path.join(HERE, name)
+        shutil.rmtree(self.root, ignore_errors=True)
+        os.makedirs(self.root)
+
+    def pci(self, bdf, vendor, device, driver=None, numa=None, config=None, parent=None):
+        domain = bdf[:4]
+        # Default: behind one root port of host bridge pci<domain>:00.
+        dev = f"{parent or f'sys/devices/pci{domain}:00/{domain}:00:01.0'}/{bdf}"
+        write(self.root, f"{dev}/vendor", f"0x{vendor:04x}")
+        write(self.root, f"{dev}/device", f"0x{device:04x}")
+        if numa is not None:
+            write(self.root, f"{dev}/numa_node", str(numa))
+        if driver:
+            # A real driver directory holds bind/unbind/uevent; one file keeps it in git.
+            write(self.root, f"sys/bus/pci/drivers/{driver}/uevent", "DRIVER=" + driver)
+            link(self.root, f"{dev}/driver", f"sys/bus/pci/drivers/{driver}")
+            link(self.root, f"sys/module/{driver}/drivers/pci:{driver}", f"sys/bus/pci/drivers/{driver}")
+        if config is not None:
+            write(self.root, f"{dev}/config", config)
+        link(self.root, f"sys/bus/pci/devices/{bdf}", dev)
+        return dev
+
+    def netdev(self, dev, name, attrs):
+        nd = f"{dev}/net/{name}"
+        for k, v in attrs.items():
+            write(self.root, f"{nd}/{k}", v)
+        link(self.root, f"{nd}/device", dev)
+        link(self.root, f"sys/class/net/{name}", nd)
+
+    def ibdev(self, dev, name, attrs, ports):
+        d = f"{dev}/infiniband/{name}"
+        for k, v in attrs.items():
+            write(self.root, f"{d}/{k}", v)
+        for num, files in ports.items():
+            for k, v in files.items():
+                write(self.root, f"{d}/ports/{num}/{k}", v)
+        link(self.root, f"{d}/device", dev)
+        link(self.root, f"sys/class/infiniband/{name}", d)
+
+    def text(self, rel, content):
+        write(self.root, rel, content)
+
+
+def ibv_devinfo(path):
+    """hca_id blocks of `ibv_devinfo`: {name: {key: value, 'ports': {n: {key: value}}}}."""
+    devs, cur, port = {}, None, None
+    for line in body(path).splitlines():
+        m = re.match(r"hca_id:\s*(\S+)", line)
+        if m:
+            cur = devs.setdefault(m.group(1), {"ports": {}})
+            port = None
+            continue
+        m = re.match(r"\s+port:\s*(\d+)", line)
+        if m and cur is not None:
+            port = cur["ports"].setdefault(int(m.group(1)), {})
+            continue
+        m = re.match(r"\s+(\w+):\s*(.*\S)", line)
+        if m and cur is not None:
+            (port if port is not None else cur)[m.group(1)] = m.group(2)
+    return devs
+
+
+def ibdev2netdev(path):
+    out = {}
+    for line in body(path).splitlines():
+        m = re.match(r"(\S+) port (\d+) ==> (\S+) \((Up|Down)\)", line)
+        if m:
+            out[m.group(1)] = (int(m.group(2)), m.group(3), m.group(4))
+    return out
+
+
+STATE = {"PORT_ACTIVE": "4: ACTIVE", "PORT_DOWN": "1: DOWN", "PORT_INIT": "2: INIT"}
+PHYS = {"PORT_ACTIVE": "5: LinkUp", "PORT_DOWN": "3: Disabled"}
+
+
+def rdma_host(name, bundle, bdfs, pci_device, netdev_mtu, gids=None, hw_counters=None,
+              driver_version=None):
+    h = Host(name)
+    if driver_version:
+        h.text("sys/module/mlx5_core/version", driver_version)
+    devinfo = ibv_devinfo(os.path.join(HOSTS, bundle, "ibv_devinfo.txt"))
+    links = ibdev2netdev(os.path.join(HOSTS, bundle, "ibdev2netdev.txt"))
+    for ib, info in devinfo.items():
+        port_num, nd, updown = links[ib]
+        dev = h.pci(bdfs[ib], 0x15b3, pci_device, driver="mlx5_core")
+        h.netdev(dev, nd, {"mtu": str(netdev_mtu(ib, info)), "operstate": updown.lower(),
+                           "carrier": "1" if updown == "Up" else "0"})
+        attrs = {"fw_ver": info["fw_ver"], "board_id": info["board_id"],
+                 "hca_type": "MT" + info["vendor_part_id"], "node_type": "1: CA",
+                 "node_guid": info["node_guid"], "sys_image_guid": info["sys_image_guid"]}
+        ports = {}
+        for pn, p in info["ports"].items():
+            st = p["state"].split()[0]
+            files = {"state": STATE[st], "phys_state": PHYS.get(st, "3: Disabled"),
+                     "link_layer": p["link_layer"]}
+            for i, (gid, typ, gnd) in enumerate((gids or {}).get((ib, pn), [])):
+                files[f"gids/{i}"] = gid
+                files[f"gid_attrs/types/{i}"] = typ
+                files[f"gid_attrs/ndevs/{i}"] = gnd
+            used = len((gids or {}).get((ib, pn), []))
+            for i in range(used, max(used, 4) + 4):  # unused table entries read as zero
+                files[f"gids/{i}"] = "0000:0000:0000:0000:0000:0000:0000:0000"
+            for k, v in (hw_counters or {}).get(ib, {}).items():
+                files[f"hw_counters/{k}"] = v
+            ports[pn] = files
+        h.ibdev(dev, ib, attrs, ports)
+    return h
+
+
+def show_gids(path):
+    out = {}
+    for line in body(path).splitlines():
+        f = line.split()
+        if len(f) >= 6 and f[0].startswith("mlx5") and f[2].isdigit():
+            ver, nd = f[-2], f[-1]
+            out.setdefault((f[0], int(f[1])), []).append(
+                (f[3], "RoCE v2" if ver == "v2" else "IB/RoCE v1", nd))
+    return out
+
+
+def counters_file(path):
+    out = {}
+    for line in body(path).splitlines():
+        m = re.match(r"(\w+):\s*(\d+)$", line.strip())
+        if m:
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+def rdma_statistic(path):
+    out = {}
+    for line in body(path).splitlines():
+        f = line.split()
+        if len(f) > 2 and f[0] == "link":
+            dev = f[1].split("/")[0]
+            out[dev] = dict(zip(f[2::2], f[3::2]))
+    return out
+
+
+def ttar(src, root, strip):
+    """Extracts a ttar archive (prometheus/procfs format) under root, dropping `strip`."""
+    lines = body(src).split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("Directory: "):
+            os.makedirs(os.path.join(root, line[11:].replace(strip, "", 1)), exist_ok=True)
+        elif line.startswith("Path: "):
+            rel = line[6:].replace(strip, "", 1)
+            n = int(lines[i + 1].split(": ")[1])
+            content = lines[i + 2:i + 2 + n]
+            i += 1 + n
+            data = "\n".join(content)
+            data = data[:-3] if data.endswith("EOF") else data + "\n"
+            write(root, rel, data)
+        elif line.startswith("SymlinkTo: "):
+            raise SystemExit("symlinks in ttar not supported")
+        i += 1
+
+
+def main():
+    # 1. cx4lx-4port: two dual-port ConnectX-4 Lx, FW mismatch (hosts/cx4lx-4port-fw-mismatch).
+    b = os.path.join(HOSTS, "cx4lx-4port-fw-mismatch")
+    stats = rdma_statistic(os.path.join(b, "rdma_statistic.txt"))
+    stats["mlx5_0"] = counters_file(os.path.join(b, "show_counters@mlx5_0.txt"))
+    rdma_host("cx4lx-4port", "cx4lx-4port-fw-mismatch",
+              {"mlx5_0": "0000:2f:00.0", "mlx5_1": "0000:2f:00.1",
+               "mlx5_2": "0000:30:00.0", "mlx5_3": "0000:30:00.1"},
+              0x1015, lambda ib, info: 1500,
+              gids=show_gids(os.path.join(b, "show_gids.txt")), hw_counters=stats,
+              driver_version=re.search(r"^version: (\S+)", body(os.path.join(b, "ethtool_i@eth01.txt")),
+                                       re.M).group(1))
+
+    # 2. cx7-rocep-2domain: ConnectX-7 in PCI domains 0000 and 0002, rdma-core udev names.
+    def cx7_mtu(ib, info):
+        return 9000 if info["ports"][1]["active_mtu"].startswith("4096") else 1500
+    rdma_host("cx7-rocep-2domain", "cx7-rocep-2domain-ports-down",
+              {"rocep1s0f0": "0000:01:00.0", "rocep1s0f1": "0000:01:00.1",
+               "roceP2p1s0f0": "0002:01:00.0", "roceP2p1s0f1": "0002:01:00.1"},
+              0x1021, cx7_mtu)
+
+    # 3. cx4-100g-pcie-x8: ConnectX-4 MCX416A-CCAT whose x16 link trained at x8
+    #    (hosts/homelab-host02-cx4-100g-pcie-x8/lspci_vvv@0000:81:00.0.txt).
+    h = Host("cx4-100g-pcie-x8")
+    lspci = body(os.path.join(HOSTS, "homelab-host02-cx4-100g-pcie-x8", "lspci_vvv@0000:81:00.0.txt"))
+    cap = re.search(r"LnkCap:.*Speed (\d+)GT/s, Width x(\d+)", lspci)
+    sta = re.search(r"LnkSta: Speed (\d+)GT/s, Width x(\d+)", lspci)
+    devcap = re.search(r"DevCap: MaxPayload (\d+) bytes", lspci)
+    devctl = re.search(r"MaxPayload (\d+) bytes, MaxReadReq (\d+) bytes", lspci)
+    numa = re.search(r"NUMA node: (\d+)", lspci)
+    cfg = pcie_config(0x15b3, 0x1013, int(devcap.group(1)), int(devctl.group(1)), int(devctl.group(2)),
+                      int(cap.group(1)), int(cap.group(2)), int(sta.group(1)), int(sta.group(2)))
+    dev = h.pci("0000:81:00.0", 0x15b3, 0x1013, driver="mlx5_core",
+                numa=int(numa.group(1)) if numa else None, config=cfg)
+    # An unprivileged read of the same function stops after the 64-byte header.
+    h2 = Host("cx4-100g-pcie-x8-unprivileged")
+    h2.pci("0000:81:00.0", 0x15b3, 0x1013, driver="mlx5_core",
+           numa=int(numa.group(1)) if numa else None, config=cfg[:64])
+
+    # 4. oci-h100-cx7-flash-recovery: 14 ConnectX-7 + 2 ConnectX-6 Dx functions and one
+    #    ConnectX-7 in flash recovery (hosts/oci-h100-cx7-flash-recovery/lspci_vvv.txt).
+    h = Host("oci-h100-cx7-flash-recovery")
+    ids = {"ConnectX-7": 0x1021, "ConnectX-6 Dx": 0x101d, "ConnectX-7 Flash Recovery": 0x0218}
+    for line in body(os.path.join(HOSTS, "oci-h100-cx7-flash-recovery", "lspci_vvv.txt")).splitlines():
+        m = re.match(r"([0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) .*\[(.*)\]$", line)
+        if m:
+            recovery = "Recovery" in m.group(2)
+            h.pci("0000:" + m.group(1), 0x15b3, ids[m.group(2)], driver=None if recovery else "mlx5_core")
+
+    # 5. v100-2gpu-4nic-2numa: the 2-socket V100 node of
+    #    corpus/nvidia_smi_topo/nccl-notes-v100-2gpu-4nic-mlx5-names.txt: GPU0 and mlx5_0/1 on
+    #    NUMA node 0 (CPUs 0-13,28-41), GPU1 and mlx5_2/3 on node 1 (14-27,42-55), nvidia_peermem.
+    h = Host("v100-2gpu-4nic-2numa")
+    topo = body(os.path.join(CORPUS, "nvidia_smi_topo", "nccl-notes-v100-2gpu-4nic-mlx5-names.txt"))
+    legend = dict(re.findall(r"(NIC\d+): (\S+)", topo))
+    rows = [line.split("\t") for line in topo.splitlines() if line.startswith(("GPU", "NIC"))]
+    gpu_cpus = {r[0]: (r[7].strip(), int(r[8].strip())) for r in rows if r[0].startswith("GPU")}
+    for gpu, (cpus, node) in gpu_cpus.items():
+        write(h.root, f"sys/devices/system/node/node{node}/cpulist", cpus)
+        idx = int(gpu[3:])
+        bdf = f"0000:{0x1a + 0x80 * idx:02x}:00.0"
+        # One host bridge per socket; the GPU and its PHB NICs on two root ports of it.
+        bridge = f"sys/devices/pci0000:{0x80 * idx:02x}"
+        dev = h.pci(bdf, 0x10de, 0x1db4, driver="nvidia", numa=node,
+                    parent=f"{bridge}/0000:{0x80 * idx:02x}:01.0")
+        write(h.root, f"{dev}/class", "0x030200")
+        # The NICs PHB to this GPU share its NUMA node.
+        nics = [legend[f"NIC{i}"] for i, rel in enumerate(r for r in next(
+            row for row in rows if row[0] == gpu)[3:7]) if rel.strip() == "PHB"]
+        for j, ib in enumerate(nics):
+            nbdf = f"0000:{0x3b + 0x80 * idx:02x}:00.{j}"
+            ndev = h.pci(nbdf, 0x15b3, 0x1017, driver="mlx5_core", numa=node,
+                         parent=f"{bridge}/0000:{0x80 * idx:02x}:02.0")
+            nd = f"ens{idx + 1}f{j}np{j}"
+            h.netdev(ndev, nd, {"mtu": "9000", "operstate": "up", "carrier": "1"})
+            h.ibdev(ndev, ib, {"fw_ver": "16.35.2000", "hca_type": "MT4119", "node_type": "1: CA"},
+                    {1: {"state": "4: ACTIVE", "phys_state": "5: LinkUp", "link_layer": "Ethernet",
+                         "gids/0": "fe80:0000:0000:0000:0000:00ff:fe00:00%02x" % (idx * 2 + j),
+                         "gid_attrs/types/0": "RoCE v2", "gid_attrs/ndevs/0": nd}})
+    h.text("sys/module/nvidia_peermem/version", "550.144.03")
+    h.text("proc/modules", "nvidia_peermem 16384 0 - Live 0x0000000000000000\n"
+                           "nvidia 56123392 1 nvidia_peermem, Live 0x0000000000000000\n"
+                           "mlx5_ib 483328 0 - Live 0x0000000000000000\n"
+                           "mlx5_core 2404352 1 mlx5_ib, Live 0x0000000000000000")
+
+    # 6. procfs / node_exporter sysfs fixtures (ttar), unpacked as they are.
+    sysfs = os.path.join(CORPUS, "sysfs")
+    h = Host("procfs-mlx5_0-eth0-ecn")
+    ttar(os.path.join(sysfs, "procfs-fixture-mlx5_0-ttar.txt"), h.root, "fixtures/")
+    ttar(os.path.join(sysfs, "procfs-fixture-eth0-ecn-ttar.txt"), h.root, "fixtures/")
+    h = Host("procfs-hfi1-mlx4")
+    ttar(os.path.join(sysfs, "procfs-fixture-hfi1-mlx4-ttar.txt"), h.root, "fixtures/")
+    h = Host("node_exporter-i40iw-mlx4")
+    ttar(os.path.join(sysfs, "node_exporter-fixture-i40iw-mlx4-ttar.txt"), h.root, "")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+#!/bin/sh
+# shellcheck disable=SC2015
+# `rocekit collect` end to end: fixture sysroot -> snapshot -> check gives the bundle's findings;
+# live collection on this machine as root and as an unprivileged user (skipped, with the reason,
+# when not permitted). Usage: collect_cli_test.sh ROCEKIT_BINARY SOURCE_DIR
+set -u
+rk=$1
+src=$2
+roots=$src/testdata/sysroots
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+expect_rc() { # expected_rc description command...
+  want=$1; what=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
+  if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; sed 's/^/  | /' "$tmp/err" | head -5; fi
+}
+
+# 1. collect --root <fixture> -o s.json, then check s.json: the cx4lx bundle's findings.
+expect_rc 0 "collect fixture" "$rk" collect --root "$roots/cx4lx-4port" -o "$tmp/s.json"
+grep -q '"kind": "live"' "$tmp/s.json" && ok || bad "snapshot source kind is not live"
+expect_rc 1 "check collected snapshot" "$rk" check "$tmp/s.json" -f json -o "$tmp/r.json"
+python3 - "$tmp/r.json" "$src/testdata/hosts/cx4lx-4port-fw-mismatch/expected.json" <<'PY' && ok || bad "findings differ from the bundle"
+import json, sys
+got = {(f["rule"], f["subject"]): f["outcome"] for f in json.load(open(sys.argv[1]))["findings"]}
+for row in json.load(open(sys.argv[2]))["findings"]:
+    key = (row["rule"], row["subject"])
+    assert got.get(key) == row["outcome"], (key, got.get(key), row["outcome"])
+PY
+# The same in one step, and the text report cites the sysfs file.
+expect_rc 1 "check --root fixture" "$rk" check --root "$roots/cx4lx-4port" --color never
+grep -q "/sys/class/infiniband/mlx5_1/ports/1/state" "$tmp/out" && ok || bad "no sysfs evidence in report"
+# A PCIe downgrade read from config space.
+expect_rc 1 "check --root pcie fixture" "$rk" check --root "$roots/cx4-100g-pcie-x8" --color never
+grep -q "FAIL .*pcie.link-at-capability" "$tmp/out" && ok || bad "no PCIe downgrade finding"
+# Errors: a root that does not exist is exit 2 with the path.
+expect_rc 2 "missing root" "$rk" collect --root "$tmp/none"
+grep -q "rocekit: error: .*none" "$tmp/err" && ok || bad "missing root error lacks the path"
+
+# 2. This machine, live.
+expect_rc 0 "live collect" "$rk" collect -o "$tmp/live.json"
+if [ ! -d /sys/class/infiniband ]; then
+  grep -q "no RDMA devices found" "$tmp/err" && ok || bad "live collect does not say no RDMA devices"
+  grep -q "no RDMA devices found" "$tmp/live.json" && ok || bad "snapshot notes lack no RDMA devices"
+fi
+"$rk" check --color never >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 1 ] && ok || bad "live check exit $rc"
+
+# 3. Unprivileged (nobody): still runs and says what it could not read.
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+  echo "SKIP: unprivileged live check needs root and setpriv to drop privileges"
+else
+  cp "$rk" "$tmp/rocekit" && chmod 755 "$tmp" "$tmp/rocekit"
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/rocekit" check --color never \
+    >"$tmp/out" 2>"$tmp/err"; rc=$?
+  [ "$rc" = 0 ] || [ "$rc" = 1 ] && ok || { bad "unprivileged live check exit $rc"; head -5 "$tmp/err"; }
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/rocekit" collect >"$tmp/nobody.json" 2>"$tmp/err"
+  if ls /sys/bus/pci/devices/*/config >/dev/null 2>&1; then
+    grep -q "not readable without root" "$tmp/err" && ok || bad "unprivileged run does not say what needs root"
+  fi
+fi
+
+echo "collect cli: $passed passed, $failed failed"
+[ "$failed" = 0 ]
