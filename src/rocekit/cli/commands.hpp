@@ -31,5 +31,6 @@ void add_snapshot_command(CLI::App& app, Context& ctx);
 void add_rules_command(CLI::App& app, Context& ctx);
 void add_policy_command(CLI::App& app, Context& ctx);
 void add_parse_command(CLI::App& app, Context& ctx);
+void add_select_command(CLI::App& app, Context& ctx);  // also adds `catalog`
 
 }  // namespace rk::cli

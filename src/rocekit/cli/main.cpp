@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   rk::cli::add_rules_command(app, ctx);
   rk::cli::add_policy_command(app, ctx);
   rk::cli::add_parse_command(app, ctx);
+  rk::cli::add_select_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
