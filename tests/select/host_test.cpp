@@ -96,3 +96,18 @@ TEST(SelectHost, RendersEveryFormat) {
   EXPECT_NE(m.find("| Gen3 x16 -> Gen3 x8 (downgraded) | 52.9 | 0.26 oversubscribed |"), std::string::npos) << m;
   EXPECT_EQ(sel::to_json(h)["nics"][0]["effective_gbps"], 52.9);
 }
+
+// aerial: only nvidia-smi topo (GPU0 PIX mlx5_0): placement is good, the link is unknown, and the
+// NIC is still listed rather than silently dropped.
+TEST(SelectHost, AerialTopologyOnlyNicIsUnknownNotDropped) {
+  sel::HostJudgement h = judge("aerial-21-4-a100-cx6dx");
+  ASSERT_EQ(h.gpus.size(), 1u);
+  EXPECT_EQ(h.gpus[0].relation, "PIX");
+  ASSERT_EQ(h.nics.size(), 1u);
+  EXPECT_EQ(h.nics[0].rdma_device, "mlx5_0");
+  const sel::HostAdvice* link = find(h, "host.pcie-link");
+  ASSERT_NE(link, nullptr);
+  EXPECT_EQ(link->severity, "unknown");
+  EXPECT_EQ(find(h, "host.gpu-nic-cross-socket"), nullptr);
+  EXPECT_FALSE(h.any_error());
+}

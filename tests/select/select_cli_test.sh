@@ -57,4 +57,7 @@ expect catalog-show-name 0 'ConnectX-7 (connectx-7)' -- "$rk" catalog show Conne
 expect catalog-unknown 2 'rocekit: error: connectx-9: unknown model' -- "$rk" catalog show connectx-9
 expect catalog-bad-file 2 'rocekit: error' -- "$rk" catalog --catalog "$tmp/gen4.yaml" list
 
+printf 'preset: gb200-tray\ntenancy: multi-tenant\n' >"$tmp/mt.yaml"
+expect catalog-overlay 0 'typical power 120 W' -- "$rk" select --input "$tmp/mt.yaml" --catalog "$root/testdata/select/site-catalog.json"
+
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }

@@ -226,3 +226,41 @@ TEST(SelectRender, TextAndMarkdownCarryTheTables) {
   EXPECT_NE(m.find("| compute | 8 | ConnectX-7 | nic | 1 x 400G |"), std::string::npos) << m;
   EXPECT_NE(m.find("| Gen5 x16 | 415.8 | 1.04 | +4.0% | ok |"), std::string::npos) << m;
 }
+
+TEST(SelectDecision, DpuWithoutManagementNetworkWarns) {
+  sel::Selection s = run_yaml("preset: gb200-tray\ntenancy: multi-tenant\nmanagement_network: false\n");
+  EXPECT_EQ(s.decision.choice, "dpu");
+  EXPECT_TRUE(has_warning(s, "select.dpu-without-management-network"));
+  sel::Selection plain = run_yaml("preset: gb200-tray\nmanagement_network: false\n");
+  EXPECT_FALSE(has_warning(plain, "select.dpu-without-management-network"));
+}
+
+TEST(SelectDecision, IpsecAloneKeepsANicWithCrypto) {
+  sel::Selection s = run_yaml(R"(gpus: [{index: 0, numa: 0}]
+slots: [{name: s0, gen: 4, lanes: 16, numa: 0}]
+fabric: {type: roce, gpu_bandwidth_gbps: 200}
+security: {ipsec: true, tls: true}
+)");
+  EXPECT_EQ(s.decision.choice, "nic");
+  // ConnectX-6 Dx: IPsec + TLS inline on crypto OPNs [CX6DX] (catalog features ipsec_inline, tls_inline).
+  EXPECT_EQ(bill(s, "compute").model_key, "connectx-6-dx");
+}
+
+// --catalog FILE: a site overlay replaces the model by key; the decision's costs use its values.
+TEST(SelectCatalogOverlay, SitePowerFigureReachesTheCosts) {
+  rk::Result<rk::catalog::Catalog> c = rk::catalog::Catalog::load_builtin();
+  ASSERT_TRUE(c);
+  rk::Result<rk::catalog::Catalog> site =
+      rk::catalog::Catalog::load_file(std::string(RK_TESTDATA_DIR) + "/select/site-catalog.json");
+  ASSERT_TRUE(site) << site.error().describe();
+  c->merge(*site);
+  rk::Result<sel::Description> d =
+      sel::load_description_text("preset: gb200-tray\ntenancy: multi-tenant\n", "t.yaml");
+  ASSERT_TRUE(d);
+  rk::Result<sel::Selection> s = sel::select_nics(*d, *c);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(bill(*s, "frontend").model_name, "BlueField-3 DPU (site-measured)");
+  std::string costs;
+  for (const std::string& x : s->decision.costs) costs += x + "\n";
+  EXPECT_NE(costs.find("typical power 120 W"), std::string::npos) << costs;
+}

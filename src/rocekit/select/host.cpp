@@ -225,6 +225,7 @@ HostJudgement judge_host(const Snapshot& s, const cat::Catalog& c) {
   std::map<std::string, std::vector<int>> gpus_by_nic;
   std::map<std::string, std::vector<int>> far_gpus;  // relation -> gpus (PHB/NODE/SYS)
   std::map<std::string, Evidence> far_evidence;
+  std::map<std::string, Evidence> nic_evidence;
   for (const Gpu& g : *s.gpus) {
     HostGpu hg;
     hg.index = g.index;
@@ -237,12 +238,28 @@ HostJudgement judge_host(const Snapshot& s, const cat::Catalog& c) {
       hg.nic = best->nic;
       hg.relation = best->relation;
       gpus_by_nic[best->nic].push_back(g.index);
+      nic_evidence.emplace(best->nic, best->source.file.empty() ? g.source : best->source);
       if (relation_rank(best->relation) >= 2) {
         far_gpus[best->relation].push_back(g.index);
         far_evidence.emplace(best->relation, g.source);
       }
     }
     out.gpus.push_back(hg);
+  }
+  // NICs only named by the GPU topology (no lspci, no ibv_devinfo): list them, link unknown.
+  for (const auto& [nic, idx] : gpus_by_nic) {
+    bool have = std::any_of(out.nics.begin(), out.nics.end(),
+                            [&](const HostNic& n) { return n.rdma_device == nic; });
+    if (have) continue;
+    HostNic n;
+    n.bdf = "unknown";
+    n.rdma_device = nic;
+    n.model = "unknown";
+    out.advice.push_back(HostAdvice{"host.pcie-link", "unknown", nic,
+                                    "PCIe link and model not known: the NIC appears only in the GPU topology",
+                                    "capture `lspci -vvv` as root and `ibv_devinfo` (scripts/rocekit-capture)",
+                                    nic_evidence[nic]});
+    out.nics.push_back(n);
   }
   for (HostNic& n : out.nics)
     if (n.rdma_device) n.gpus = gpus_by_nic[*n.rdma_device];

@@ -239,10 +239,10 @@ Result<double> NegotiatedLink::effective_gbps() const {
 }
 
 std::optional<NegotiatedLink> negotiated_link(const cat::NicModel& model, const Slot& slot) {
-  if (!model.pcie_gen) return std::nullopt;
+  if (!model.pcie_gen || !model.pcie_lanes) return std::nullopt;  // unknown stays unknown
   NegotiatedLink n;
   n.link.gen = std::min(*model.pcie_gen, slot.gen);
-  int card_lanes = model.pcie_lanes.value_or(16);
+  int card_lanes = *model.pcie_lanes;
   n.link.width_lanes = std::min(card_lanes, slot.lanes);
   n.link.max_payload_bytes = k_assumed_mps_bytes;
   bool can_extend = model.options.x16_extension.value_or(false) || model.options.socket_direct.value_or(false);
@@ -488,6 +488,13 @@ Result<Selection> select_nics(const Description& d, const cat::Catalog& c) {
   } else if (out.decision.choice == "dpu") {
     dpu_costs(*win.offer.model, out.decision.costs);
   }
+
+  if (out.decision.choice == "dpu" && !d.management_network)
+    out.warnings.push_back(Warning{
+        "select.dpu-without-management-network", "warning",
+        "a DPU is chosen but management_network is false: its Arm OS is installed, updated and "
+        "monitored over the out-of-band 1GbE port (oob_1gbe in the catalog) or the host rshim",
+        "provide a management network for the DPUs' OOB ports, or plan rshim-only management"});
 
   // ---- warnings the seed names.
   std::set<std::string> warned;

@@ -126,7 +126,7 @@ struct NegotiatedLink {
   Result<double> effective_gbps() const;
 };
 
-/// nullopt when the card's PCIe generation is not in the catalog.
+/// nullopt when the card's PCIe generation or width is not in the catalog.
 std::optional<NegotiatedLink> negotiated_link(const catalog::NicModel& model, const Slot& slot);
 
 }  // namespace rk::select
