@@ -51,6 +51,9 @@ TEST(SelectHost, HomelabHost02DowngradedX8) {
   EXPECT_NE(a->action.find("move the card to a slot wired Gen3 x16"), std::string::npos) << a->action;
   // Even at Gen3 x16 two 100G ports are 104/200 = 0.52: say so.
   EXPECT_NE(a->action.find("moves 104 Gb/s (ratio 0.52)"), std::string::npos) << a->action;
+  // catalog.md 3.3: 2 x 100G needs Gen4 x16 (207.9 Gb/s, 1.04): the oldest generation that feeds it.
+  EXPECT_NE(a->action.find("on Gen4 x16 (207.9 Gb/s, ratio 1.04) in a slot of that generation"),
+            std::string::npos) << a->action;
   EXPECT_NE(a->evidence.file.find("lspci_vvv"), std::string::npos);
   EXPECT_TRUE(h.any_error());
   const sel::HostAdvice* g = find(h, "host.gpu-placement");

@@ -74,6 +74,33 @@ std::optional<cat::PortSpeeds> card_ports(const Snapshot& s, const PciFunction& 
   return std::nullopt;
 }
 
+/// The catalog NIC with the same port layout that the oldest PCIe generation feeds at ratio >= 1
+/// (plain NICs before SuperNICs and DPUs): "ConnectX-6 Dx 2 x 100G on Gen4 x16 (207.9 Gb/s, 1.04)".
+std::optional<std::string> same_ports_replacement(int ports, double port_gbps, const cat::Catalog& c) {
+  const cat::NicModel* best = nullptr;
+  double best_eff = 0;
+  int best_gen = 0, best_lanes = 0;
+  for (const cat::NicModel& m : c.models()) {
+    if (!m.pcie_gen || !m.pcie_lanes) continue;
+    bool has_layout = false;
+    for (const cat::PortOption& po : m.port_options)
+      has_layout = has_layout || (po.port_count == ports && po.speed_gbps && std::fabs(*po.speed_gbps - port_gbps) < 1e-9);
+    if (!has_layout) continue;
+    Result<double> eff = cat::effective_gbps(cat::PcieLink{*m.pcie_gen, *m.pcie_lanes, 256, std::nullopt});
+    if (!eff || *eff < ports * port_gbps) continue;
+    auto cost = [](const cat::NicModel& x) { return x.kind == cat::NicKind::nic ? 0 : 1; };
+    if (!best || *m.pcie_gen < best_gen || (*m.pcie_gen == best_gen && cost(m) < cost(*best))) {
+      best = &m;
+      best_eff = *eff;
+      best_gen = *m.pcie_gen;
+      best_lanes = *m.pcie_lanes;
+    }
+  }
+  if (!best) return std::nullopt;
+  return fmt::format("{} {} x {}G on Gen{} x{} ({} Gb/s, ratio {:.2f})", best->name, ports, num(port_gbps),
+                     best_gen, best_lanes, num(round1(best_eff)), best_eff / (ports * port_gbps));
+}
+
 int relation_rank(const std::string& r) {
   static const char* k_order[] = {"PIX", "PXB", "PHB", "NODE", "SYS"};
   for (int i = 0; i < 5; ++i)
@@ -173,18 +200,24 @@ HostJudgement judge_host(const Snapshot& s, const cat::Catalog& c) {
           "move the card to a slot wired {} (an x16 slot not shared by bifurcation or a riser), then check "
           "LnkSta shows {}",
           *n.link_capability, *n.link_capability);
-      if (n.effective_at_capability_gbps && line > 0 && *n.effective_at_capability_gbps < line)
+      if (n.effective_at_capability_gbps && line > 0 && *n.effective_at_capability_gbps < line) {
         action += fmt::format("; even at {} the link moves {} Gb/s (ratio {:.2f}): for all ports at line rate "
-                              "replace with a newer-generation NIC in a newer slot, or run one port",
+                              "replace it",
                               *n.link_capability, num(*n.effective_at_capability_gbps),
                               *n.effective_at_capability_gbps / line);
+        std::optional<std::string> r = same_ports_replacement(*n.ports, *n.port_gbps, c);
+        action += r ? " with " + *r + " in a slot of that generation" : " with a newer-generation NIC";
+        action += ", or run one port";
+      }
       out.advice.push_back(HostAdvice{"host.pcie-downgraded", "error", subject, msg, action, p.link.source});
     } else if (n.ratio && *n.ratio < 1.0) {
+      std::optional<std::string> r = same_ports_replacement(*n.ports, *n.port_gbps, c);
       out.advice.push_back(HostAdvice{
           "host.pcie-oversubscribed", *n.ratio < 0.9 ? "error" : "warning", subject,
           fmt::format("{} moves {} Gb/s for {} Gb/s of ports (ratio {:.2f})", *n.link_status,
                       num(*n.effective_gbps), num(line), *n.ratio),
-          "replace with a NIC whose port rate the slot feeds (catalog.md 3.3), or a faster slot",
+          r ? "replace with " + *r + " in a slot of that generation, or run fewer ports"
+            : "replace with a NIC whose port rate the slot feeds (catalog.md 3.3), or a faster slot",
           p.link.source});
     } else if (!ports) {
       out.advice.push_back(HostAdvice{"host.pcie-feeds-ports", "unknown", subject,
