@@ -47,6 +47,8 @@ expect unknown-key 2 "key.yaml:2:1: description: unknown key 'flavour'" -- "$rk"
 expect missing-file 2 'cannot open description' -- "$rk" select --input "$tmp/nope.yaml"
 
 expect host-downgraded 1 'host.pcie-downgraded' -- "$rk" select --host "$root/testdata/hosts/homelab-host02-cx4-100g-pcie-x8"
+"$rk" check "$root/testdata/hosts/homelab-host02-cx4-100g-pcie-x8" --save-snapshot "$tmp/h02.json" >/dev/null 2>&1
+expect host-from-snapshot 1 '"ratio": 0.26' -- "$rk" select --host "$tmp/h02.json" -f json
 expect host-cross-socket 1 'host.gpu-nic-cross-socket' -- "$rk" select --host "$root/testdata/hosts/tf-gdr-k40-cx3-cross-socket" -f markdown
 expect host-json 1 '"schema": "rocekit-select-host/1"' -- "$rk" select --host "$root/testdata/hosts/tf-gdr-k40-cx3-cross-socket" -f json
 
