@@ -37,5 +37,6 @@ void add_collect_command(CLI::App& app, Context& ctx);
 /// Collects the host under `root` live (cmd_collect.cpp). False (error reported) when `root`
 /// is not a directory.
 bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapshot& out);
+void add_select_command(CLI::App& app, Context& ctx);  // also adds `catalog`
 
 }  // namespace rk::cli
