@@ -14,6 +14,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view text(reinterpret_cast<const char*>(data), size);
   (void)tool->looks_like(text);
   nlohmann::json j = tool->parse_to_json(text);
-  (void)j.dump();
+  (void)j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return 0;
 }

@@ -15,8 +15,11 @@ for bin in "$dir"/fuzz_*; do
   find "$root/testdata/corpus" "$root/testdata/hosts" -name '*.txt' -exec cp {} "$work/$name/" \; 2>/dev/null || true
   echo "fuzz: $name (${secs}s)"
   "$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=0 "$work/$name" >"$work/$name.log" 2>&1 || {
+    -print_final_stats=0 -artifact_prefix="$work/$name-" "$work/$name" >"$work/$name.log" 2>&1 || {
     tail -40 "$work/$name.log"
+    for c in "$work/$name"-crash-* "$work/$name"-timeout-* "$work/$name"-oom-*; do
+      [ -f "$c" ] && { echo "reproducer ($c), base64:"; base64 "$c" | head -20; }
+    done
     echo "fuzz: $name FAILED"
     exit 1
   }

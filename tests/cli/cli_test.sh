@@ -131,5 +131,14 @@ expect_rc 1 "policy label" "$rk" check -p "$tmp/p4.yaml" "$hosts/roce-server-8de
 grep -q "policy $tmp/p4.yaml:" "$tmp/out" && ok || bad "report does not name the policy file"
 expect_rc 2 "parse a directory" "$rk" parse mlnx_qos "$tmp"
 
+# 12. Invalid UTF-8 inside a capture must not crash JSON output (fuzz regression).
+mkdir -p "$tmp/utf"
+printf 'Priority trust state: dscp\377\376\nPFC configuration:\n' >"$tmp/utf/mlnx_qos@eth9.txt"
+expect_rc 0 "json with invalid UTF-8 input" "$rk" check -f json "$tmp/utf"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" && ok || bad "invalid JSON output"
+printf 'RoCE v2\377\n' >"$tmp/utf/cma.txt"
+"$rk" parse cma_roce_mode "$tmp/utf/cma.txt" >/dev/null 2>&1; rc=$?
+[ "$rc" -le 2 ] && ok || bad "parse crashed on invalid UTF-8 (exit $rc)"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -84,7 +84,7 @@ void run_check(Context& ctx, const CheckOptions& o) {
     return;
   }
   if (!o.save_snapshot.empty() &&
-      !write_output(ctx, o.save_snapshot, snapshot_to_json(*snap).dump(2) + "\n"))
+      !write_output(ctx, o.save_snapshot, snapshot_to_json(*snap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
     return;
   rules::Report report = rules::evaluate(*snap, *policy, o.only);
   render::Options ro;
@@ -135,7 +135,7 @@ void add_snapshot_command(CLI::App& app, Context& ctx) {
   cmd->callback([input, output, &ctx] {
     Result<Snapshot> snap = load_input(*input);
     if (!snap) return report_error(ctx, snap.error());
-    write_output(ctx, *output, snapshot_to_json(*snap).dump(2) + "\n");
+    write_output(ctx, *output, snapshot_to_json(*snap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   });
 }
 

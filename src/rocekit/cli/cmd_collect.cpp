@@ -66,7 +66,7 @@ void add_collect_command(CLI::App& app, Context& ctx) {
     Snapshot snap;
     if (!collect_live(ctx, o->root, o->nv_config, snap)) return;
     for (const std::string& n : snap.notes) ctx.err << "rocekit: note: " << n << "\n";
-    if (write_output(ctx, o->output, snapshot_to_json(snap).dump(2) + "\n")) ctx.exit_code = ExitCode::ok;
+    if (write_output(ctx, o->output, snapshot_to_json(snap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")) ctx.exit_code = ExitCode::ok;
   });
 }
 

@@ -82,7 +82,7 @@ void add_parse_command(CLI::App& app, Context& ctx) {
     nlohmann::json j = t->parse_to_json(ct.body);
     j["tool"] = id;
     j["file"] = *file;
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     if (j.contains("error")) ctx.exit_code = ExitCode::usage;
   });
 }

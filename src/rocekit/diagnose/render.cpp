@@ -86,7 +86,7 @@ std::string render_json(const Diagnosis& d) {
                      {"rdma", table_json(l.rdma)}});
   j["links"] = links;
   j["notes"] = d.window.notes;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string header(const Diagnosis& d) {

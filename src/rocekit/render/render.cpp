@@ -232,7 +232,7 @@ std::string report_markdown(const Snapshot& s, const rules::Report& r, const Opt
 std::string report(const Snapshot& s, const rules::Report& r, Format f, const Options& o) {
   switch (f) {
     case Format::text: return report_text(s, r, o);
-    case Format::json: return report_json(s, r, o).dump(2) + "\n";
+    case Format::json: return report_json(s, r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     case Format::markdown: return report_markdown(s, r, o);
   }
   return {};
@@ -254,7 +254,7 @@ std::string rules_list(Format f) {
     for (const rules::RuleInfo& r : rules::all_rules())
       j.push_back({{"id", r.id}, {"title", r.title}, {"severity", to_string(r.severity)},
                    {"subject", r.subject}, {"rationale", r.rationale}, {"seed", r.seed}});
-    return j.dump(2) + "\n";
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   }
   for (const rules::RuleInfo& r : rules::all_rules())
     out += fmt::format("{:<28} {:<9} {}\n", r.id, to_string(r.severity), r.title);

@@ -111,7 +111,7 @@ json to_json(const HostJudgement& h) {
 }
 
 std::string render(const Selection& s, Format f) {
-  if (f == Format::json) return to_json(s).dump(2) + "\n";
+  if (f == Format::json) return to_json(s).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   std::string o;
   const bool md = f == Format::markdown;
   auto h = [&](const std::string& t) { o += md ? "\n## " + t + "\n\n" : "\n" + t + "\n"; };
@@ -186,7 +186,7 @@ std::string render(const Selection& s, Format f) {
 }
 
 std::string render(const HostJudgement& hj, Format f) {
-  if (f == Format::json) return to_json(hj).dump(2) + "\n";
+  if (f == Format::json) return to_json(hj).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   const bool md = f == Format::markdown;
   std::string o = md ? "# Installed NICs: " + (hj.hostname.empty() ? hj.source : hj.hostname) + "\n\n"
                      : "Installed NICs: " + (hj.hostname.empty() ? hj.source : hj.hostname) + "\n";
@@ -236,7 +236,7 @@ std::string render_catalog_list(const cat::Catalog& c, Format f) {
       arr.push_back({{"key", m.key}, {"name", m.name}, {"kind", std::string(cat::to_string(m.kind))},
                      {"max_port_gbps", opt(m.max_port_gbps)}, {"pcie_gen", opt(m.pcie_gen)},
                      {"pcie_lanes", opt(m.pcie_lanes)}, {"arm_cores", opt(m.arm_cores)}});
-    return arr.dump(2) + "\n";
+    return arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   }
   const bool md = f == Format::markdown;
   std::string o = md ? "| key | name | kind | max port Gb/s | PCIe | Arm cores |\n|---|---|---|---|---|---|\n"
@@ -281,7 +281,7 @@ std::string render_catalog_model(const cat::NicModel& m, Format f) {
   j["typical_power_w"] = opt(m.typical_power_w);
   j["notes"] = opt(m.notes);
   j["sources"] = m.sources;
-  if (f == Format::json) return j.dump(2) + "\n";
+  if (f == Format::json) return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   const bool md = f == Format::markdown;
   std::string o = md ? "# " + m.name + " (`" + m.key + "`)\n\n" : m.name + " (" + m.key + ")\n";
   for (auto it = j.begin(); it != j.end(); ++it) {
@@ -295,7 +295,7 @@ std::string render_catalog_model(const cat::NicModel& m, Format f) {
                          p.speed_gbps ? num(*p.speed_gbps) : "?", p.connector, fmt::join(p.protocols, "/"),
                          p.sku ? " (" + *p.sku + ")" : "");
     } else if (it->is_array()) {
-      for (const json& e : *it) v += (v.empty() ? "" : ", ") + (e.is_string() ? e.get<std::string>() : e.dump());
+      for (const json& e : *it) v += (v.empty() ? "" : ", ") + (e.is_string() ? e.get<std::string>() : e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       if (v.empty()) v = "-";
     } else v = it->dump();
     o += md ? "- **" + it.key() + "**: " + v + "\n" : fmt::format("  {:<20} {}\n", it.key(), v);
