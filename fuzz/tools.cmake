@@ -30,5 +30,6 @@ set(RK_FUZZ_TOOLS
   sysfs_hw_counters
   sysfs_counters
   sysfs_traffic_class
+  ip_link
   lsmod
 )

@@ -140,5 +140,14 @@ printf 'RoCE v2\377\n' >"$tmp/utf/cma.txt"
 "$rk" parse cma_roce_mode "$tmp/utf/cma.txt" >/dev/null 2>&1; rc=$?
 [ "$rc" -le 2 ] && ok || bad "parse crashed on invalid UTF-8 (exit $rc)"
 
+# 13. ip_link captures feed net.mtu (per-netdev file; host-wide listings only update known netdevs).
+mkdir -p "$tmp/ipl"
+cp "$hosts/roce-server-8dev-trust-pcp-pfc-off/mlnx_qos@ens6.txt" "$tmp/ipl/"
+printf '4: ens6: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP mode DEFAULT\n    link/ether 02:00:00:00:00:11 brd ff:ff:ff:ff:ff:ff\n1: lo: <LOOPBACK,UP> mtu 65536 qdisc noqueue state UNKNOWN\n' >"$tmp/ipl/ip_link.txt"
+expect_rc 1 "ip_link mtu" "$rk" check --rule net --color never "$tmp/ipl"
+grep -q "FAIL     net.mtu .*MTU 1500 is below 4200" "$tmp/out" && ok || bad "net.mtu from ip_link"
+grep -q "ip_link.txt:1: 4: ens6:" "$tmp/out" && ok || bad "ip_link evidence line"
+grep -q "^lo" "$tmp/out" && bad "lo was judged" || ok
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -22,6 +22,7 @@
 #include "rocekit/parse/ibdev2netdev.hpp"
 #include "rocekit/parse/ibstat.hpp"
 #include "rocekit/parse/ibv_devinfo.hpp"
+#include "rocekit/parse/ip_link.hpp"
 #include "rocekit/parse/lspci_vv.hpp"
 #include "rocekit/parse/lsmod.hpp"
 #include "rocekit/parse/mlnx_qos.hpp"
@@ -760,6 +761,27 @@ void on_topo(Ctx& c) {
   c.snap.gpus.source = c.find("GPU0");
 }
 
+void on_ip_link(Ctx& c) {
+  auto v = c.take(parse::parse_ip_link(c.text.body));
+  if (!v) return;
+  for (const parse::IpLinkInterface& i : v->interfaces) {
+    // A host-wide listing also shows lo, bridges and management NICs: only netdevs the capture
+    // already knows (RDMA, QoS, ethtool) or the file's own @target are taken.
+    bool wanted = c.snap.find_netdev(i.name) != nullptr || i.name == c.target;
+    if (!wanted) continue;
+    NetDev& n = c.snap.netdev(i.name);
+    Evidence ev = c.at(i.line);
+    if (i.mtu_bytes) {
+      n.mtu_bytes.value = static_cast<int>(*i.mtu_bytes);
+      n.mtu_bytes.source = ev;
+    }
+    if (i.state) {
+      n.operstate.value = text::to_lower(*i.state);
+      n.operstate.source = ev;
+    }
+  }
+}
+
 void on_sysfs_peermem(Ctx& c) {
   // `ls /sys/kernel/mm/memory_peers; grep -H . /sys/module/nvidia_peermem/*` (rocekit-capture).
   GpuDirectState g = c.snap.gpudirect.value.value_or(GpuDirectState{});
@@ -803,6 +825,7 @@ const std::map<std::string, Handler>& handlers() {
       {"lspci_vvv", on_lspci},
       {"nvidia_smi_topo", on_topo},
       {"sysfs_peermem", on_sysfs_peermem},
+      {"ip_link", on_ip_link},
   };
   return k_handlers;
 }

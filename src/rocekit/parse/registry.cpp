@@ -15,6 +15,7 @@
 #include "rocekit/parse/ibdev2netdev.hpp"
 #include "rocekit/parse/ibstat.hpp"
 #include "rocekit/parse/ibv_devinfo.hpp"
+#include "rocekit/parse/ip_link.hpp"
 #include "rocekit/parse/lsmod.hpp"
 #include "rocekit/parse/lspci_vv.hpp"
 #include "rocekit/parse/mlnx_qos.hpp"
@@ -108,6 +109,8 @@ const std::vector<ToolParser>& all_tools() {
        [](std::string_view b) { return wrap(parse_sysfs_counters(b)); }},
       {"sysfs_traffic_class", "cat /sys/class/infiniband/<dev>/tc/<port>/traffic_class", looks_like_sysfs_traffic_class,
        [](std::string_view b) { return wrap(parse_sysfs_traffic_class(b)); }},
+      {"ip_link", "ip -s -s link show dev <netdev>", looks_like_ip_link,
+       [](std::string_view b) { return wrap(parse_ip_link(b)); }},
       {"lsmod", "lsmod", looks_like_lsmod,
        [](std::string_view b) { return wrap(parse_lsmod(b)); }},
   };
