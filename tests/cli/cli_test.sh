@@ -149,5 +149,16 @@ grep -q "FAIL     net.mtu .*MTU 1500 is below 4200" "$tmp/out" && ok || bad "net
 grep -q "ip_link.txt:1: 4: ens6:" "$tmp/out" && ok || bad "ip_link evidence line"
 grep -q "^lo" "$tmp/out" && bad "lo was judged" || ok
 
+# 14. -o never replaces a device, FIFO or symlink; write errors are errors.
+echo old >"$tmp/real.txt"; ln -s "$tmp/real.txt" "$tmp/link.txt"
+expect_rc 0 "-o through a symlink" "$rk" check -o "$tmp/link.txt" "$hosts/netarbiter-eth4-qos-healthy"
+[ -L "$tmp/link.txt" ] && grep -q "policy default" "$tmp/real.txt" && ok || bad "-o replaced the symlink"
+expect_rc 0 "-o /dev/null" "$rk" check -o /dev/null "$hosts/netarbiter-eth4-qos-healthy"
+[ -c /dev/null ] && ok || bad "/dev/null is no longer a device"
+if [ -w /dev/full ]; then
+  "$rk" rules list >/dev/full 2>"$tmp/err"; rc=$?
+  [ "$rc" = 2 ] && grep -q "cannot write to standard output" "$tmp/err" && ok || bad "stdout write error ignored (exit $rc)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

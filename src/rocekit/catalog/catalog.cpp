@@ -357,6 +357,10 @@ Result<Catalog> Catalog::load_text(std::string_view json_text, std::string_view 
                       "syntax error at line " + std::to_string(line) + ", column " +
                           std::to_string(col) + ": not valid JSON",
                       std::string(origin));
+  } catch (const json::exception& e) {
+    // e.g. out_of_range.406: a number too large for a double ("1e400").
+    return unexpected(ErrorKind::malformed_input, std::string("not usable JSON: ") + e.what(),
+                      std::string(origin));
   }
   Reader r{std::string(origin)};
   if (!doc.is_object()) {

@@ -35,9 +35,17 @@ bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapsho
   collect::CollectRequest req;
   req.tool_version = std::string(version());
   req.collected_at = utc_now();
-  req.nv_config = nv_config;
-  // ioctls read the running kernel: only when collecting this host, not a fixture tree.
+  // ioctls and vendor tools read the running kernel and NICs: only when collecting this host,
+  // never for a fixture tree under --root (its BDFs are not this machine's).
   req.kernel_ioctls = std::filesystem::canonical(root, ec) == "/";
+  if (nv_config && !req.kernel_ioctls) {
+    report_error(ctx, Error{ErrorKind::malformed_input,
+                            "--nv-config queries this machine's NICs and cannot be combined with "
+                            "--root",
+                            root});
+    return false;
+  }
+  req.nv_config = nv_config;
   collect::HostView host(root);
   std::unique_ptr<collect::CommandRunner> runner;
   if (nv_config)

@@ -201,6 +201,10 @@ Result<Window> build_window(const std::vector<Snapshot>& samples, double interva
                           last.hostname + ")");
   Window w;
   w.samples = samples.size();
+  if (first.hostname.empty() != last.hostname.empty() ||
+      (first.hostname.empty() && last.hostname.empty()))
+    w.notes.push_back("host identity not recorded in every sample: rocekit cannot verify the "
+                      "samples come from the same host");
   if (interval_s > 0) {
     w.interval_s = interval_s;
     w.interval_source = interval_source;
