@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# rocekit plan end to end: goldens (sh, json) for four corpus bundles, shellcheck on the
+# generated scripts, a dry run that runs nothing, an --execute run against recording stand-ins
+# (PATH) and a fixture sysfs (RK_SYSROOT) that must run exactly the planned commands in order,
+# and a re-plan from the stand-ins' read-back output that must be empty.
+# Usage: plan_sandbox_test.sh ROCEKIT SOURCE_DIR. RK_UPDATE_GOLDEN=1 rewrites testdata/plans/.
+set -euo pipefail
+rk=$1 src=$2
+gold=$src/testdata/plans
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { printf 'FAIL: %s\n' "$*" >&2; fail=1; }
+
+# Stand-ins: one recording script under every tool name the plans use.
+mkdir -p "$tmp/bin"
+for t in mlnx_qos dcb setpci mstconfig mlxconfig ethtool ip; do
+  cp "$src/tests/plan/standin" "$tmp/bin/$t"
+done
+sandbox_path="$tmp/bin:/usr/bin:/bin"
+
+compare() {  # compare GOLDEN ACTUAL
+  if [[ ${RK_UPDATE_GOLDEN:-} == 1 ]]; then cp "$2" "$1"; return; fi
+  diff -u "$1" "$2" >&2 || bad "$2 differs from $1"
+}
+
+# run_case NAME INPUT: plan, goldens, shellcheck, dry run, execute.
+run_case() {
+  local name=$1 input=$2 d=$tmp/$1 rc=0
+  mkdir -p "$d/state" "$d/sys"
+  "$rk" plan "$input" -f sh -o "$d/plan.sh" || rc=$?
+  [[ $rc -eq 1 ]] || bad "$name: plan exit $rc, want 1 (actions planned)"
+  "$rk" plan "$input" -f json -o "$d/plan.json" || true
+  compare "$gold/$name.sh" "$d/plan.sh"
+  compare "$gold/$name.json" "$d/plan.json"
+  shellcheck -s bash "$d/plan.sh" || bad "$name: shellcheck"
+  : >"$d/dry.log"
+  (cd "$d" && PATH=$sandbox_path RK_LOG=$d/dry.log RK_STATE=$d/state RK_SYSROOT=$d/sys \
+    bash "$d/plan.sh" >"$d/dry.out") || bad "$name: dry run failed"
+  [[ ! -s $d/dry.log ]] || bad "$name: dry run ran commands: $(cat "$d/dry.log")"
+  grep -q '^DRY RUN' "$d/dry.out" || bad "$name: dry run does not say so"
+  : >"$d/exec.log"
+  (cd "$d" && PATH=$sandbox_path RK_LOG=$d/exec.log RK_STATE=$d/state RK_SYSROOT=$d/sys \
+    bash "$d/plan.sh" --execute >"$d/exec.out" 2>"$d/exec.err") ||
+    bad "$name: --execute failed: $(cat "$d/exec.err")"
+  compare "$gold/$name.log" "$d/exec.log"
+}
+
+run_case roce-server-8dev-trust-pcp-pfc-off "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off"
+run_case homelab-host01-cx4lx-dell-fw14.14 "$src/testdata/hosts/homelab-host01-cx4lx-dell-fw14.14"
+run_case homelab-host01-cx4lx-fw14.32 "$src/testdata/hosts/homelab-host01-cx4lx-fw14.32"
+run_case aerial-21-4-a100-cx6dx "$src/testdata/hosts/aerial-21-4-a100-cx6dx"
+
+# The setpci write kept every DevCtl bit outside 15:12: 0x2937 -> 0x5937.
+[[ $(cat "$tmp/homelab-host01-cx4lx-dell-fw14.14/state/0000:01:00.0.devctl") == 5937 ]] ||
+  bad "setpci mask: DevCtl is $(cat "$tmp/homelab-host01-cx4lx-dell-fw14.14/state/0000:01:00.0.devctl")"
+
+# Idempotent: re-capture through the stand-ins and plan again -> nothing to do (exit 0).
+replan() {  # replan NAME CAPTURE_DIR
+  local rc=0
+  "$rk" plan "$2" -f sh -o "$tmp/$1.replan.sh" || rc=$?
+  [[ $rc -eq 0 ]] || bad "$1: re-plan exit $rc, want 0"
+  grep -q 'nothing to do' "$tmp/$1.replan.sh" || bad "$1: re-plan not empty"
+}
+c=$tmp/roce-server.after
+mkdir -p "$c"
+cp "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off/ibdev2netdev.txt" "$c/"
+PATH=$sandbox_path RK_LOG=/dev/null RK_STATE=$tmp/roce-server-8dev-trust-pcp-pfc-off/state \
+  mlnx_qos -i ens6 >"$c/mlnx_qos@ens6.txt"
+replan roce-server "$c"
+c=$tmp/fw14.32.after
+cp -r "$src/testdata/hosts/homelab-host01-cx4lx-fw14.32" "$c"
+PATH=$sandbox_path RK_LOG=/dev/null RK_STATE=$tmp/homelab-host01-cx4lx-fw14.32/state \
+  ethtool -c enp1s0f0np0 >"$c/ethtool_c@enp1s0f0np0.txt"
+replan fw14.32 "$c"
+
+# Hostile netdev name and a sysfs ECN write under the fixture tree: the snapshot of the
+# roce-server bundle with ens6 renamed to e$(>x) and DCQCN RP off on priority 3.
+"$rk" snapshot "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off" -o "$tmp/snap.json"
+python3 - "$tmp/snap.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+s = json.load(open(p))
+for n in s["netdevs"]:
+    if n["name"] == "ens6":
+        n["name"] = "e$(>x)"
+        n["ecn"] = {"value": {"rp_enabled": [[3, False]], "np_enabled": [[3, True]]}}
+json.dump(s, open(p, "w"), indent=1)
+PY
+ecn_dir="$tmp/hostile-name-ecn/sys/sys/class/net/e\$(>x)/ecn/roce_rp/enable"
+mkdir -p "$ecn_dir"
+echo 0 >"$ecn_dir/3"
+run_case hostile-name-ecn "$tmp/snap.json"
+[[ ! -e $tmp/hostile-name-ecn/x ]] || bad "hostile name: \$(>x) was executed"
+[[ $(cat "$ecn_dir/3") == 1 ]] ||
+  bad "hostile name: ECN sysfs value not written under RK_SYSROOT"
+
+exit "$fail"
