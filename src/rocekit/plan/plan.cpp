@@ -181,9 +181,13 @@ struct Builder {
       a.argv = {"mlnx_qos", "-i", n.name, "--dscp2prio", "set," + d + "," + p};
       std::string dd = dscp < 10 ? "0" + d : d;
       a.check_regex = {"prio:" + p + " dscp:([0-9]+,)*" + dd + ","};
+      if (it != q.dscp_to_priority.end())
+        a.undo_argv = {"mlnx_qos", "-i", n.name, "--dscp2prio", "set," + d + "," + std::to_string(it->second)};
     } else {
       a.argv = {"dcb", "app", "replace", "dev", n.name, "dscp-prio", d + ":" + p};
       a.check_regex = {"(^|[[:space:]])" + d + ":" + p + "([[:space:]]|$)"};
+      if (it != q.dscp_to_priority.end())
+        a.undo_argv = {"dcb", "app", "replace", "dev", n.name, "dscp-prio", d + ":" + std::to_string(it->second)};
     }
     a.check_argv = qos_read(n.name, "app");
   }
@@ -202,9 +206,11 @@ struct Builder {
       Action& a = add(ActionKind::trust, "qos.trust-dscp", n.name, *q.trust, pol.trust, FixScope::runtime);
       if (plan.qos_backend == QosBackend::mlnx_qos) {
         a.argv = {"mlnx_qos", "-i", n.name, "--trust", pol.trust};
+        a.undo_argv = {"mlnx_qos", "-i", n.name, "--trust", *q.trust};
         a.check_regex = {"^Priority trust state:[[:space:]]+" + pol.trust + "$"};
       } else {
         a.argv = {"dcb", "apptrust", "set", "dev", n.name, "order", pol.trust};
+        a.undo_argv = {"dcb", "apptrust", "set", "dev", n.name, "order", *q.trust};
         a.check_regex = {"order: " + pol.trust + "( |$)"};
       }
       a.check_argv = qos_read(n.name, "trust");
@@ -227,11 +233,16 @@ struct Builder {
                     FixScope::runtime);
     if (plan.qos_backend == QosBackend::mlnx_qos) {
       a.argv = {"mlnx_qos", "-i", n.name, "--pfc", mask_text(want, ",", false)};
+      a.undo_argv = {"mlnx_qos", "-i", n.name, "--pfc", mask_text(*q.pfc_enabled, ",", false)};
       a.check_regex = {"^[[:space:]]*enabled[[:space:]]+" + mask_text(want, "[[:space:]]+", false) +
                        "[[:space:]]*$"};
     } else {
       a.argv = {"dcb", "pfc", "set", "dev", n.name, "prio-pfc"};
-      for (std::size_t i = 0; i < 8; ++i) a.argv.push_back(std::to_string(i) + (want[i] ? ":on" : ":off"));
+      a.undo_argv = a.argv;
+      for (std::size_t i = 0; i < 8; ++i) {
+        a.argv.push_back(std::to_string(i) + (want[i] ? ":on" : ":off"));
+        a.undo_argv.push_back(std::to_string(i) + ((*q.pfc_enabled)[i] ? ":on" : ":off"));
+      }
       a.check_regex = {"prio-pfc " + mask_text(want, " ", true)};
     }
     a.check_argv = qos_read(n.name, "pfc");
@@ -259,6 +270,7 @@ struct Builder {
                         std::string(point) + "[" + std::to_string(p) + "]=1", FixScope::runtime);
         a.write_path = path;
         a.write_value = "1";
+        a.undo_write_value = "0";
         a.check_regex = {"^1$"};
       }
     }
@@ -275,6 +287,7 @@ struct Builder {
     Action& a = add(ActionKind::mtu, "net.mtu", n.name, std::to_string(*n.mtu_bytes), want,
                     FixScope::runtime);
     a.argv = {"ip", "link", "set", "dev", n.name, "mtu", want};
+    a.undo_argv = {"ip", "link", "set", "dev", n.name, "mtu", std::to_string(*n.mtu_bytes)};
     a.check_argv = {"ip", "-o", "link", "show", "dev", n.name};
     a.check_regex = {" mtu " + want + " "};
     a.note = "every switch port on the path needs an MTU of at least " + want;
@@ -296,6 +309,9 @@ struct Builder {
                     std::to_string(*f.max_read_request_bytes), std::to_string(want), FixScope::runtime);
     a.argv = {"setpci", "-s", f.bdf, std::string("CAP_EXP+08.w=") + hex[idx] + "000:F000"};
     a.check_argv = {"setpci", "-s", f.bdf, "CAP_EXP+08.w"};
+    for (int i = 0; i <= 5; ++i)
+      if ((128 << i) == *f.max_read_request_bytes)
+        a.undo_argv = {"setpci", "-s", f.bdf, std::string("CAP_EXP+08.w=") + hex[i] + "000:F000"};
     a.check_regex = {std::string("^[") + hex[idx] + hex[idx + 8] + "][0-9a-fA-F]{3}$"};
     a.note = "masked write of DevCtl bits 15:12 only; lost at reboot";
   }
@@ -304,10 +320,11 @@ struct Builder {
     if (!n.coalesce.has_value()) return;
     const CoalesceState& c = *n.coalesce;
     const CoalescingProfile& prof = pol.coalescing;
-    std::vector<std::string> args, cur, want, rx;
+    std::vector<std::string> args, cur, want, rx, undo;
     if (prof.adaptive_rx && c.adaptive_rx && *c.adaptive_rx != *prof.adaptive_rx) {
       std::string v = *prof.adaptive_rx ? "on" : "off";
       args.insert(args.end(), {"adaptive-rx", v});
+      undo.insert(undo.end(), {"adaptive-rx", *c.adaptive_rx ? "on" : "off"});
       cur.push_back(std::string("adaptive-rx ") + (*c.adaptive_rx ? "on" : "off"));
       want.push_back("adaptive-rx " + v);
       rx.push_back("^Adaptive RX:[[:space:]]+" + v + "([[:space:]]|$)");
@@ -316,6 +333,7 @@ struct Builder {
                      std::uint32_t hi) {
       if (!v || (*v >= lo && *v <= hi)) return;
       args.insert(args.end(), {key, std::to_string(lo)});
+      undo.insert(undo.end(), {key, std::to_string(*v)});
       cur.push_back(std::string(key) + " " + std::to_string(*v));
       want.push_back(std::string(key) + " " + std::to_string(lo));
       rx.push_back(std::string("^") + key + ":[[:space:]]+" + std::to_string(lo) + "$");
@@ -328,6 +346,8 @@ struct Builder {
     a.argv = {"ethtool", "-C", n.name};
     a.argv.insert(a.argv.end(), args.begin(), args.end());
     a.check_argv = {"ethtool", "-c", n.name};
+    a.undo_argv = {"ethtool", "-C", n.name};
+    a.undo_argv.insert(a.undo_argv.end(), undo.begin(), undo.end());
     a.check_regex = rx;
     a.note = "netdev (TCP/IP) interrupts only; RDMA completions are not moderated by this";
   }
@@ -347,7 +367,7 @@ struct Builder {
       if (!owner) continue;
       const NvConfig& nv = *owner->nv_config;
       std::vector<std::pair<std::string, std::string>> sets;
-      std::vector<std::string> cur, want;
+      std::vector<std::string> cur, want, undo;
       auto want_value = [&](const std::string& name, const std::string& value) {
         const NvParam* p = nv.find(name);
         if (!p) return;
@@ -358,6 +378,7 @@ struct Builder {
           return unplanned("qos.cnp-firmware", owner->bdf, ok.error().message);
         sets.emplace_back(name, value);
         cur.push_back(name + "=" + *v);
+        undo.push_back(name + "=" + *v);
         want.push_back(name + "=" + value);
       };
       for (int port = 1; port <= 4; ++port) {
@@ -376,6 +397,8 @@ struct Builder {
         a.check_argv.push_back(k);
         a.check_regex.push_back("^[[:space:]]*" + k + "[[:space:]]+" + v + "([[:space:]]|$)");
       }
+      a.undo_argv = {tool, "-y", "-d", owner->bdf, "set"};
+      a.undo_argv.insert(a.undo_argv.end(), undo.begin(), undo.end());
       a.note = "takes effect after a reboot or mstfwreset";
       if (fns.size() > 1 || owner->bdf.back() != '0') {
         std::vector<std::string> names;

@@ -43,6 +43,10 @@ struct Action {
   std::vector<std::string> check_argv;  ///< read-back command (empty with write_path)
   std::vector<std::string> check_regex; ///< EREs; each must match some read-back output line
   std::string note;                     ///< e.g. "needs reboot or mstfwreset"
+  /// Restores `current` (`rocekit apply --rollback`): a command, or with write_path the value
+  /// to write back. Empty undo_argv without write_path = not restorable (current not known).
+  std::vector<std::string> undo_argv;
+  std::string undo_write_value;
 };
 
 /// Subjects the planner could not judge: unknown current value, rejected names.
