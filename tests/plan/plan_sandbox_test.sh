@@ -95,4 +95,19 @@ run_case hostile-name-ecn "$tmp/snap.json"
 [[ $(cat "$ecn_dir/3") == 1 ]] ||
   bad "hostile name: ECN sysfs value not written under RK_SYSROOT"
 
+# Persistence: --format systemd writes the runtime script, a oneshot unit and a udev rule.
+rc=0
+"$rk" plan "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off" -f systemd -o "$tmp/sd" \
+  >"$tmp/sd.out" || rc=$?
+[[ $rc -eq 1 ]] || bad "systemd: exit $rc, want 1"
+grep -q '^dry run: nothing installed' "$tmp/sd.out" || bad "systemd: no dry-run listing"
+grep -qx 'Type=oneshot' "$tmp/sd/rocekit-roce.service" || bad "systemd: not oneshot"
+grep -qx 'After=network-pre.target' "$tmp/sd/rocekit-roce.service" || bad "systemd: After="
+grep -q 'DRIVERS=="mlx5_core"' "$tmp/sd/90-rocekit-roce.rules" || bad "udev rule"
+shellcheck -s bash "$tmp/sd/rocekit-roce-runtime.sh" || bad "systemd: runtime script shellcheck"
+cmp -s "$tmp/sd/rocekit-roce-runtime.sh" "$gold/roce-server-8dev-trust-pcp-pfc-off.sh" ||
+  bad "systemd: runtime script differs from the sh plan (no firmware steps in this bundle)"
+"$rk" plan "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off" -f systemd >/dev/null 2>&1 &&
+  bad "systemd without -o accepted"
+
 exit "$fail"

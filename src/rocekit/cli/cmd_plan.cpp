@@ -1,5 +1,6 @@
 // rocekit plan: the actions that bring a host to the policy, as a bash script or JSON
 // (src/rocekit/plan/). Exit 0: nothing to do; 1: actions planned; 2: usage or input error.
+#include <filesystem>
 #include <memory>
 
 #include "rocekit/cli/commands.hpp"
@@ -30,6 +31,24 @@ void run_plan(Context& ctx, const PlanOptions& o) {
     snap = std::move(*loaded);
   }
   plan::Plan p = plan::make_plan(snap, *policy);
+  if (o.format == "systemd") {
+    if (o.output.empty() || o.output == "-")
+      return report_error(ctx, Error{ErrorKind::malformed_input,
+                                     "--format systemd needs -o DIRECTORY", "plan"});
+    std::error_code ec;
+    std::filesystem::create_directories(o.output, ec);
+    if (ec) return report_error(ctx, Error{ErrorKind::io, ec.message(), o.output});
+    for (const plan::GeneratedFile& f : plan::render_systemd(p)) {
+      std::string path = (std::filesystem::path(o.output) / f.name).string();
+      if (!write_output(ctx, path, f.content)) return;
+      ctx.out << "wrote " << path << "  (install as " << f.install_path << ")\n";
+    }
+    ctx.out << "dry run: nothing installed. To install: copy each file to its path, chmod 0755 "
+               "the script, then `systemctl daemon-reload && systemctl enable rocekit-roce.service "
+               "&& udevadm control --reload`\n";
+    ctx.exit_code = p.actions.empty() ? ExitCode::ok : ExitCode::findings;
+    return;
+  }
   std::string text = o.format == "json" ? plan::render_json(p) : plan::render_sh(p);
   if (!write_output(ctx, o.output, text)) return;
   ctx.exit_code = p.actions.empty() ? ExitCode::ok : ExitCode::findings;
@@ -45,8 +64,8 @@ void add_plan_command(CLI::App& app, Context& ctx) {
                   "Capture directory, .tar.gz, snapshot .json, or 'live' (default: this host)");
   cmd->add_option("--root", opts->root, "Live: collect from /sys, /proc under this directory");
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
-  cmd->add_option("-f,--format", opts->format, "Output format: sh or json")
-      ->check(CLI::IsMember({"sh", "json"}));
+  cmd->add_option("-f,--format", opts->format, "Output format: sh, json or systemd (-o DIR)")
+      ->check(CLI::IsMember({"sh", "json", "systemd"}));
   cmd->add_option("-o,--output", opts->output, "Write the plan to this file (atomically)");
   cmd->callback([opts, &ctx] { run_plan(ctx, *opts); });
 }

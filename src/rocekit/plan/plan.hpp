@@ -87,6 +87,19 @@ std::string shell_quote(std::string_view word);
 /// the first failure, reads back each value. Every word is single-quoted. Passes shellcheck.
 std::string render_sh(const Plan& plan);
 
+/// One generated file: name (no directory), where it belongs on the host, content.
+struct GeneratedFile {
+  std::string name;
+  std::string install_path;
+  std::string content;
+};
+
+/// Persistence for the runtime part (scope runtime) of the plan: `rocekit-roce-runtime.sh`
+/// (render_sh of the runtime actions), `rocekit-roce.service` (oneshot, After=network-pre.target,
+/// runs the script with --execute at boot) and `90-rocekit-roce.rules` (udev: re-runs the unit
+/// when an mlx5 netdev appears: driver reload, hotplug). Firmware steps are left out.
+std::vector<GeneratedFile> render_systemd(const Plan& plan);
+
 /// The plan as JSON (schema "rocekit-plan/1"), two-space indented, trailing newline.
 std::string render_json(const Plan& plan);
 
