@@ -107,7 +107,7 @@ TEST(PlanHand, HostileNamesAreQuotedOrRejected) {
   Plan p = make_plan(s, default_policy());
   ASSERT_EQ(p.actions.size(), 2u);
   std::string sh = render_sh(p);
-  EXPECT_NE(sh.find("run 'mlnx_qos' '-i' 'eth$(touch_x)' '--trust' 'dscp'"), std::string::npos) << sh;
+  EXPECT_NE(sh.find("run 'dcb' 'apptrust' 'set' 'dev' 'eth$(touch_x)' 'order' 'dscp'"), std::string::npos) << sh;
   EXPECT_EQ(sh.find("\"eth$(touch_x)\""), std::string::npos);
   EXPECT_NE(sh.find("'eth'\\''q'"), std::string::npos);
   int rejected = 0;

@@ -168,14 +168,14 @@ struct Builder {
     std::string current;
     if (it != q.dscp_to_priority.end()) {
       if (it->second == prio) return;
-      current = std::to_string(it->second);
+      current = "prio " + std::to_string(it->second);
     } else if (trust_changes) {
       current = "not shown (trust " + q.trust.value_or("?") + ")";
     } else {
       return unplanned(rule, n.name, "dscp2prio table not shown for DSCP " + std::to_string(dscp));
     }
-    Action& a = add(ActionKind::dscp2prio, rule, n.name, "dscp " + std::to_string(dscp) + " -> " + current,
-                    "dscp " + std::to_string(dscp) + " -> " + std::to_string(prio), FixScope::runtime);
+    Action& a = add(ActionKind::dscp2prio, rule, n.name, "dscp " + std::to_string(dscp) + ": " + current,
+                    "dscp " + std::to_string(dscp) + ": prio " + std::to_string(prio), FixScope::runtime);
     std::string d = std::to_string(dscp), p = std::to_string(prio);
     if (plan.qos_backend == QosBackend::mlnx_qos) {
       a.argv = {"mlnx_qos", "-i", n.name, "--dscp2prio", "set," + d + "," + p};
