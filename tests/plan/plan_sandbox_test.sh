@@ -33,6 +33,15 @@ run_case() {
   "$rk" plan "$input" -f json -o "$d/plan.json" || true
   compare "$gold/$name.sh" "$d/plan.sh"
   compare "$gold/$name.json" "$d/plan.json"
+  "$rk" plan "$input" -f ansible -o "$d/plan.yml" || true
+  compare "$gold/$name.yml" "$d/plan.yml"
+  if command -v ansible-playbook >/dev/null; then
+    (cd "$d" && ANSIBLE_LOCAL_TEMP=$d/.ansible ANSIBLE_HOME=$d/.ansible \
+      ansible-playbook --syntax-check -i localhost, plan.yml >"$d/ansible.out" 2>&1) ||
+      bad "$name: ansible-playbook --syntax-check: $(cat "$d/ansible.out")"
+  else
+    printf 'SKIP: %s: ansible-playbook not installed (scripts/install-deps.sh installs ansible-core)\n' "$name"
+  fi
   shellcheck -s bash "$d/plan.sh" || bad "$name: shellcheck"
   : >"$d/dry.log"
   (cd "$d" && PATH=$sandbox_path RK_LOG=$d/dry.log RK_STATE=$d/state RK_SYSROOT=$d/sys \
@@ -94,6 +103,23 @@ run_case hostile-name-ecn "$tmp/snap.json"
 [[ ! -e $tmp/hostile-name-ecn/x ]] || bad "hostile name: \$(>x) was executed"
 [[ $(cat "$ecn_dir/3") == 1 ]] ||
   bad "hostile name: ECN sysfs value not written under RK_SYSROOT"
+
+# The Ansible playbook, run twice on localhost against the stand-ins: the first run changes
+# trust and PFC (dscp2prio already matches once trust is dscp: skipped), the second nothing.
+if command -v ansible-playbook >/dev/null; then
+  a=$tmp/ansible
+  mkdir -p "$a/state"
+  for i in 1 2; do
+    (cd "$a" && PATH=$sandbox_path RK_LOG=$a/log$i RK_STATE=$a/state ANSIBLE_HOME=$a/.a \
+      ANSIBLE_LOCAL_TEMP=$a/.a/tmp ANSIBLE_NOCOLOR=1 ansible-playbook -i localhost, -c local \
+      -e ansible_become=false "$gold/roce-server-8dev-trust-pcp-pfc-off.yml" >"$a/out$i" 2>&1) ||
+      bad "ansible run $i: $(tail -5 "$a/out$i")"
+  done
+  grep -Eq 'localhost +: ok=10 +changed=2 .*failed=0 +skipped=2' "$a/out1" || bad "ansible run 1: $(tail -2 "$a/out1")"
+  grep -Eq 'localhost +: ok=8 +changed=0 .*failed=0 +skipped=4' "$a/out2" || bad "ansible run 2: $(tail -2 "$a/out2")"
+  grep -q -- '--trust dscp' "$a/log1" || bad "ansible run 1 did not set trust"
+  ! grep -q -- '--' "$a/log2" || bad "ansible run 2 changed something: $(cat "$a/log2")"
+fi
 
 # Persistence: --format systemd writes the runtime script, a oneshot unit and a udev rule.
 rc=0

@@ -1,6 +1,8 @@
 // rk_plan: planner on real bundles (testdata/hosts) and hand-built hostile snapshots.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "golden.hpp"
 #include "rocekit/pipeline.hpp"
 #include "rocekit/plan/plan.hpp"
@@ -115,6 +117,28 @@ TEST(PlanHand, HostileNamesAreQuotedOrRejected) {
     if (u.reason.starts_with("rejected")) ++rejected;
   EXPECT_EQ(rejected, 3);  // "eth 1;reboot", "../../x", the junk BDF
   EXPECT_EQ(sh.find("\n0000:01:00.0;reboot"), std::string::npos);
+}
+
+TEST(PlanHand, AnsibleNeverTemplatesNamesFromTheHost) {
+  Snapshot s;
+  s.netdevs.push_back(qos_dev("e{{x}}", "pcp", {false, false, false, true, false, false, false, false}));
+  Plan p = make_plan(s, default_policy());
+  ASSERT_EQ(p.actions.size(), 1u);
+  std::string yml = render_ansible(p);
+  EXPECT_NE(yml.find("argv: [!unsafe \"dcb\", !unsafe \"apptrust\", !unsafe \"set\", !unsafe \"dev\", "
+                     "!unsafe \"e{{x}}\", !unsafe \"order\", !unsafe \"dscp\"]"),
+            std::string::npos)
+      << yml;
+  // Every line that carries the name is a comment or tags its strings !unsafe.
+  std::size_t raw = 0;
+  std::istringstream lines(yml);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("e{{x}}") == std::string::npos) continue;
+    ++raw;
+    EXPECT_TRUE(line.starts_with("#") || line.find("!unsafe \"") != std::string::npos) << line;
+  }
+  EXPECT_GT(raw, 0u);
+  EXPECT_NE(yml.find("rk_res: [!unsafe \"order: dscp( |$)\"]"), std::string::npos) << yml;
 }
 
 TEST(PlanHand, PolicyValueWithShellSyntaxIsRejectedByTheLoader) {

@@ -49,7 +49,9 @@ void run_plan(Context& ctx, const PlanOptions& o) {
     ctx.exit_code = p.actions.empty() ? ExitCode::ok : ExitCode::findings;
     return;
   }
-  std::string text = o.format == "json" ? plan::render_json(p) : plan::render_sh(p);
+  std::string text = o.format == "json"      ? plan::render_json(p)
+                     : o.format == "ansible" ? plan::render_ansible(p)
+                                             : plan::render_sh(p);
   if (!write_output(ctx, o.output, text)) return;
   ctx.exit_code = p.actions.empty() ? ExitCode::ok : ExitCode::findings;
 }
@@ -64,8 +66,8 @@ void add_plan_command(CLI::App& app, Context& ctx) {
                   "Capture directory, .tar.gz, snapshot .json, or 'live' (default: this host)");
   cmd->add_option("--root", opts->root, "Live: collect from /sys, /proc under this directory");
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
-  cmd->add_option("-f,--format", opts->format, "Output format: sh, json or systemd (-o DIR)")
-      ->check(CLI::IsMember({"sh", "json", "systemd"}));
+  cmd->add_option("-f,--format", opts->format, "Output format: sh, json, ansible or systemd (-o DIR)")
+      ->check(CLI::IsMember({"sh", "json", "ansible", "systemd"}));
   cmd->add_option("-o,--output", opts->output, "Write the plan to this file (atomically)");
   cmd->callback([opts, &ctx] { run_plan(ctx, *opts); });
 }

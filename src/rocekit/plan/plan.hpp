@@ -100,6 +100,13 @@ struct GeneratedFile {
 /// when an mlx5 netdev appears: driver reload, hotplug). Firmware steps are left out.
 std::vector<GeneratedFile> render_systemd(const Plan& plan);
 
+/// An Ansible playbook (hosts: all, become) applying the same actions idempotently: per action
+/// a read-back (changed_when false), the command only when a read-back regex does not match
+/// (ansible.builtin.command argv, no shell; sysfs writes via `tee` with stdin), then the
+/// read-back again with failed_when. Every string from the snapshot is tagged `!unsafe`, so a
+/// name holding `{{ }}` is never templated. POSIX [[:space:]] becomes Python's \s.
+std::string render_ansible(const Plan& plan);
+
 /// The plan as JSON (schema "rocekit-plan/1"), two-space indented, trailing newline.
 std::string render_json(const Plan& plan);
 
