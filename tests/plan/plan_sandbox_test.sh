@@ -121,6 +121,38 @@ if command -v ansible-playbook >/dev/null; then
   ! grep -q -- '--' "$a/log2" || bad "ansible run 2 changed something: $(cat "$a/log2")"
 fi
 
+# rocekit apply on the aerial bundle with the stand-ins as tools and a fixture root: dry run
+# changes nothing, --yes applies and saves state, a held lock refuses, --rollback restores.
+ap=$tmp/apply
+mkdir -p "$ap/state" "$ap/root"
+printf '%s' 1536 >"$ap/state/ens6f0.mtu"
+printf '%s' 1514 >"$ap/state/ens6f1.mtu"
+aerial=$src/testdata/hosts/aerial-21-4-a100-cx6dx
+apply() {
+  RK_LOG=$ap/log RK_STATE=$ap/state "$rk" apply "$aerial" --tool-dir "$tmp/bin" --root "$ap/root" \
+    --lock "$ap/lock" --state "$ap/state.json" "$@"
+}
+rc=0
+apply --dry-run >"$ap/dry.out" || rc=$?
+[[ $rc -eq 0 && ! -e $ap/log && ! -e $ap/state.json ]] || bad "apply --dry-run: rc $rc or wrote"
+rc=0
+RK_LOG=$ap/log RK_STATE=$ap/state flock "$ap/lock" "$rk" apply "$aerial" --tool-dir "$tmp/bin" \
+  --root "$ap/root" --lock "$ap/lock" --state "$ap/state.json" --yes >"$ap/locked.out" 2>&1 || rc=$?
+if [[ $rc -ne 2 ]] || ! grep -q 'another rocekit apply holds' "$ap/locked.out"; then
+  bad "apply under a held lock: rc $rc: $(cat "$ap/locked.out")"
+fi
+rc=0
+apply --yes >"$ap/apply.out" 2>&1 || rc=$?
+[[ $rc -eq 0 ]] || bad "apply --yes: rc $rc: $(cat "$ap/apply.out")"
+[[ $(cat "$ap/state/ens6f0.mtu") == 4200 && $(cat "$ap/state/ens6f1.mtu") == 4200 ]] || bad "apply: MTU not set"
+grep -q '"1536"' "$ap/state.json" || bad "apply: previous MTU not saved"
+rc=0
+RK_LOG=$ap/log RK_STATE=$ap/state "$rk" apply --rollback "$ap/state.json" --tool-dir "$tmp/bin" \
+  --lock "$ap/lock" >"$ap/rollback.out" 2>&1 || rc=$?
+[[ $rc -eq 0 ]] || bad "rollback: rc $rc: $(cat "$ap/rollback.out")"
+[[ $(cat "$ap/state/ens6f0.mtu") == 1536 && $(cat "$ap/state/ens6f1.mtu") == 1514 ]] ||
+  bad "rollback: MTU not restored"
+
 # Persistence: --format systemd writes the runtime script, a oneshot unit and a udev rule.
 rc=0
 "$rk" plan "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off" -f systemd -o "$tmp/sd" \

@@ -22,6 +22,7 @@ struct ApplyCliOptions {
   bool yes = false;
   bool dry_run = false;
   bool firmware = false;
+  std::vector<std::string> tool_dirs;  ///< searched before the standard directories
 };
 
 const std::vector<std::string> k_tool_dirs{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
@@ -40,7 +41,9 @@ void run_apply(Context& ctx, const ApplyCliOptions& o) {
   ao.dry_run = o.dry_run;
   ao.firmware = o.firmware;
   ao.lock_file = o.lock;
-  auto runner = plan::make_system_runner(k_tool_dirs, o.root);
+  std::vector<std::string> dirs = o.tool_dirs;
+  dirs.insert(dirs.end(), k_tool_dirs.begin(), k_tool_dirs.end());
+  auto runner = plan::make_system_runner(dirs, o.root);
   if (!o.rollback.empty()) {
     ao.state_file = o.rollback;
     Result<plan::ApplyReport> rep = plan::rollback(ao, *runner);
@@ -88,6 +91,8 @@ void add_apply_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--state", o->state, "Where to save previous values (default " + o->state + ")");
   cmd->add_option("--rollback", o->rollback, "Restore the values saved in this state file");
   cmd->add_option("--lock", o->lock, "Lock file (default /run/rocekit.lock)");
+  cmd->add_option("--tool-dir", o->tool_dirs,
+                  "Look for mlnx_qos, dcb, setpci, ... here first (repeatable; tests)");
   cmd->add_flag("-y,--yes", o->yes, "Do not ask");
   cmd->add_flag("--dry-run", o->dry_run, "Show the steps; run and write nothing");
   cmd->add_flag("--firmware", o->firmware, "Also apply firmware NV steps (need reboot/mstfwreset)");
