@@ -52,7 +52,7 @@ struct ApplyTest : ::testing::Test {
            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
-    opts.state_file = dir / "state.json";
+    opts.state_file = dir / "var" / "state.json";  // parent created by apply
     opts.lock_file = dir / "rocekit.lock";
     Result<Snapshot> s = load_input(rk::test::testdata_dir() / "hosts" / "aerial-21-4-a100-cx6dx");
     ASSERT_TRUE(s.has_value());

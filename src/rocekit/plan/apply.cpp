@@ -169,6 +169,9 @@ nlohmann::json undo_json(const Action& a) {
 Result<bool> save_state(const std::filesystem::path& path, const nlohmann::json& state) {
   std::filesystem::path tmp = path;
   tmp += ".tmp";
+  std::error_code mk;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), mk);
+  if (mk) return unexpected(ErrorKind::io, mk.message(), "creating " + path.parent_path().string());
   {
     std::ofstream f(tmp);
     if (!f) return unexpected(ErrorKind::io, std::strerror(errno), "writing " + tmp.string());
