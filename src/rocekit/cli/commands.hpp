@@ -38,5 +38,7 @@ void add_collect_command(CLI::App& app, Context& ctx);
 /// is not a directory.
 bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapshot& out);
 void add_select_command(CLI::App& app, Context& ctx);  // also adds `catalog`
+void add_plan_command(CLI::App& app, Context& ctx);
+void add_apply_command(CLI::App& app, Context& ctx);
 
 }  // namespace rk::cli

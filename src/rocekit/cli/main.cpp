@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
   rk::cli::add_diagnose_command(app, ctx);
   rk::cli::add_collect_command(app, ctx);
   rk::cli::add_select_command(app, ctx);
+  rk::cli::add_plan_command(app, ctx);
+  rk::cli::add_apply_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,102 @@
+// rocekit apply: run a plan on this host (src/rocekit/plan/apply.hpp). Shows the plan, asks
+// unless --yes, locks, saves previous values, stops at the first failure; --rollback restores.
+// Exit 0: applied (or nothing to do, or dry run); 1: a step failed; 2: usage, input or lock error.
+#include <iostream>
+#include <memory>
+
+#include "rocekit/cli/commands.hpp"
+#include "rocekit/pipeline.hpp"
+#include "rocekit/plan/apply.hpp"
+
+namespace rk::cli {
+
+namespace {
+
+struct ApplyCliOptions {
+  std::string input;
+  std::string root = "/";
+  std::string policy;
+  std::string state = "/var/lib/rocekit/apply-state.json";
+  std::string rollback;
+  std::string lock = "/run/rocekit.lock";
+  bool yes = false;
+  bool dry_run = false;
+  bool firmware = false;
+  std::vector<std::string> tool_dirs;  ///< searched before the standard directories
+};
+
+const std::vector<std::string> k_tool_dirs{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+                                           "/usr/bin", "/sbin", "/bin"};
+
+void print_report(Context& ctx, const plan::ApplyReport& rep) {
+  for (const std::string& l : rep.log) ctx.out << l << "\n";
+  if (!rep.ok) {
+    ctx.err << "rocekit: error: stopped at the first failure: " << rep.error << "\n";
+    ctx.exit_code = ExitCode::findings;
+  }
+}
+
+void run_apply(Context& ctx, const ApplyCliOptions& o) {
+  plan::ApplyOptions ao;
+  ao.dry_run = o.dry_run;
+  ao.firmware = o.firmware;
+  ao.lock_file = o.lock;
+  std::vector<std::string> dirs = o.tool_dirs;
+  dirs.insert(dirs.end(), k_tool_dirs.begin(), k_tool_dirs.end());
+  auto runner = plan::make_system_runner(dirs, o.root);
+  if (!o.rollback.empty()) {
+    ao.state_file = o.rollback;
+    Result<plan::ApplyReport> rep = plan::rollback(ao, *runner);
+    if (!rep) return report_error(ctx, rep.error());
+    return print_report(ctx, *rep);
+  }
+  ao.state_file = o.state;
+  Result<Policy> policy = load_policy(o.policy);
+  if (!policy) return report_error(ctx, policy.error());
+  Snapshot snap;
+  if (o.input.empty() || o.input == "live") {
+    if (!collect_live(ctx, o.root, false, snap)) return;
+  } else {
+    Result<Snapshot> loaded = load_input(o.input);
+    if (!loaded) return report_error(ctx, loaded.error());
+    snap = std::move(*loaded);
+  }
+  plan::Plan p = plan::make_plan(snap, *policy);
+  ctx.out << plan::render_sh(p);
+  if (p.actions.empty()) return;
+  if (!o.yes && !o.dry_run) {
+    ctx.out << "Apply " << p.actions.size() << " steps? [y/N] " << std::flush;
+    std::string answer;
+    if (!std::getline(std::cin, answer) || (answer != "y" && answer != "yes")) {
+      ctx.out << "nothing applied\n";
+      return;
+    }
+  }
+  Result<plan::ApplyReport> rep = plan::apply_plan(p, ao, *runner);
+  if (!rep) return report_error(ctx, rep.error());
+  print_report(ctx, *rep);
+  if (rep->ok && !o.dry_run) ctx.out << "previous values saved in " << o.state << "\n";
+}
+
+}  // namespace
+
+void add_apply_command(CLI::App& app, Context& ctx) {
+  auto o = std::make_shared<ApplyCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "apply", "Apply the plan on this host (asks first; --rollback STATEFILE restores)");
+  cmd->add_option("input", o->input,
+                  "Capture directory, .tar.gz, snapshot .json, or 'live' (default: this host)");
+  cmd->add_option("--root", o->root, "Collect from and write sysfs under this directory");
+  cmd->add_option("-p,--policy", o->policy, "Policy YAML file (default: built-in profile)");
+  cmd->add_option("--state", o->state, "Where to save previous values (default " + o->state + ")");
+  cmd->add_option("--rollback", o->rollback, "Restore the values saved in this state file");
+  cmd->add_option("--lock", o->lock, "Lock file (default /run/rocekit.lock)");
+  cmd->add_option("--tool-dir", o->tool_dirs,
+                  "Look for mlnx_qos, dcb, setpci, ... here first (repeatable; tests)");
+  cmd->add_flag("-y,--yes", o->yes, "Do not ask");
+  cmd->add_flag("--dry-run", o->dry_run, "Show the steps; run and write nothing");
+  cmd->add_flag("--firmware", o->firmware, "Also apply firmware NV steps (need reboot/mstfwreset)");
+  cmd->callback([o, &ctx] { run_apply(ctx, *o); });
+}
+
+}  // namespace rk::cli

@@ -1,0 +1,75 @@
+// rocekit plan: the actions that bring a host to the policy, as a bash script or JSON
+// (src/rocekit/plan/). Exit 0: nothing to do; 1: actions planned; 2: usage or input error.
+#include <filesystem>
+#include <memory>
+
+#include "rocekit/cli/commands.hpp"
+#include "rocekit/pipeline.hpp"
+#include "rocekit/plan/plan.hpp"
+
+namespace rk::cli {
+
+namespace {
+
+struct PlanOptions {
+  std::string input;
+  std::string root = "/";
+  std::string policy;
+  std::string format = "sh";
+  std::string output;
+};
+
+void run_plan(Context& ctx, const PlanOptions& o) {
+  Result<Policy> policy = load_policy(o.policy);
+  if (!policy) return report_error(ctx, policy.error());
+  Snapshot snap;
+  if (o.input.empty() || o.input == "live") {
+    if (!collect_live(ctx, o.root, false, snap)) return;
+  } else {
+    Result<Snapshot> loaded = load_input(o.input);
+    if (!loaded) return report_error(ctx, loaded.error());
+    snap = std::move(*loaded);
+  }
+  plan::Plan p = plan::make_plan(snap, *policy);
+  if (o.format == "systemd") {
+    if (o.output.empty() || o.output == "-")
+      return report_error(ctx, Error{ErrorKind::malformed_input,
+                                     "--format systemd needs -o DIRECTORY", "plan"});
+    std::error_code ec;
+    std::filesystem::create_directories(o.output, ec);
+    if (ec) return report_error(ctx, Error{ErrorKind::io, ec.message(), o.output});
+    for (const plan::GeneratedFile& f : plan::render_systemd(p)) {
+      std::string path = (std::filesystem::path(o.output) / f.name).string();
+      if (!write_output(ctx, path, f.content)) return;
+      ctx.out << "wrote " << path << "  (install as " << f.install_path << ")\n";
+    }
+    ctx.out << "dry run: nothing installed. To install: copy each file to its path, chmod 0755 "
+               "the script, then `systemctl daemon-reload && systemctl enable rocekit-roce.service "
+               "&& udevadm control --reload`\n";
+    ctx.exit_code = p.actions.empty() ? ExitCode::ok : ExitCode::findings;
+    return;
+  }
+  std::string text = o.format == "json"      ? plan::render_json(p)
+                     : o.format == "ansible" ? plan::render_ansible(p)
+                                             : plan::render_sh(p);
+  if (!write_output(ctx, o.output, text)) return;
+  ctx.exit_code = p.actions.empty() ? ExitCode::ok : ExitCode::findings;
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app, Context& ctx) {
+  auto opts = std::make_shared<PlanOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "plan", "Ordered, idempotent actions that bring a host to the policy (bash script or JSON)");
+  cmd->add_option("input", opts->input,
+                  "Capture directory, .tar.gz, snapshot .json, or 'live' (default: this host)");
+  cmd->add_option("--root", opts->root, "Live: collect from /sys, /proc under this directory");
+  cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
+  cmd->add_option("-f,--format", opts->format, "Output format: sh, json, ansible or systemd (-o DIR)")
+      ->check(CLI::IsMember({"sh", "json", "ansible", "systemd"}));
+  cmd->add_option("-o,--output", opts->output, "Write the plan to this file (atomically)");
+  cmd->callback([opts, &ctx] { run_plan(ctx, *opts); });
+}
+
+}  // namespace rk::cli

@@ -1,0 +1,291 @@
+// apply_plan / rollback: ordered execution with read-back, a state file written before the first
+// change, and an flock(2) so that two applies never interleave on one host.
+#include "rocekit/plan/apply.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+extern char** environ;
+
+namespace rk::plan {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& w : v) out += (out.empty() ? "" : " ") + shell_quote(w);
+  return out;
+}
+
+class SystemStepRunner : public StepRunner {
+ public:
+  SystemStepRunner(std::vector<std::string> dirs, std::filesystem::path root)
+      : m_dirs(std::move(dirs)), m_root(std::move(root)) {}
+
+  Result<std::string> run(const std::vector<std::string>& argv) override {
+    if (argv.empty()) return unexpected(ErrorKind::malformed_input, "empty command");
+    std::string exe;
+    for (const std::string& d : m_dirs) {
+      std::filesystem::path p = std::filesystem::path(d) / argv[0];
+      if (::access(p.c_str(), X_OK) == 0) {
+        exe = p;
+        break;
+      }
+    }
+    if (exe.empty()) return unexpected(ErrorKind::not_found, argv[0] + ": not installed", join(argv));
+    int out[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) return unexpected(ErrorKind::io, std::strerror(errno), join(argv));
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = 0;
+    int rc = ::posix_spawn(&pid, exe.c_str(), &fa, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(out[1]);
+    if (rc != 0) {
+      ::close(out[0]);
+      return unexpected(ErrorKind::io, std::strerror(rc), join(argv));
+    }
+    std::string text;
+    char buf[4096];
+    for (;;) {
+      ssize_t n = ::read(out[0], buf, sizeof buf);
+      if (n > 0) text.append(buf, static_cast<std::size_t>(n));
+      else if (n == 0 || errno != EINTR) break;
+    }
+    ::close(out[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      return unexpected(ErrorKind::tool_failed,
+                        "exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1),
+                        join(argv));
+    return text;
+  }
+
+  Result<bool> write_file(const std::string& path, const std::string& value) override {
+    std::ofstream f(m_root / std::filesystem::path(path).relative_path());
+    if (!f) return unexpected(ErrorKind::io, std::strerror(errno), "writing " + path);
+    f << value << "\n";
+    f.close();
+    if (!f) return unexpected(ErrorKind::io, "write failed", "writing " + path);
+    return true;
+  }
+
+  Result<std::string> read_file(const std::string& path) override {
+    std::ifstream f(m_root / std::filesystem::path(path).relative_path());
+    if (!f) return unexpected(ErrorKind::io, std::strerror(errno), "reading " + path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  }
+
+ private:
+  std::vector<std::string> m_dirs;
+  std::filesystem::path m_root;
+};
+
+bool matches_all(const std::string& text, const std::vector<std::string>& regexes, std::string& bad) {
+  for (const std::string& r : regexes) {
+    std::regex re(r, std::regex::extended);
+    bool hit = false;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+      if (std::regex_search(line, re)) {
+        hit = true;
+        break;
+      }
+    if (!hit) {
+      bad = r;
+      return false;
+    }
+  }
+  return true;
+}
+
+/// One step of apply or rollback: a command or a file write, and its read-back.
+struct Step {
+  std::string title;
+  std::vector<std::string> argv;
+  std::optional<std::string> write_path;
+  std::string write_value;
+  std::vector<std::string> check_argv;
+  std::vector<std::string> check_regex;
+};
+
+/// Runs one step; false (report filled) on failure.
+bool run_step(const Step& s, bool dry_run, StepRunner& r, ApplyReport& rep) {
+  rep.log.push_back("step: " + s.title);
+  if (s.write_path)
+    rep.log.push_back("  write " + shell_quote(s.write_value) + " > " + shell_quote(*s.write_path));
+  else
+    rep.log.push_back("  $ " + join(s.argv));
+  if (dry_run) return true;
+  auto fail = [&](const std::string& why) {
+    rep.ok = false;
+    rep.error = s.title + ": " + why;
+    rep.log.push_back("  FAILED: " + why);
+    return false;
+  };
+  if (s.write_path) {
+    if (Result<bool> w = r.write_file(*s.write_path, s.write_value); !w) return fail(w.error().message);
+  } else if (Result<std::string> o = r.run(s.argv); !o) {
+    return fail(o.error().message);
+  }
+  if (s.check_regex.empty()) return true;
+  Result<std::string> back = s.write_path ? r.read_file(*s.write_path) : r.run(s.check_argv);
+  if (!back) return fail("read-back: " + back.error().message);
+  std::string bad;
+  if (!matches_all(*back, s.check_regex, bad)) return fail("read-back does not match " + bad);
+  rep.log.push_back("  read-back ok");
+  return true;
+}
+
+nlohmann::json undo_json(const Action& a) {
+  nlohmann::json j{{"rule", a.rule}, {"subject", a.subject}, {"restore", a.current},
+                   {"scope", std::string(to_string(a.scope))}};
+  if (a.write_path)
+    j["write"] = {{"path", *a.write_path}, {"value", a.undo_write_value}};
+  else
+    j["argv"] = a.undo_argv;
+  return j;
+}
+
+Result<bool> save_state(const std::filesystem::path& path, const nlohmann::json& state) {
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  std::error_code mk;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), mk);
+  if (mk) return unexpected(ErrorKind::io, mk.message(), "creating " + path.parent_path().string());
+  {
+    std::ofstream f(tmp);
+    if (!f) return unexpected(ErrorKind::io, std::strerror(errno), "writing " + tmp.string());
+    f << state.dump(2) << "\n";
+    if (!f) return unexpected(ErrorKind::io, "write failed", "writing " + tmp.string());
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return unexpected(ErrorKind::io, ec.message(), "renaming " + tmp.string());
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<StepRunner> make_system_runner(std::vector<std::string> search_dirs,
+                                               std::filesystem::path root) {
+  return std::make_unique<SystemStepRunner>(std::move(search_dirs), std::move(root));
+}
+
+Result<std::shared_ptr<ApplyLock>> ApplyLock::acquire(const std::filesystem::path& path) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return unexpected(ErrorKind::io, std::strerror(errno), "opening lock " + path.string());
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    int e = errno;
+    ::close(fd);
+    if (e == EWOULDBLOCK)
+      return unexpected(ErrorKind::io, "another rocekit apply holds " + path.string(), "locking");
+    return unexpected(ErrorKind::io, std::strerror(e), "locking " + path.string());
+  }
+  return std::shared_ptr<ApplyLock>(new ApplyLock(fd));
+}
+
+ApplyLock::~ApplyLock() { ::close(m_fd); }
+
+Result<ApplyReport> apply_plan(const Plan& plan, const ApplyOptions& opts, StepRunner& runner) {
+  ApplyReport rep;
+  std::vector<const Action*> todo;
+  for (const Action& a : plan.actions) {
+    if (a.scope == FixScope::firmware_reboot && !opts.firmware) {
+      rep.log.push_back("skip (needs --firmware): " + a.rule + " " + a.subject);
+      continue;
+    }
+    todo.push_back(&a);
+  }
+  if (opts.dry_run) rep.log.push_back("DRY RUN: nothing is changed");
+  std::shared_ptr<ApplyLock> lock;
+  nlohmann::json state{{"schema", "rocekit-apply-state/1"}, {"hostname", plan.hostname},
+                       {"attempted", 0}, {"steps", nlohmann::json::array()}};
+  if (!opts.dry_run) {
+    Result<std::shared_ptr<ApplyLock>> l = ApplyLock::acquire(opts.lock_file);
+    if (!l) return unexpected(l.error());
+    lock = *l;
+    for (const Action* a : todo) state["steps"].push_back(undo_json(*a));
+    if (Result<bool> s = save_state(opts.state_file, state); !s) return unexpected(s.error());
+  }
+  int n = 0;
+  for (const Action* a : todo) {
+    Step s{a->rule + " " + a->subject + ": " + a->current + " -> " + a->desired,
+           a->argv, a->write_path, a->write_value, a->check_argv, a->check_regex};
+    if (!opts.dry_run) {
+      state["attempted"] = ++n;
+      if (Result<bool> w = save_state(opts.state_file, state); !w) return unexpected(w.error());
+    }
+    if (!run_step(s, opts.dry_run, runner, rep)) break;
+    if (!opts.dry_run) {
+      ++rep.steps_done;
+      if (a->scope == FixScope::firmware_reboot) rep.reboot_needed = true;
+    }
+  }
+  if (rep.reboot_needed)
+    rep.log.push_back("firmware NV settings changed: reboot the host or run mstfwreset to apply them");
+  return rep;
+}
+
+Result<ApplyReport> rollback(const ApplyOptions& opts, StepRunner& runner) {
+  std::ifstream f(opts.state_file);
+  if (!f) return unexpected(ErrorKind::not_found, std::strerror(errno), opts.state_file.string());
+  nlohmann::json state = nlohmann::json::parse(f, nullptr, false);
+  if (state.is_discarded() || state.value("schema", "") != "rocekit-apply-state/1" ||
+      !state.contains("steps") || !state["steps"].is_array() || !state.contains("attempted"))
+    return unexpected(ErrorKind::malformed_input, "not a rocekit apply state file",
+                      opts.state_file.string());
+  ApplyReport rep;
+  std::shared_ptr<ApplyLock> lock;
+  if (!opts.dry_run) {
+    Result<std::shared_ptr<ApplyLock>> l = ApplyLock::acquire(opts.lock_file);
+    if (!l) return unexpected(l.error());
+    lock = *l;
+  }
+  const auto& steps = state["steps"];
+  std::size_t attempted = std::min<std::size_t>(state["attempted"].get<std::size_t>(), steps.size());
+  try {
+    for (std::size_t i = attempted; i-- > 0;) {
+      const auto& j = steps[i];
+      Step s;
+      s.title = "restore " + j.at("rule").get<std::string>() + " " + j.at("subject").get<std::string>() +
+                " to " + j.at("restore").get<std::string>();
+      if (j.contains("write")) {
+        s.write_path = j["write"].at("path").get<std::string>();
+        s.write_value = j["write"].at("value").get<std::string>();
+      } else {
+        s.argv = j.at("argv").get<std::vector<std::string>>();
+        if (s.argv.empty()) {
+          rep.log.push_back("not restorable (previous value unknown): " + s.title);
+          continue;
+        }
+      }
+      if (!run_step(s, opts.dry_run, runner, rep)) break;
+      if (!opts.dry_run) ++rep.steps_done;
+    }
+  } catch (const nlohmann::json::exception& e) {
+    return unexpected(ErrorKind::malformed_input, e.what(), opts.state_file.string());
+  }
+  return rep;
+}
+
+}  // namespace rk::plan

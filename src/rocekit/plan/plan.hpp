@@ -1,0 +1,113 @@
+// rocekit plan: the host's RoCE configuration as an ordered list of structured actions
+// (issue 5). make_plan() compares a Snapshot with a Policy and emits one Action per value that
+// differs; renderers turn the list into a bash script (render_sh) or JSON (render_json).
+// Nothing here prints, runs commands or touches files.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rocekit/core/result.hpp"
+#include "rocekit/model/finding.hpp"
+#include "rocekit/model/snapshot.hpp"
+#include "rocekit/policy/policy.hpp"
+
+namespace rk::plan {
+
+/// What an action changes. Plans are ordered by this enum (firmware NV first, then runtime
+/// DCB/QoS, ECN, MTU, PCIe MaxReadReq, coalescing), then by subject.
+enum class ActionKind { nv_config, trust, dscp2prio, pfc, ecn, mtu, max_read_request, coalesce };
+std::string_view to_string(ActionKind k);
+
+/// Tool family used for DCB/QoS (chosen from the snapshot: mlnx_qos output seen -> mlnx_qos).
+enum class QosBackend { mlnx_qos, dcb };
+/// Tool used for firmware NV settings (mlxconfig output seen -> mlxconfig, else mstconfig).
+enum class NvBackend { mstconfig, mlxconfig };
+
+/// One step: either run `argv`, or (when `write_path` is set) write `write_value` + "\n" into
+/// the sysfs file `write_path` (absolute host path; the sh renderer prefixes $RK_SYSROOT).
+/// The read-back runs `check_argv` (or reads `write_path`); each POSIX ERE of `check_regex`
+/// must match some line of its output.
+struct Action {
+  ActionKind kind = ActionKind::trust;
+  std::string rule;      ///< rule id the action satisfies, e.g. "qos.trust-dscp"
+  std::string subject;   ///< netdev, BDF, or "dddd:bb:dd" (physical device, NV settings)
+  std::string current;   ///< value now, as text ("pcp", "1500", "512")
+  std::string desired;   ///< value after the action ("dscp", "4200", "4096")
+  FixScope scope = FixScope::runtime;
+  std::vector<std::string> argv;  ///< the command, one word per element (never a shell string)
+  std::optional<std::string> write_path;
+  std::string write_value;
+  std::vector<std::string> check_argv;  ///< read-back command (empty with write_path)
+  std::vector<std::string> check_regex; ///< EREs; each must match some read-back output line
+  std::string note;                     ///< e.g. "needs reboot or mstfwreset"
+  /// Restores `current` (`rocekit apply --rollback`): a command, or with write_path the value
+  /// to write back. Empty undo_argv without write_path = not restorable (current not known).
+  std::vector<std::string> undo_argv;
+  std::string undo_write_value;
+};
+
+/// Subjects the planner could not judge: unknown current value, rejected names.
+struct Unplanned {
+  std::string rule;
+  std::string subject;
+  std::string reason;
+};
+
+struct Plan {
+  std::string hostname;
+  std::string policy_name;
+  QosBackend qos_backend = QosBackend::dcb;
+  NvBackend nv_backend = NvBackend::mstconfig;
+  std::vector<Action> actions;          ///< ordered; empty = host already matches the policy
+  std::vector<Unplanned> unplanned;     ///< never silently dropped
+  std::vector<std::string> warnings;    ///< e.g. shared firmware on multi-host NICs
+};
+
+/// Builds the plan. Every action is idempotent (it sets an absolute value) and is emitted only
+/// when the snapshot shows a current value different from the policy; a missing current value
+/// becomes an Unplanned entry with the reason. Subjects whose names could inject into a shell
+/// or a sysfs path (see valid_netdev_name, normalize_bdf) are rejected into `unplanned`.
+Plan make_plan(const Snapshot& snapshot, const Policy& policy);
+
+/// Linux interface name rule: 1..15 bytes, no '/', no whitespace, not "." or "..".
+bool valid_netdev_name(std::string_view name);
+
+/// Validates a firmware parameter CLI name against the names rocekit emits, applying the
+/// `_P<n>` port suffix rule of host-facts.md §A (port TLVs need `_P1`/`_P2`, device TLVs must
+/// not have one). Errors: malformed_input naming the parameter.
+Result<std::string> validate_nv_param(std::string_view cli_name);
+
+/// Single-quotes `word` for POSIX sh: `it's` -> `'it'\''s'`.
+std::string shell_quote(std::string_view word);
+
+/// A bash script: `set -euo pipefail`, dry run unless `--execute`, prints each step, stops at
+/// the first failure, reads back each value. Every word is single-quoted. Passes shellcheck.
+std::string render_sh(const Plan& plan);
+
+/// One generated file: name (no directory), where it belongs on the host, content.
+struct GeneratedFile {
+  std::string name;
+  std::string install_path;
+  std::string content;
+};
+
+/// Persistence for the runtime part (scope runtime) of the plan: `rocekit-roce-runtime.sh`
+/// (render_sh of the runtime actions), `rocekit-roce.service` (oneshot, After=network-pre.target,
+/// runs the script with --execute at boot) and `90-rocekit-roce.rules` (udev: re-runs the unit
+/// when an mlx5 netdev appears: driver reload, hotplug). Firmware steps are left out.
+std::vector<GeneratedFile> render_systemd(const Plan& plan);
+
+/// An Ansible playbook (hosts: all, become) applying the same actions idempotently: per action
+/// a read-back (changed_when false), the command only when a read-back regex does not match
+/// (ansible.builtin.command argv, no shell; sysfs writes via `tee` with stdin), then the
+/// read-back again with failed_when. Every string from the snapshot is tagged `!unsafe`, so a
+/// name holding `{{ }}` is never templated. POSIX [[:space:]] becomes Python's \s.
+std::string render_ansible(const Plan& plan);
+
+/// The plan as JSON (schema "rocekit-plan/1"), two-space indented, trailing newline.
+std::string render_json(const Plan& plan);
+
+}  // namespace rk::plan

@@ -1,0 +1,160 @@
+// rocekit apply through a fake StepRunner: dry run writes nothing, state file + rollback restore
+// every touched value, the lock refuses a second run, the first failure stops the run.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "golden.hpp"
+#include "rocekit/pipeline.hpp"
+#include "rocekit/plan/apply.hpp"
+
+namespace rk::plan {
+namespace {
+
+/// A host of MTUs and sysfs files: `ip link set dev X mtu N` / `ip -o link show dev X`.
+class FakeHost : public StepRunner {
+ public:
+  std::map<std::string, std::string> mtu;
+  std::map<std::string, std::string> files;
+  std::vector<std::string> ran;
+  bool ignore_writes = false;  ///< a NIC that accepts the command but keeps its value
+
+  Result<std::string> run(const std::vector<std::string>& a) override {
+    std::string line;
+    for (const std::string& w : a) line += (line.empty() ? "" : " ") + w;
+    ran.push_back(line);
+    if (a.size() == 7 && a[0] == "ip" && a[1] == "link" && a[2] == "set") {
+      if (!ignore_writes) mtu[a[4]] = a[6];
+      return std::string();
+    }
+    if (a.size() == 6 && a[0] == "ip" && a[1] == "-o")
+      return "2: " + a[5] + ": <UP> mtu " + mtu[a[5]] + " qdisc mq state UP\n";
+    return unexpected(ErrorKind::not_found, a[0] + ": not installed");
+  }
+  Result<bool> write_file(const std::string& p, const std::string& v) override {
+    ran.push_back("write " + v + " > " + p);
+    files[p] = v;
+    return true;
+  }
+  Result<std::string> read_file(const std::string& p) override { return files[p] + "\n"; }
+};
+
+struct ApplyTest : ::testing::Test {
+  std::filesystem::path dir;
+  ApplyOptions opts;
+  Plan plan;
+  FakeHost host;
+  void SetUp() override {
+    dir = std::filesystem::temp_directory_path() /
+          ("rk_apply_test_" + std::to_string(::getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    opts.state_file = dir / "var" / "state.json";  // parent created by apply
+    opts.lock_file = dir / "rocekit.lock";
+    Result<Snapshot> s = load_input(rk::test::testdata_dir() / "hosts" / "aerial-21-4-a100-cx6dx");
+    ASSERT_TRUE(s.has_value());
+    NetDev& n = s->netdev("ens6f0");
+    n.ecn.value = EcnState{{{3, false}}, {{3, true}}};
+    plan = make_plan(*s, default_policy());
+    host.mtu = {{"ens6f0", "1536"}, {"ens6f1", "1514"}};
+    host.files["/sys/class/net/ens6f0/ecn/roce_rp/enable/3"] = "0";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+};
+
+TEST_F(ApplyTest, PlanIsEcnThenTwoMtuSteps) {
+  ASSERT_EQ(plan.actions.size(), 3u);
+  EXPECT_EQ(plan.actions[0].kind, ActionKind::ecn);
+  EXPECT_EQ(plan.actions[1].undo_argv, (std::vector<std::string>{"ip", "link", "set", "dev", "ens6f0", "mtu", "1536"}));
+}
+
+TEST_F(ApplyTest, DryRunRunsAndWritesNothing) {
+  opts.dry_run = true;
+  Result<ApplyReport> r = apply_plan(plan, opts, host);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_TRUE(host.ran.empty());
+  EXPECT_FALSE(std::filesystem::exists(opts.state_file));
+  EXPECT_FALSE(std::filesystem::exists(opts.lock_file));
+  EXPECT_EQ(r->steps_done, 0);
+  EXPECT_EQ(r->log.front(), "DRY RUN: nothing is changed");
+}
+
+TEST_F(ApplyTest, ApplyThenRollbackRestoresEveryTouchedValue) {
+  Result<ApplyReport> r = apply_plan(plan, opts, host);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_TRUE(r->ok) << r->error;
+  EXPECT_EQ(r->steps_done, 3);
+  EXPECT_EQ(host.mtu["ens6f0"], "4200");
+  EXPECT_EQ(host.mtu["ens6f1"], "4200");
+  EXPECT_EQ(host.files["/sys/class/net/ens6f0/ecn/roce_rp/enable/3"], "1");
+  EXPECT_EQ(host.ran, (std::vector<std::string>{
+                          "write 1 > /sys/class/net/ens6f0/ecn/roce_rp/enable/3",
+                          "ip link set dev ens6f0 mtu 4200", "ip -o link show dev ens6f0",
+                          "ip link set dev ens6f1 mtu 4200", "ip -o link show dev ens6f1"}));
+  ASSERT_TRUE(std::filesystem::exists(opts.state_file));
+  host.ran.clear();
+  Result<ApplyReport> back = rollback(opts, host);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_TRUE(back->ok);
+  EXPECT_EQ(back->steps_done, 3);
+  EXPECT_EQ(host.mtu["ens6f0"], "1536");
+  EXPECT_EQ(host.mtu["ens6f1"], "1514");
+  EXPECT_EQ(host.files["/sys/class/net/ens6f0/ecn/roce_rp/enable/3"], "0");
+  EXPECT_EQ(host.ran, (std::vector<std::string>{
+                          "ip link set dev ens6f1 mtu 1514", "ip link set dev ens6f0 mtu 1536",
+                          "write 0 > /sys/class/net/ens6f0/ecn/roce_rp/enable/3"}));
+}
+
+TEST_F(ApplyTest, LockRefusesASecondRun) {
+  Result<std::shared_ptr<ApplyLock>> held = ApplyLock::acquire(opts.lock_file);
+  ASSERT_TRUE(held.has_value());
+  Result<ApplyReport> r = apply_plan(plan, opts, host);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("another rocekit apply holds"), std::string::npos);
+  EXPECT_TRUE(host.ran.empty());
+  held->reset();
+  EXPECT_TRUE(apply_plan(plan, opts, host).has_value());
+}
+
+TEST_F(ApplyTest, FirstFailedReadBackStopsAndRollbackUndoesOnlyWhatWasTried) {
+  host.ignore_writes = true;
+  Result<ApplyReport> r = apply_plan(plan, opts, host);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_FALSE(r->ok);
+  EXPECT_EQ(r->steps_done, 1);  // the ECN write; the first MTU read-back fails
+  EXPECT_NE(r->error.find("read-back does not match  mtu 4200 "), std::string::npos) << r->error;
+  EXPECT_EQ(host.ran.size(), 3u);  // write, ip link set, ip -o link show; ens6f1 never touched
+  host.ran.clear();
+  ASSERT_TRUE(rollback(opts, host).has_value());
+  EXPECT_EQ(host.ran, (std::vector<std::string>{
+                          "ip link set dev ens6f0 mtu 1536",
+                          "write 0 > /sys/class/net/ens6f0/ecn/roce_rp/enable/3"}));
+}
+
+TEST_F(ApplyTest, FirmwareStepsNeedTheFlag) {
+  Action fw;
+  fw.kind = ActionKind::nv_config;
+  fw.scope = FixScope::firmware_reboot;
+  fw.rule = "qos.cnp-firmware";
+  fw.subject = "0000:b5:00";
+  fw.argv = {"mstconfig", "-y", "-d", "0000:b5:00.0", "set", "CNP_DSCP_P1=48"};
+  plan.actions.insert(plan.actions.begin(), fw);
+  Result<ApplyReport> r = apply_plan(plan, opts, host);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->log.front(), "skip (needs --firmware): qos.cnp-firmware 0000:b5:00");
+  EXPECT_FALSE(r->reboot_needed);
+  EXPECT_EQ(host.ran.front(), "write 1 > /sys/class/net/ens6f0/ecn/roce_rp/enable/3");
+}
+
+TEST(ApplyRollback, RejectsAMissingOrForeignStateFile) {
+  ApplyOptions o;
+  o.state_file = "/nonexistent/state.json";
+  FakeHost h;
+  EXPECT_FALSE(rollback(o, h).has_value());
+}
+
+}  // namespace
+}  // namespace rk::plan

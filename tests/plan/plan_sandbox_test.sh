@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# rocekit plan end to end: goldens (sh, json) for four corpus bundles, shellcheck on the
+# generated scripts, a dry run that runs nothing, an --execute run against recording stand-ins
+# (PATH) and a fixture sysfs (RK_SYSROOT) that must run exactly the planned commands in order,
+# and a re-plan from the stand-ins' read-back output that must be empty.
+# Usage: plan_sandbox_test.sh ROCEKIT SOURCE_DIR. RK_UPDATE_GOLDEN=1 rewrites testdata/plans/.
+set -euo pipefail
+rk=$1 src=$2
+gold=$src/testdata/plans
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { printf 'FAIL: %s\n' "$*" >&2; fail=1; }
+
+# Stand-ins: one recording script under every tool name the plans use.
+mkdir -p "$tmp/bin"
+for t in mlnx_qos dcb setpci mstconfig mlxconfig ethtool ip; do
+  cp "$src/tests/plan/standin" "$tmp/bin/$t"
+done
+sandbox_path="$tmp/bin:/usr/bin:/bin"
+
+compare() {  # compare GOLDEN ACTUAL
+  if [[ ${RK_UPDATE_GOLDEN:-} == 1 ]]; then cp "$2" "$1"; return; fi
+  diff -u "$1" "$2" >&2 || bad "$2 differs from $1"
+}
+
+# run_case NAME INPUT: plan, goldens, shellcheck, dry run, execute.
+run_case() {
+  local name=$1 input=$2 d=$tmp/$1 rc=0
+  mkdir -p "$d/state" "$d/sys"
+  "$rk" plan "$input" -f sh -o "$d/plan.sh" || rc=$?
+  [[ $rc -eq 1 ]] || bad "$name: plan exit $rc, want 1 (actions planned)"
+  "$rk" plan "$input" -f json -o "$d/plan.json" || true
+  compare "$gold/$name.sh" "$d/plan.sh"
+  compare "$gold/$name.json" "$d/plan.json"
+  "$rk" plan "$input" -f ansible -o "$d/plan.yml" || true
+  compare "$gold/$name.yml" "$d/plan.yml"
+  if command -v ansible-playbook >/dev/null; then
+    (cd "$d" && ANSIBLE_LOCAL_TEMP=$d/.ansible ANSIBLE_HOME=$d/.ansible \
+      ansible-playbook --syntax-check -i localhost, plan.yml >"$d/ansible.out" 2>&1) ||
+      bad "$name: ansible-playbook --syntax-check: $(cat "$d/ansible.out")"
+  else
+    printf 'SKIP: %s: ansible-playbook not installed (scripts/install-deps.sh installs ansible-core)\n' "$name"
+  fi
+  shellcheck -s bash "$d/plan.sh" || bad "$name: shellcheck"
+  : >"$d/dry.log"
+  (cd "$d" && PATH=$sandbox_path RK_LOG=$d/dry.log RK_STATE=$d/state RK_SYSROOT=$d/sys \
+    bash "$d/plan.sh" >"$d/dry.out") || bad "$name: dry run failed"
+  [[ ! -s $d/dry.log ]] || bad "$name: dry run ran commands: $(cat "$d/dry.log")"
+  grep -q '^DRY RUN' "$d/dry.out" || bad "$name: dry run does not say so"
+  : >"$d/exec.log"
+  (cd "$d" && PATH=$sandbox_path RK_LOG=$d/exec.log RK_STATE=$d/state RK_SYSROOT=$d/sys \
+    bash "$d/plan.sh" --execute >"$d/exec.out" 2>"$d/exec.err") ||
+    bad "$name: --execute failed: $(cat "$d/exec.err")"
+  compare "$gold/$name.log" "$d/exec.log"
+}
+
+run_case roce-server-8dev-trust-pcp-pfc-off "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off"
+run_case homelab-host01-cx4lx-dell-fw14.14 "$src/testdata/hosts/homelab-host01-cx4lx-dell-fw14.14"
+run_case homelab-host01-cx4lx-fw14.32 "$src/testdata/hosts/homelab-host01-cx4lx-fw14.32"
+run_case aerial-21-4-a100-cx6dx "$src/testdata/hosts/aerial-21-4-a100-cx6dx"
+
+# The setpci write kept every DevCtl bit outside 15:12: 0x2937 -> 0x5937.
+[[ $(cat "$tmp/homelab-host01-cx4lx-dell-fw14.14/state/0000:01:00.0.devctl") == 5937 ]] ||
+  bad "setpci mask: DevCtl is $(cat "$tmp/homelab-host01-cx4lx-dell-fw14.14/state/0000:01:00.0.devctl")"
+
+# Idempotent: re-capture through the stand-ins and plan again -> nothing to do (exit 0).
+replan() {  # replan NAME CAPTURE_DIR
+  local rc=0
+  "$rk" plan "$2" -f sh -o "$tmp/$1.replan.sh" || rc=$?
+  [[ $rc -eq 0 ]] || bad "$1: re-plan exit $rc, want 0"
+  grep -q 'nothing to do' "$tmp/$1.replan.sh" || bad "$1: re-plan not empty"
+}
+c=$tmp/roce-server.after
+mkdir -p "$c"
+cp "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off/ibdev2netdev.txt" "$c/"
+PATH=$sandbox_path RK_LOG=/dev/null RK_STATE=$tmp/roce-server-8dev-trust-pcp-pfc-off/state \
+  mlnx_qos -i ens6 >"$c/mlnx_qos@ens6.txt"
+replan roce-server "$c"
+c=$tmp/fw14.32.after
+cp -r "$src/testdata/hosts/homelab-host01-cx4lx-fw14.32" "$c"
+PATH=$sandbox_path RK_LOG=/dev/null RK_STATE=$tmp/homelab-host01-cx4lx-fw14.32/state \
+  ethtool -c enp1s0f0np0 >"$c/ethtool_c@enp1s0f0np0.txt"
+replan fw14.32 "$c"
+
+# Hostile netdev name and a sysfs ECN write under the fixture tree: the snapshot of the
+# roce-server bundle with ens6 renamed to e$(>x) and DCQCN RP off on priority 3.
+"$rk" snapshot "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off" -o "$tmp/snap.json"
+python3 - "$tmp/snap.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+s = json.load(open(p))
+for n in s["netdevs"]:
+    if n["name"] == "ens6":
+        n["name"] = "e$(>x)"
+        n["ecn"] = {"value": {"rp_enabled": [[3, False]], "np_enabled": [[3, True]]}}
+json.dump(s, open(p, "w"), indent=1)
+PY
+ecn_dir="$tmp/hostile-name-ecn/sys/sys/class/net/e\$(>x)/ecn/roce_rp/enable"
+mkdir -p "$ecn_dir"
+echo 0 >"$ecn_dir/3"
+run_case hostile-name-ecn "$tmp/snap.json"
+[[ ! -e $tmp/hostile-name-ecn/x ]] || bad "hostile name: \$(>x) was executed"
+[[ $(cat "$ecn_dir/3") == 1 ]] ||
+  bad "hostile name: ECN sysfs value not written under RK_SYSROOT"
+
+# The Ansible playbook, run twice on localhost against the stand-ins: the first run changes
+# trust and PFC (dscp2prio already matches once trust is dscp: skipped), the second nothing.
+if command -v ansible-playbook >/dev/null; then
+  a=$tmp/ansible
+  mkdir -p "$a/state"
+  for i in 1 2; do
+    (cd "$a" && PATH=$sandbox_path RK_LOG=$a/log$i RK_STATE=$a/state ANSIBLE_HOME=$a/.a \
+      ANSIBLE_LOCAL_TEMP=$a/.a/tmp ANSIBLE_NOCOLOR=1 ansible-playbook -i localhost, -c local \
+      -e ansible_become=false "$gold/roce-server-8dev-trust-pcp-pfc-off.yml" >"$a/out$i" 2>&1) ||
+      bad "ansible run $i: $(tail -5 "$a/out$i")"
+  done
+  grep -Eq 'localhost +: ok=10 +changed=2 .*failed=0 +skipped=2' "$a/out1" || bad "ansible run 1: $(tail -2 "$a/out1")"
+  grep -Eq 'localhost +: ok=8 +changed=0 .*failed=0 +skipped=4' "$a/out2" || bad "ansible run 2: $(tail -2 "$a/out2")"
+  grep -q -- '--trust dscp' "$a/log1" || bad "ansible run 1 did not set trust"
+  ! grep -q -- '--' "$a/log2" || bad "ansible run 2 changed something: $(cat "$a/log2")"
+fi
+
+# rocekit apply on the aerial bundle with the stand-ins as tools and a fixture root: dry run
+# changes nothing, --yes applies and saves state, a held lock refuses, --rollback restores.
+ap=$tmp/apply
+mkdir -p "$ap/state" "$ap/root"
+printf '%s' 1536 >"$ap/state/ens6f0.mtu"
+printf '%s' 1514 >"$ap/state/ens6f1.mtu"
+aerial=$src/testdata/hosts/aerial-21-4-a100-cx6dx
+apply() {
+  RK_LOG=$ap/log RK_STATE=$ap/state "$rk" apply "$aerial" --tool-dir "$tmp/bin" --root "$ap/root" \
+    --lock "$ap/lock" --state "$ap/state.json" "$@"
+}
+rc=0
+apply --dry-run >"$ap/dry.out" || rc=$?
+[[ $rc -eq 0 && ! -e $ap/log && ! -e $ap/state.json ]] || bad "apply --dry-run: rc $rc or wrote"
+rc=0
+RK_LOG=$ap/log RK_STATE=$ap/state flock "$ap/lock" "$rk" apply "$aerial" --tool-dir "$tmp/bin" \
+  --root "$ap/root" --lock "$ap/lock" --state "$ap/state.json" --yes >"$ap/locked.out" 2>&1 || rc=$?
+if [[ $rc -ne 2 ]] || ! grep -q 'another rocekit apply holds' "$ap/locked.out"; then
+  bad "apply under a held lock: rc $rc: $(cat "$ap/locked.out")"
+fi
+rc=0
+apply --yes >"$ap/apply.out" 2>&1 || rc=$?
+[[ $rc -eq 0 ]] || bad "apply --yes: rc $rc: $(cat "$ap/apply.out")"
+[[ $(cat "$ap/state/ens6f0.mtu") == 4200 && $(cat "$ap/state/ens6f1.mtu") == 4200 ]] || bad "apply: MTU not set"
+grep -q '"1536"' "$ap/state.json" || bad "apply: previous MTU not saved"
+rc=0
+RK_LOG=$ap/log RK_STATE=$ap/state "$rk" apply --rollback "$ap/state.json" --tool-dir "$tmp/bin" \
+  --lock "$ap/lock" >"$ap/rollback.out" 2>&1 || rc=$?
+[[ $rc -eq 0 ]] || bad "rollback: rc $rc: $(cat "$ap/rollback.out")"
+[[ $(cat "$ap/state/ens6f0.mtu") == 1536 && $(cat "$ap/state/ens6f1.mtu") == 1514 ]] ||
+  bad "rollback: MTU not restored"
+
+# Persistence: --format systemd writes the runtime script, a oneshot unit and a udev rule.
+rc=0
+"$rk" plan "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off" -f systemd -o "$tmp/sd" \
+  >"$tmp/sd.out" || rc=$?
+[[ $rc -eq 1 ]] || bad "systemd: exit $rc, want 1"
+grep -q '^dry run: nothing installed' "$tmp/sd.out" || bad "systemd: no dry-run listing"
+grep -qx 'Type=oneshot' "$tmp/sd/rocekit-roce.service" || bad "systemd: not oneshot"
+grep -qx 'After=network-pre.target' "$tmp/sd/rocekit-roce.service" || bad "systemd: After="
+grep -q 'DRIVERS=="mlx5_core"' "$tmp/sd/90-rocekit-roce.rules" || bad "udev rule"
+shellcheck -s bash "$tmp/sd/rocekit-roce-runtime.sh" || bad "systemd: runtime script shellcheck"
+cmp -s "$tmp/sd/rocekit-roce-runtime.sh" "$gold/roce-server-8dev-trust-pcp-pfc-off.sh" ||
+  bad "systemd: runtime script differs from the sh plan (no firmware steps in this bundle)"
+"$rk" plan "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off" -f systemd >/dev/null 2>&1 &&
+  bad "systemd without -o accepted"
+
+exit "$fail"

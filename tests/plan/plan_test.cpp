@@ -1,0 +1,188 @@
+// rk_plan: planner on real bundles (testdata/hosts) and hand-built hostile snapshots.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "golden.hpp"
+#include "rocekit/pipeline.hpp"
+#include "rocekit/plan/plan.hpp"
+
+namespace rk::plan {
+namespace {
+
+Snapshot bundle(const std::string& name) {
+  Result<Snapshot> s = load_input(rk::test::testdata_dir() / "hosts" / name);
+  EXPECT_TRUE(s.has_value()) << name;
+  return s ? *s : Snapshot{};
+}
+
+using Words = std::vector<std::string>;
+
+TEST(PlanBundles, RoceServerTrustPcpPfcOffUsesMlnxQos) {
+  Plan p = make_plan(bundle("roce-server-8dev-trust-pcp-pfc-off"), default_policy());
+  EXPECT_EQ(p.qos_backend, QosBackend::mlnx_qos);
+  ASSERT_EQ(p.actions.size(), 4u);
+  EXPECT_EQ(p.actions[0].kind, ActionKind::trust);
+  EXPECT_EQ(p.actions[0].current, "pcp");
+  EXPECT_EQ(p.actions[0].argv, (Words{"mlnx_qos", "-i", "ens6", "--trust", "dscp"}));
+  EXPECT_EQ(p.actions[1].argv, (Words{"mlnx_qos", "-i", "ens6", "--dscp2prio", "set,26,3"}));
+  EXPECT_EQ(p.actions[2].argv, (Words{"mlnx_qos", "-i", "ens6", "--dscp2prio", "set,48,6"}));
+  EXPECT_EQ(p.actions[3].rule, "qos.pfc-roce-priority");
+  EXPECT_EQ(p.actions[3].current, "0,0,0,0,0,0,0,0");
+  EXPECT_EQ(p.actions[3].argv, (Words{"mlnx_qos", "-i", "ens6", "--pfc", "0,0,0,1,0,0,0,0"}));
+  EXPECT_EQ(p.actions[3].check_argv, (Words{"mlnx_qos", "-i", "ens6"}));
+}
+
+TEST(PlanBundles, DellCx4LxMaxReadReq512ToMaskedSetpci) {
+  Plan p = make_plan(bundle("homelab-host01-cx4lx-dell-fw14.14"), default_policy());
+  ASSERT_EQ(p.actions.size(), 1u);
+  const Action& a = p.actions[0];
+  EXPECT_EQ(a.subject, "0000:01:00.0");
+  EXPECT_EQ(a.current, "512");
+  EXPECT_EQ(a.desired, "4096");
+  EXPECT_EQ(a.argv, (Words{"setpci", "-s", "0000:01:00.0", "CAP_EXP+08.w=5000:F000"}));
+  EXPECT_EQ(a.check_argv, (Words{"setpci", "-s", "0000:01:00.0", "CAP_EXP+08.w"}));
+  EXPECT_EQ(a.check_regex, (Words{"^[5d][0-9a-fA-F]{3}$"}));
+}
+
+TEST(PlanBundles, Cx4LxFw1432AdaptiveRxOff) {
+  Plan p = make_plan(bundle("homelab-host01-cx4lx-fw14.32"), default_policy());
+  ASSERT_EQ(p.actions.size(), 1u);  // CNP firmware already 48/6 on both ports: no NV action
+  EXPECT_EQ(p.actions[0].rule, "irq.coalescing");
+  EXPECT_EQ(p.actions[0].current, "adaptive-rx on");
+  EXPECT_EQ(p.actions[0].argv, (Words{"ethtool", "-C", "enp1s0f0np0", "adaptive-rx", "off"}));
+}
+
+TEST(PlanBundles, AerialMtu1536And1514) {
+  Plan p = make_plan(bundle("aerial-21-4-a100-cx6dx"), default_policy());
+  ASSERT_EQ(p.actions.size(), 2u);
+  EXPECT_EQ(p.actions[0].current, "1536");
+  EXPECT_EQ(p.actions[0].argv, (Words{"ip", "link", "set", "dev", "ens6f0", "mtu", "4200"}));
+  EXPECT_EQ(p.actions[1].current, "1514");
+  EXPECT_EQ(p.actions[1].subject, "ens6f1");
+}
+
+NetDev qos_dev(const std::string& name, const std::string& trust, std::vector<bool> pfc) {
+  NetDev n;
+  n.name = name;
+  n.rdma_device = "mlx5_0";
+  QosState q;
+  q.trust = trust;
+  q.pfc_enabled = std::move(pfc);
+  for (int d = 0; d < 64; ++d) q.dscp_to_priority[d] = d >> 3;
+  n.qos.value = q;
+  n.mtu_bytes.value = 9000;
+  return n;
+}
+
+TEST(PlanHand, MatchingHostGivesAnEmptyPlan) {
+  Snapshot s;
+  s.netdevs.push_back(qos_dev("eth2", "dscp", {false, false, false, true, false, false, false, false}));
+  Plan p = make_plan(s, default_policy());
+  EXPECT_TRUE(p.actions.empty());
+  EXPECT_TRUE(p.unplanned.empty() || p.unplanned[0].rule == "qos.ecn-roce-priority");
+  EXPECT_NE(render_sh(p).find("nothing to do"), std::string::npos);
+}
+
+TEST(PlanHand, UpstreamDcbWhenNoMlnxQosSeen) {
+  Snapshot s;
+  s.netdevs.push_back(qos_dev("eth2", "pcp", {false, false, false, false, true, false, false, false}));
+  Plan p = make_plan(s, default_policy());
+  EXPECT_EQ(p.qos_backend, QosBackend::dcb);
+  ASSERT_EQ(p.actions.size(), 2u);
+  EXPECT_EQ(p.actions[0].argv, (Words{"dcb", "apptrust", "set", "dev", "eth2", "order", "dscp"}));
+  EXPECT_EQ(p.actions[1].rule, "qos.pfc-roce-priority");
+  EXPECT_EQ(p.actions[1].argv, (Words{"dcb", "pfc", "set", "dev", "eth2", "prio-pfc", "0:off", "1:off",
+                                      "2:off", "3:on", "4:off", "5:off", "6:off", "7:off"}));
+}
+
+TEST(PlanHand, HostileNamesAreQuotedOrRejected) {
+  Snapshot s;
+  s.netdevs.push_back(qos_dev("eth$(touch_x)", "pcp", {false, false, false, true, false, false, false, false}));
+  s.netdevs.push_back(qos_dev("eth'q", "pcp", {false, false, false, true, false, false, false, false}));
+  s.netdevs.push_back(qos_dev("eth 1;reboot", "pcp", {false, false, false, true, false, false, false, false}));
+  s.netdevs.push_back(qos_dev("../../x", "pcp", {false, false, false, true, false, false, false, false}));
+  PciFunction f;
+  f.bdf = "0000:01:00.0;reboot";
+  f.max_read_request_bytes.value = 512;
+  s.pci_functions.push_back(f);
+  Plan p = make_plan(s, default_policy());
+  ASSERT_EQ(p.actions.size(), 2u);
+  std::string sh = render_sh(p);
+  EXPECT_NE(sh.find("run 'dcb' 'apptrust' 'set' 'dev' 'eth$(touch_x)' 'order' 'dscp'"), std::string::npos) << sh;
+  EXPECT_EQ(sh.find("\"eth$(touch_x)\""), std::string::npos);
+  EXPECT_NE(sh.find("'eth'\\''q'"), std::string::npos);
+  int rejected = 0;
+  for (const Unplanned& u : p.unplanned)
+    if (u.reason.starts_with("rejected")) ++rejected;
+  EXPECT_EQ(rejected, 3);  // "eth 1;reboot", "../../x", the junk BDF
+  EXPECT_EQ(sh.find("\n0000:01:00.0;reboot"), std::string::npos);
+}
+
+TEST(PlanHand, AnsibleNeverTemplatesNamesFromTheHost) {
+  Snapshot s;
+  s.netdevs.push_back(qos_dev("e{{x}}", "pcp", {false, false, false, true, false, false, false, false}));
+  Plan p = make_plan(s, default_policy());
+  ASSERT_EQ(p.actions.size(), 1u);
+  std::string yml = render_ansible(p);
+  EXPECT_NE(yml.find("argv: [!unsafe \"dcb\", !unsafe \"apptrust\", !unsafe \"set\", !unsafe \"dev\", "
+                     "!unsafe \"e{{x}}\", !unsafe \"order\", !unsafe \"dscp\"]"),
+            std::string::npos)
+      << yml;
+  // Every line that carries the name is a comment or tags its strings !unsafe.
+  std::size_t raw = 0;
+  std::istringstream lines(yml);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("e{{x}}") == std::string::npos) continue;
+    ++raw;
+    EXPECT_TRUE(line.starts_with("#") || line.find("!unsafe \"") != std::string::npos) << line;
+  }
+  EXPECT_GT(raw, 0u);
+  EXPECT_NE(yml.find("rk_res: [!unsafe \"order: dscp( |$)\"]"), std::string::npos) << yml;
+}
+
+TEST(PlanHand, PolicyValueWithShellSyntaxIsRejectedByTheLoader) {
+  Result<Policy> p = load_policy_text("roce:\n  trust: \"dscp; reboot\"\n", "p.yaml", {});
+  ASSERT_FALSE(p.has_value());
+  EXPECT_NE(p.error().message.find("roce.trust must be dscp or pcp"), std::string::npos);
+  Result<Policy> q = load_policy_text("roce:\n  priority: \"3; reboot\"\n", "p.yaml", {});
+  EXPECT_FALSE(q.has_value());
+}
+
+TEST(PlanHand, FirmwareOncePerPhysicalDeviceWithWarning) {
+  Snapshot s;
+  for (std::string fn : {"0000:3b:00.0", "0000:3b:00.1"}) {
+    PciFunction& f = s.pci(fn);
+    NvConfig nv;
+    nv.params.push_back(NvParam{"CNP_DSCP_P1", "4", "4", "4", std::nullopt, false, 1});
+    nv.params.push_back(NvParam{"CNP_802P_PRIO_P1", "6", "6", "6", std::nullopt, false, 2});
+    f.nv_config.value = nv;
+    f.nv_config.source.file = "mstconfig_q@" + fn + ".txt";
+  }
+  Plan p = make_plan(s, default_policy());
+  ASSERT_EQ(p.actions.size(), 1u);
+  EXPECT_EQ(p.actions[0].subject, "0000:3b:00");
+  EXPECT_EQ(p.actions[0].scope, FixScope::firmware_reboot);
+  EXPECT_EQ(p.actions[0].argv, (Words{"mstconfig", "-y", "-d", "0000:3b:00.0", "set", "CNP_DSCP_P1=48"}));
+  ASSERT_EQ(p.warnings.size(), 1u);
+  EXPECT_NE(p.warnings[0].find("0000:3b:00.0, 0000:3b:00.1"), std::string::npos);
+}
+
+TEST(PlanNvNames, PortSuffixRule) {
+  EXPECT_TRUE(validate_nv_param("CNP_DSCP_P1"));
+  EXPECT_TRUE(validate_nv_param("ROCE_CC_PRIO_MASK_P2"));
+  EXPECT_TRUE(validate_nv_param("ROCE_ADAPTIVE_ROUTING_EN"));
+  EXPECT_FALSE(validate_nv_param("CNP_DSCP"));
+  EXPECT_FALSE(validate_nv_param("CNP_DSCP_P0"));
+  EXPECT_FALSE(validate_nv_param("ROCE_ADAPTIVE_ROUTING_EN_P1"));
+  EXPECT_FALSE(validate_nv_param("PCIE_MAX_READ_REQ"));
+}
+
+TEST(PlanQuote, SingleQuotes) {
+  EXPECT_EQ(shell_quote("eth0"), "'eth0'");
+  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_quote("$(reboot)"), "'$(reboot)'");
+}
+
+}  // namespace
+}  // namespace rk::plan
