@@ -6,6 +6,7 @@
 #include <set>
 
 #include "rocekit/catalog/catalog.hpp"
+#include "rocekit/collect/dcbnl.hpp"
 #include "rocekit/collect/ethtool.hpp"
 #include "rocekit/collect/pcie_config.hpp"
 #include "rocekit/core/text.hpp"
@@ -173,15 +174,50 @@ void read_netdev(const HostView& host, NetDev& n) {
     n.driver.reason = base + "/device/driver: " + why(d.error());
   }
   read_ecn(host, n);
-  n.qos.reason = "DCB QoS (trust, DSCP map, PFC) not collected: rocekit collect does not read dcbnl "
-                 "netlink yet; capture `mlnx_qos -i " + n.name + "` instead";
   const std::string no_ioctl = " not collected: the ethtool ioctl reads the running kernel only "
                                "(not used with --root); capture `ethtool ";
   n.pause.reason = "802.3x pause" + no_ioctl + "-a " + n.name + "`";
   n.coalesce.reason = "interrupt coalescing" + no_ioctl + "-c " + n.name + "`";
   n.channels.reason = "channels" + no_ioctl + "-l " + n.name + "`";
-  n.stats.reason = "ethtool statistics not collected: rocekit collect does not read ETHTOOL_GSTATS "
-                   "yet; capture `ethtool -S " + n.name + "`";
+  n.stats.reason = "ethtool statistics" + no_ioctl + "-S " + n.name + "`";
+}
+
+/// DCB/QoS: dcbnl IEEE_GET from the running kernel (live only), overlaid by the MLNX_OFED sysfs
+/// tree /sys/class/net/<if>/qos when present (OFED keeps trust and dscp2prio there).
+void read_qos(const HostView& host, bool live, NetDev& n) {
+  std::string dcb_why;
+  if (live) {
+    if (Result<QosState> q = query_dcb_ieee(n.name)) {
+      set_value(n.qos, *q, q->trust_source.file.empty() ? Evidence{"dcbnl IEEE_GET " + n.name, 0, ""} : q->trust_source);
+    } else {
+      dcb_why = q.error().message;
+    }
+  } else {
+    dcb_why = "dcbnl reads the running kernel only (not used with --root)";
+  }
+  Result<QosState> ofed = read_ofed_qos_sysfs(host, n.name);
+  if (ofed) {
+    QosState q = n.qos.has_value() ? *n.qos.value : QosState{};
+    if (ofed->trust) {
+      q.trust = ofed->trust;
+      q.trust_source = ofed->trust_source;
+    }
+    if (!ofed->dscp_to_priority.empty()) {
+      q.dscp_to_priority = ofed->dscp_to_priority;
+      q.dscp_source = ofed->dscp_source;
+    }
+    if (ofed->pfc_enabled) {
+      q.pfc_enabled = ofed->pfc_enabled;
+      q.pfc_source = ofed->pfc_source;
+    }
+    Evidence src = n.qos.has_value() ? n.qos.source : Evidence{"/sys/class/net/" + n.name + "/qos", 0, ""};
+    set_value(n.qos, q, src);
+    if (!dcb_why.empty()) n.qos.notes.push_back("dcbnl not used: " + dcb_why);
+  } else if (!n.qos.has_value()) {
+    n.qos.reason = "DCB QoS (trust, DSCP map, PFC) unknown: " + dcb_why;
+    if (ofed.error().kind != ErrorKind::not_found) n.qos.reason += "; OFED qos sysfs: " + ofed.error().describe();
+    if (!live) n.qos.reason += "; capture `mlnx_qos -i " + n.name + "` instead";
+  }
 }
 
 // ------------------------------------------------------------------ RDMA -------------------
@@ -688,7 +724,11 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
       }
       NetDev& n = s.netdev(name);
       read_netdev(host, n);
-      if (req.kernel_ioctls) read_ethtool(name, n);
+      if (req.kernel_ioctls) {
+        read_ethtool(name, n);
+        read_ethtool_stats(name, n);
+      }
+      read_qos(host, req.kernel_ioctls, n);
     }
   } else {
     s.notes.push_back("netdevs not collected: " + why(ifs.error()));
