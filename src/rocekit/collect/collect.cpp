@@ -718,7 +718,8 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   if (Result<std::vector<std::string>> ifs = host.list_dir("/sys/class/net")) {
     for (const std::string& name : *ifs) {
       Result<std::string> real = host.read_link("/sys/class/net/" + name);
-      if (real && text::contains(*real, "/devices/virtual/")) {
+      if (real && text::contains(*real, "/devices/virtual/") &&
+          std::find(req.virtual_netdevs.begin(), req.virtual_netdevs.end(), name) == req.virtual_netdevs.end()) {
         virtual_ifs.push_back(name);
         continue;
       }
