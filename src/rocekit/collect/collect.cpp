@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "rocekit/catalog/catalog.hpp"
@@ -514,6 +515,15 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
 void read_gpus(const HostView& host, Snapshot& s, std::vector<std::string> gpu_bdfs) {
   std::sort(gpu_bdfs.begin(), gpu_bdfs.end());
   std::vector<Gpu> gpus;
+  // Each RDMA device's resolved PCI path, once (not once per GPU): resolving walks every
+  // component of the path.
+  std::map<std::string, std::optional<std::string>> nic_paths;
+  if (!gpu_bdfs.empty())
+    for (const RdmaDevice& d : s.rdma_devices)
+      if (d.bdf && !nic_paths.count(*d.bdf)) {
+        Result<std::string> r = host.resolve("/sys/bus/pci/devices/" + *d.bdf);
+        nic_paths[*d.bdf] = r ? std::optional<std::string>(*r) : std::nullopt;
+      }
   for (const std::string& b : gpu_bdfs) {
     std::string base = "/sys/bus/pci/devices/" + b;
     Result<std::string> path = host.resolve(base);
@@ -528,7 +538,7 @@ void read_gpus(const HostView& host, Snapshot& s, std::vector<std::string> gpu_b
     g.source = ev(base, "GPU " + b + " -> " + *path);
     for (const RdmaDevice& d : s.rdma_devices) {
       if (!d.bdf) continue;
-      Result<std::string> npath = host.resolve("/sys/bus/pci/devices/" + *d.bdf);
+      const std::optional<std::string>& npath = nic_paths[*d.bdf];
       if (!npath) continue;
       const PciFunction* pf = s.find_pci(*d.bdf);
       std::optional<int> nnuma = pf ? pf->numa_node : std::nullopt;

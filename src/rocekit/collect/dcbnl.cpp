@@ -189,7 +189,9 @@ Result<QosState> query_dcb_ieee(const std::string& ifname) {
 Result<QosState> read_ofed_qos_sysfs(const HostView& host, const std::string& ifname) {
   const std::string dir = "/sys/class/net/" + ifname + "/qos";
   Result<std::string> trust = host.read_text(dir + "/trust");
-  if (!trust && trust.error().kind == ErrorKind::not_found && !host.exists(dir))
+  // OFED creates qos/trust with the qos directory: its absence is the inbox driver (one failed
+  // open per netdev, no extra stat).
+  if (!trust && trust.error().kind == ErrorKind::not_found)
     return unexpected(Error{ErrorKind::not_found, "not present (no MLNX_OFED qos sysfs)", dir});
   QosState q;
   std::vector<std::string> errors;

@@ -42,7 +42,7 @@ Result<QosState> query_dcb_ieee(const std::string& ifname);
 /// Reads the MLNX_OFED sysfs tree /sys/class/net/<if>/qos/ under `host`: `trust` ("dscp",
 /// "pcp", or "Priority trust state: dscp"), `dscp2prio` and `pfc` (the mlnx_qos text blocks
 /// "dscp2prio mapping: prio:P dscp:a,b,..." and "PFC configuration: ... enabled 0 0 0 1 ...").
-/// Errors: not_found when /sys/class/net/<if>/qos does not exist (inbox drivers), otherwise the
+/// Errors: not_found when /sys/class/net/<if>/qos/trust does not exist (inbox drivers), otherwise the
 /// read error; malformed_input when none of the three files yields a value.
 Result<QosState> read_ofed_qos_sysfs(const HostView& host, const std::string& ifname);
 
