@@ -744,6 +744,8 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   } else {
     s.notes.push_back("netdevs not collected: " + why(ifs.error()));
   }
+  for (const std::string& v : req.virtual_netdevs)
+    if (!s.find_netdev(v)) s.notes.push_back("netdev " + v + " asked for (--netdev) but not in /sys/class/net");
   if (!virtual_ifs.empty()) {
     std::string list;
     for (const std::string& v : virtual_ifs) list += (list.empty() ? "" : ", ") + v;
