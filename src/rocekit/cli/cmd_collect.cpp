@@ -24,9 +24,19 @@ std::string utc_now() {
   return buf;
 }
 
+bool collect_with(Context& ctx, const std::string& root, bool nv_config,
+                  const std::vector<std::string>& virtual_netdevs, Snapshot& out);
+
 }  // namespace
 
 bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapshot& out) {
+  return collect_with(ctx, root, nv_config, {}, out);
+}
+
+namespace {
+
+bool collect_with(Context& ctx, const std::string& root, bool nv_config,
+                  const std::vector<std::string>& virtual_netdevs, Snapshot& out) {
   std::error_code ec;
   if (!std::filesystem::is_directory(root, ec)) {
     report_error(ctx, Error{ErrorKind::not_found, "not a directory", root});
@@ -35,6 +45,7 @@ bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapsho
   collect::CollectRequest req;
   req.tool_version = std::string(version());
   req.collected_at = utc_now();
+  req.virtual_netdevs = virtual_netdevs;
   // ioctls and vendor tools read the running kernel and NICs: only when collecting this host,
   // never for a fixture tree under --root (its BDFs are not this machine's).
   req.kernel_ioctls = std::filesystem::canonical(root, ec) == "/";
@@ -57,11 +68,14 @@ bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapsho
   return true;
 }
 
+}  // namespace
+
 void add_collect_command(CLI::App& app, Context& ctx) {
   struct Opts {
     std::string root = "/";
     std::string output;
     bool nv_config = false;
+    std::vector<std::string> netdevs;
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand(
@@ -70,9 +84,11 @@ void add_collect_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-o,--output", o->output, "Write the snapshot here (atomically; default stdout)");
   cmd->add_flag("--nv-config", o->nv_config,
                 "Also run `mstconfig|mlxconfig -d <BDF> -e q` per NVIDIA PF (query form only)");
+  cmd->add_option("--netdev", o->netdevs,
+                  "Also audit this virtual netdev (veth, bond, ...); repeatable");
   cmd->callback([o, &ctx] {
     Snapshot snap;
-    if (!collect_live(ctx, o->root, o->nv_config, snap)) return;
+    if (!collect_with(ctx, o->root, o->nv_config, o->netdevs, snap)) return;
     for (const std::string& n : snap.notes) ctx.err << "rocekit: note: " << n << "\n";
     if (write_output(ctx, o->output, snapshot_to_json(snap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")) ctx.exit_code = ExitCode::ok;
   });

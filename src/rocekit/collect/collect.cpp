@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "rocekit/catalog/catalog.hpp"
+#include "rocekit/collect/dcbnl.hpp"
 #include "rocekit/collect/ethtool.hpp"
 #include "rocekit/collect/pcie_config.hpp"
 #include "rocekit/core/text.hpp"
@@ -173,15 +175,50 @@ void read_netdev(const HostView& host, NetDev& n) {
     n.driver.reason = base + "/device/driver: " + why(d.error());
   }
   read_ecn(host, n);
-  n.qos.reason = "DCB QoS (trust, DSCP map, PFC) not collected: rocekit collect does not read dcbnl "
-                 "netlink yet; capture `mlnx_qos -i " + n.name + "` instead";
   const std::string no_ioctl = " not collected: the ethtool ioctl reads the running kernel only "
                                "(not used with --root); capture `ethtool ";
   n.pause.reason = "802.3x pause" + no_ioctl + "-a " + n.name + "`";
   n.coalesce.reason = "interrupt coalescing" + no_ioctl + "-c " + n.name + "`";
   n.channels.reason = "channels" + no_ioctl + "-l " + n.name + "`";
-  n.stats.reason = "ethtool statistics not collected: rocekit collect does not read ETHTOOL_GSTATS "
-                   "yet; capture `ethtool -S " + n.name + "`";
+  n.stats.reason = "ethtool statistics" + no_ioctl + "-S " + n.name + "`";
+}
+
+/// DCB/QoS: dcbnl IEEE_GET from the running kernel (live only), overlaid by the MLNX_OFED sysfs
+/// tree /sys/class/net/<if>/qos when present (OFED keeps trust and dscp2prio there).
+void read_qos(const HostView& host, bool live, NetDev& n) {
+  std::string dcb_why;
+  if (live) {
+    if (Result<QosState> q = query_dcb_ieee(n.name)) {
+      set_value(n.qos, *q, q->trust_source.file.empty() ? Evidence{"dcbnl IEEE_GET " + n.name, 0, ""} : q->trust_source);
+    } else {
+      dcb_why = q.error().message;
+    }
+  } else {
+    dcb_why = "dcbnl reads the running kernel only (not used with --root)";
+  }
+  Result<QosState> ofed = read_ofed_qos_sysfs(host, n.name);
+  if (ofed) {
+    QosState q = n.qos.has_value() ? *n.qos.value : QosState{};
+    if (ofed->trust) {
+      q.trust = ofed->trust;
+      q.trust_source = ofed->trust_source;
+    }
+    if (!ofed->dscp_to_priority.empty()) {
+      q.dscp_to_priority = ofed->dscp_to_priority;
+      q.dscp_source = ofed->dscp_source;
+    }
+    if (ofed->pfc_enabled) {
+      q.pfc_enabled = ofed->pfc_enabled;
+      q.pfc_source = ofed->pfc_source;
+    }
+    Evidence src = n.qos.has_value() ? n.qos.source : Evidence{"/sys/class/net/" + n.name + "/qos", 0, ""};
+    set_value(n.qos, q, src);
+    if (!dcb_why.empty()) n.qos.notes.push_back("dcbnl not used: " + dcb_why);
+  } else if (!n.qos.has_value()) {
+    n.qos.reason = "DCB QoS (trust, DSCP map, PFC) unknown: " + dcb_why;
+    if (ofed.error().kind != ErrorKind::not_found) n.qos.reason += "; OFED qos sysfs: " + ofed.error().describe();
+    if (!live) n.qos.reason += "; capture `mlnx_qos -i " + n.name + "` instead";
+  }
 }
 
 // ------------------------------------------------------------------ RDMA -------------------
@@ -478,6 +515,15 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
 void read_gpus(const HostView& host, Snapshot& s, std::vector<std::string> gpu_bdfs) {
   std::sort(gpu_bdfs.begin(), gpu_bdfs.end());
   std::vector<Gpu> gpus;
+  // Each RDMA device's resolved PCI path, once (not once per GPU): resolving walks every
+  // component of the path.
+  std::map<std::string, std::optional<std::string>> nic_paths;
+  if (!gpu_bdfs.empty())
+    for (const RdmaDevice& d : s.rdma_devices)
+      if (d.bdf && !nic_paths.count(*d.bdf)) {
+        Result<std::string> r = host.resolve("/sys/bus/pci/devices/" + *d.bdf);
+        nic_paths[*d.bdf] = r ? std::optional<std::string>(*r) : std::nullopt;
+      }
   for (const std::string& b : gpu_bdfs) {
     std::string base = "/sys/bus/pci/devices/" + b;
     Result<std::string> path = host.resolve(base);
@@ -492,7 +538,7 @@ void read_gpus(const HostView& host, Snapshot& s, std::vector<std::string> gpu_b
     g.source = ev(base, "GPU " + b + " -> " + *path);
     for (const RdmaDevice& d : s.rdma_devices) {
       if (!d.bdf) continue;
-      Result<std::string> npath = host.resolve("/sys/bus/pci/devices/" + *d.bdf);
+      const std::optional<std::string>& npath = nic_paths[*d.bdf];
       if (!npath) continue;
       const PciFunction* pf = s.find_pci(*d.bdf);
       std::optional<int> nnuma = pf ? pf->numa_node : std::nullopt;
@@ -682,17 +728,24 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   if (Result<std::vector<std::string>> ifs = host.list_dir("/sys/class/net")) {
     for (const std::string& name : *ifs) {
       Result<std::string> real = host.read_link("/sys/class/net/" + name);
-      if (real && text::contains(*real, "/devices/virtual/")) {
+      if (real && text::contains(*real, "/devices/virtual/") &&
+          std::find(req.virtual_netdevs.begin(), req.virtual_netdevs.end(), name) == req.virtual_netdevs.end()) {
         virtual_ifs.push_back(name);
         continue;
       }
       NetDev& n = s.netdev(name);
       read_netdev(host, n);
-      if (req.kernel_ioctls) read_ethtool(name, n);
+      if (req.kernel_ioctls) {
+        read_ethtool(name, n);
+        read_ethtool_stats(name, n);
+      }
+      read_qos(host, req.kernel_ioctls, n);
     }
   } else {
     s.notes.push_back("netdevs not collected: " + why(ifs.error()));
   }
+  for (const std::string& v : req.virtual_netdevs)
+    if (!s.find_netdev(v)) s.notes.push_back("netdev " + v + " asked for (--netdev) but not in /sys/class/net");
   if (!virtual_ifs.empty()) {
     std::string list;
     for (const std::string& v : virtual_ifs) list += (list.empty() ? "" : ", ") + v;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "rocekit/collect/command_runner.hpp"
 #include "rocekit/collect/host_view.hpp"
@@ -22,6 +23,9 @@ struct CollectRequest {
   /// coalescing, channels, pause). Only true when the HostView root is this host's "/"; under a
   /// fixture root those sections keep their "not collected" reasons.
   bool kernel_ioctls = false;
+  /// Virtual netdevs (under /sys/devices/virtual: veth, bonds, ...) to audit anyway, by name.
+  /// Others stay in the "virtual netdevs not audited" note.
+  std::vector<std::string> virtual_netdevs;
 };
 
 /// Reads the host behind `host` into a Snapshot (source.kind "live", source.path = the root).

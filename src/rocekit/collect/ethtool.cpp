@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -140,6 +141,84 @@ void read_ethtool(const std::string& ifname, NetDev& n) {
     n.pause.reason = why_errno(err, "ETHTOOL_GPAUSEPARAM", driver);
   }
   ::close(fd);
+}
+
+std::map<std::string, std::uint64_t> to_stats(std::span<const std::uint8_t> names,
+                                              std::span<const std::uint64_t> values,
+                                              std::vector<std::string>* duplicates) {
+  std::map<std::string, std::uint64_t> out;
+  const std::size_t count = std::min(names.size() / ETH_GSTRING_LEN, values.size());
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string name = cstr(reinterpret_cast<const char*>(names.data() + i * ETH_GSTRING_LEN), ETH_GSTRING_LEN);
+    if (!out.emplace(name, values[i]).second && duplicates) duplicates->push_back(name);
+  }
+  return out;
+}
+
+void read_ethtool_stats(const std::string& ifname, NetDev& n) {
+  if (ifname.size() >= IFNAMSIZ) return;
+  int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    n.stats.reason = std::string("ethtool -S: socket: ") + std::strerror(errno);
+    return;
+  }
+  std::string driver = n.driver.has_value() && n.driver->driver ? *n.driver->driver : "";
+  // How many counters: GSSET_INFO (the set mask is in/out), else GDRVINFO n_stats.
+  std::uint32_t count = 0;
+  // ethtool_sset_info ends in a flexible u32 array: one slot for the one set asked.
+  std::array<std::uint64_t, sizeof(ethtool_sset_info) / 8 + 1> sbuf_info{};
+  auto* sset = reinterpret_cast<ethtool_sset_info*>(sbuf_info.data());
+  sset->cmd = ETHTOOL_GSSET_INFO;
+  sset->sset_mask = 1ULL << ETH_SS_STATS;
+  int err = ethtool_get(fd, ifname, sset);
+  if (err == 0 && (sset->sset_mask & (1ULL << ETH_SS_STATS)) != 0) {
+    count = sset->data[0];
+  } else {
+    ethtool_drvinfo di{};
+    di.cmd = ETHTOOL_GDRVINFO;
+    if (int e2 = ethtool_get(fd, ifname, &di); e2 == 0) count = di.n_stats;
+    else err = e2;
+  }
+  if (count == 0 || count > 1000000) {
+    ::close(fd);
+    n.stats.reason = err != 0 && err != EOPNOTSUPP ? why_errno(err, "ETHTOOL_GSSET_INFO", driver)
+                                                   : "ethtool -S: driver " + (driver.empty() ? std::string("?") : driver) +
+                                                         " reports no statistics";
+    return;
+  }
+  // ethtool_gstrings / ethtool_stats end in flexible arrays: one u64-aligned buffer each.
+  std::vector<std::uint64_t> sbuf((sizeof(ethtool_gstrings) + std::size_t{count} * ETH_GSTRING_LEN) / 8 + 1, 0);
+  auto* gs = reinterpret_cast<ethtool_gstrings*>(sbuf.data());
+  gs->cmd = ETHTOOL_GSTRINGS;
+  gs->string_set = ETH_SS_STATS;
+  gs->len = count;
+  std::vector<std::uint64_t> vbuf(sizeof(ethtool_stats) / 8 + 1 + count, 0);
+  auto* st = reinterpret_cast<ethtool_stats*>(vbuf.data());
+  st->cmd = ETHTOOL_GSTATS;
+  st->n_stats = count;
+  if (err = ethtool_get(fd, ifname, gs); err != 0) {
+    ::close(fd);
+    n.stats.reason = why_errno(err, "ETHTOOL_GSTRINGS", driver);
+    return;
+  }
+  err = ethtool_get(fd, ifname, st);
+  ::close(fd);
+  if (err != 0) {
+    n.stats.reason = why_errno(err, "ETHTOOL_GSTATS", driver);
+    return;
+  }
+  // The kernel may shrink len/n_stats if the set changed between the calls.
+  const std::size_t got = std::min(gs->len, st->n_stats);
+  std::vector<std::string> dups;
+  std::map<std::string, std::uint64_t> stats =
+      to_stats(std::span<const std::uint8_t>(gs->data, got * ETH_GSTRING_LEN),
+               std::span<const std::uint64_t>(reinterpret_cast<const std::uint64_t*>(st->data), got), &dups);
+  n.stats.value = std::move(stats);
+  n.stats.reason.clear();
+  n.stats.source = Evidence{"ioctl SIOCETHTOOL ETHTOOL_GSTATS " + ifname, 0, std::to_string(got) + " counters"};
+  if (!dups.empty())
+    n.stats.notes.push_back(std::to_string(dups.size()) + " repeated counter names kept their first value (e.g. " +
+                            dups.front() + ")");
 }
 
 }  // namespace rk::collect

@@ -3,7 +3,11 @@
 // The ioctl reads the running kernel only, so it is skipped under --root.
 #pragma once
 
+#include <cstdint>
+#include <map>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "rocekit/core/result.hpp"
 #include "rocekit/model/snapshot.hpp"
@@ -28,5 +32,19 @@ PauseState to_pause(const ethtool_pauseparam& p);
 /// (EOPNOTSUPP) becomes the reason "<what>: not supported by driver <d>"; EPERM "needs root".
 /// Evidence file: "ioctl SIOCETHTOOL ETHTOOL_G... <ifname>".
 void read_ethtool(const std::string& ifname, NetDev& n);
+
+/// Pairs `ethtool -S` names with values: `names` is the ETHTOOL_GSTRINGS(ETH_SS_STATS) payload
+/// (count x 32-byte NUL-padded names), `values` the ETHTOOL_GSTATS payload (u64 counters, same
+/// order). Extra names or values beyond the shorter list are ignored; a repeated name keeps the
+/// first value and is listed in `*duplicates` (may be nullptr).
+std::map<std::string, std::uint64_t> to_stats(std::span<const std::uint8_t> names,
+                                              std::span<const std::uint64_t> values,
+                                              std::vector<std::string>* duplicates);
+
+/// Fills n.stats from the running kernel: ETHTOOL_GSSET_INFO (ETH_SS_STATS count; falls back to
+/// ETHTOOL_GDRVINFO n_stats), ETHTOOL_GSTRINGS, ETHTOOL_GSTATS, all read-only gets. A driver
+/// without statistics gives the reason "ethtool -S: driver <d> reports no statistics".
+/// Evidence file: "ioctl SIOCETHTOOL ETHTOOL_GSTATS <ifname>", text "N counters".
+void read_ethtool_stats(const std::string& ifname, NetDev& n);
 
 }  // namespace rk::collect

@@ -41,17 +41,16 @@ std::filesystem::path HostView::host_path(const std::string& path) const {
   return m_root / rel;
 }
 
-Result<std::vector<std::uint8_t>> HostView::read_bytes(const std::string& path,
-                                                       std::size_t max_bytes) const {
+Result<std::size_t> HostView::read_into(const std::string& path, std::uint8_t* buf,
+                                        std::size_t max_bytes) const {
   std::filesystem::path p = host_path(path);
   if (m_trace) m_trace->push_back(p.string());
   Fd f{::open(p.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) return unexpected(errno_error(errno, path));
-  std::vector<std::uint8_t> out(max_bytes);
   std::size_t got = 0;
   const bool sysfs = path.rfind("/sys/", 0) == 0;
   while (got < max_bytes) {
-    ssize_t n = ::read(f.fd, out.data() + got, max_bytes - got);
+    ssize_t n = ::read(f.fd, buf + got, max_bytes - got);
     if (n < 0) {
       if (errno == EINTR) continue;
       return unexpected(errno_error(errno, path));
@@ -62,17 +61,26 @@ Result<std::vector<std::uint8_t>> HostView::read_bytes(const std::string& path,
     // return 0. (procfs seq_files may return a page at a time, so keep reading those.)
     if (got < max_bytes && sysfs) break;
   }
-  out.resize(got);
+  return got;
+}
+
+Result<std::vector<std::uint8_t>> HostView::read_bytes(const std::string& path,
+                                                       std::size_t max_bytes) const {
+  std::vector<std::uint8_t> out(max_bytes);
+  Result<std::size_t> got = read_into(path, out.data(), max_bytes);
+  if (!got) return unexpected(got.error());
+  out.resize(*got);
   return out;
 }
 
 Result<std::string> HostView::read_text(const std::string& path) const {
-  Result<std::vector<std::uint8_t>> b = read_bytes(path, 64 * 1024);
-  if (!b) return unexpected(b.error());
-  std::string s(b->begin(), b->end());
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.pop_back();
-  return s;
+  // A stack buffer: most attributes are a few bytes, so neither allocate nor zero 64 KiB per read.
+  std::uint8_t buf[64 * 1024];
+  Result<std::size_t> got = read_into(path, buf, sizeof buf);
+  if (!got) return unexpected(got.error());
+  std::size_t n = *got;
+  while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t' || buf[n - 1] == '\r')) --n;
+  return std::string(reinterpret_cast<const char*>(buf), n);
 }
 
 Result<std::vector<std::string>> HostView::list_dir(const std::string& path) const {

@@ -50,6 +50,8 @@ class HostView {
 
  private:
   std::filesystem::path host_path(const std::string& path) const;
+  /// Opens and reads up to `max_bytes` into `buf` (one read for sysfs); bytes read.
+  Result<std::size_t> read_into(const std::string& path, std::uint8_t* buf, std::size_t max_bytes) const;
   std::filesystem::path m_root;
   std::string m_real_root;  ///< canonical root, resolved once; empty when it does not exist
   std::vector<std::string>* m_trace = nullptr;

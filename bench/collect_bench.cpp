@@ -1,13 +1,14 @@
 // Benchmark: collect_snapshot over a fixture sysroot vs. a floor loop that only opens and reads
 // the same files (the paths HostView traced during one collection). Prints both per-run times,
 // their ratio and the number of processes started (must be 0: no vendor tool asked for).
-// Usage: rk_collect_bench SYSROOT [RUNS]
+// Usage: rk_collect_bench SYSROOT [RUNS]   (bench/run.sh runs it over the fixture trees)
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -20,15 +21,19 @@ int main(int argc, char** argv) {
   }
   int runs = argc > 2 ? std::atoi(argv[2]) : 200;
   rk::collect::HostView host(argv[1]);
+  // Collecting this host ("/"): also the read-only ioctls and dcbnl queries live collection makes.
+  rk::collect::CollectRequest req;
+  std::error_code ec;
+  req.kernel_ioctls = std::filesystem::canonical(argv[1], ec) == "/";
   rk::collect::NoToolsRunner runner("vendor tools not requested");
   std::vector<std::string> paths;
   host.set_trace(&paths);
-  rk::Snapshot first = rk::collect::collect_snapshot({}, host, runner);
+  rk::Snapshot first = rk::collect::collect_snapshot(req, host, runner);
   host.set_trace(nullptr);
   using clock = std::chrono::steady_clock;
   std::size_t sink = first.netdevs.size();
   auto t0 = clock::now();
-  for (int i = 0; i < runs; ++i) sink += rk::collect::collect_snapshot({}, host, runner).rdma_devices.size();
+  for (int i = 0; i < runs; ++i) sink += rk::collect::collect_snapshot(req, host, runner).rdma_devices.size();
   auto t1 = clock::now();
   char buf[65536];
   for (int i = 0; i < runs; ++i)
