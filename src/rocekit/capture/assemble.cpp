@@ -49,10 +49,11 @@ struct Ctx {
   std::string target;
   parse::CaptureText text;
   InputFile& input;
+  std::vector<std::string_view> body_lines = text::lines(text.body);  ///< split once per file
 
   /// Evidence for the first body line containing `needle` (line numbers are file lines).
   Evidence find(std::string_view needle, std::size_t from_body_line = 1) const {
-    std::vector<std::string_view> ls = text::lines(text.body);
+    const std::vector<std::string_view>& ls = body_lines;
     for (std::size_t i = from_body_line ? from_body_line - 1 : 0; i < ls.size(); ++i)
       if (ls[i].find(needle) != std::string_view::npos)
         return Evidence{file.name, text.body_first_line + i, std::string(text::trim(ls[i]))};
@@ -60,7 +61,7 @@ struct Ctx {
   }
   /// Evidence for a body line number (1-based).
   Evidence at(std::size_t body_line) const {
-    std::vector<std::string_view> ls = text::lines(text.body);
+    const std::vector<std::string_view>& ls = body_lines;
     if (body_line == 0 || body_line > ls.size()) return Evidence{file.name, 0, ""};
     return Evidence{file.name, text.body_first_line + body_line - 1,
                     std::string(text::trim(ls[body_line - 1]))};

@@ -1,5 +1,7 @@
 #include "rocekit/collect/pcie_config.hpp"
 
+#include "rocekit/catalog/pcie.hpp"
+
 namespace rk::collect {
 
 namespace {
@@ -15,15 +17,9 @@ std::uint32_t u32(const std::vector<std::uint8_t>& c, std::size_t off) {
 }  // namespace
 
 std::optional<double> pcie_speed_gts(unsigned code) {
-  switch (code) {
-    case 1: return 2.5;
-    case 2: return 5.0;
-    case 3: return 8.0;
-    case 4: return 16.0;
-    case 5: return 32.0;
-    case 6: return 64.0;
-    default: return std::nullopt;
-  }
+  // The LnkCap/LnkSta speed code is the PCIe generation (1 = 2.5 GT/s ... 6 = 64 GT/s).
+  if (code > 6) return std::nullopt;
+  return catalog::raw_gbps_per_lane(static_cast<int>(code));
 }
 
 Result<PcieConfigFacts> parse_pcie_config(const std::vector<std::uint8_t>& c) {

@@ -35,16 +35,18 @@ const RdmaPort* port_of_netdev(const Snapshot& s, const NetDev& n) {
   return nullptr;
 }
 
+bool is_ipoib_name(std::string_view name) {
+  if (name.size() <= 2 || !name.starts_with("ib")) return false;
+  for (std::size_t i = 2; i < name.size(); ++i)
+    if (!(name[i] >= '0' && name[i] <= '9') && name[i] != '.') return false;
+  return true;
+}
+
 bool is_infiniband_netdev(const Snapshot& s, const NetDev& n) {
   if (const RdmaPort* p = port_of_netdev(s, n)) {
     if (p->link_layer) return *p->link_layer == "InfiniBand";
   }
-  if (n.name.size() > 2 && n.name.starts_with("ib")) {
-    for (std::size_t i = 2; i < n.name.size(); ++i)
-      if (!(n.name[i] >= '0' && n.name[i] <= '9') && n.name[i] != '.') return false;
-    return true;
-  }
-  return false;
+  return is_ipoib_name(n.name);
 }
 
 std::optional<long long> nv_number(const std::optional<std::string>& value_text) {

@@ -16,6 +16,9 @@ std::string sh_quote(std::string_view word);
 /// "dev/port", the subject of RDMA-port rules.
 std::string port_subject(const RdmaDevice& d, const RdmaPort& p);
 
+/// True for IPoIB netdev names: "ib" followed by digits and dots (ib0, ib1.8001).
+bool is_ipoib_name(std::string_view name);
+
 /// True when the netdev belongs to an InfiniBand port (IPoIB): by the RDMA port's link layer,
 /// else by the ib<N> naming convention.
 bool is_infiniband_netdev(const Snapshot& s, const NetDev& n);

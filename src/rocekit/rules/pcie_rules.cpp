@@ -24,9 +24,8 @@ std::string fmt_end(const PcieLinkEnd& e) {
 
 std::optional<int> gen_of(const std::optional<double>& gts) {
   if (!gts) return std::nullopt;
-  const double k_rates[] = {2.5, 5, 8, 16, 32, 64};
-  for (int g = 0; g < 6; ++g)
-    if (std::fabs(*gts - k_rates[g]) < 0.01) return g + 1;
+  for (int g = 1; g <= 6; ++g)
+    if (std::fabs(*gts - *catalog::raw_gbps_per_lane(g)) < 0.01) return g;
   return std::nullopt;
 }
 
@@ -172,7 +171,10 @@ void eval_bandwidth(const Snapshot& s, const Policy&, Emitter& e) {
       e.not_applicable(p.bdf, "function is in flash recovery");
       continue;
     }
-    if (!is_mellanox(p)) continue;
+    if (!is_mellanox(p)) {
+      e.not_applicable(p.bdf, "not an NVIDIA/Mellanox function: port speeds unknown to the catalog");
+      continue;
+    }
     const PciFunction* owner = link_owner(s, p);
     if (owner != &p) {
       e.not_applicable(p.bdf, "shares the PCIe link of " + owner->bdf + " (judged there)");

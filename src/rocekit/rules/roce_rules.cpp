@@ -11,10 +11,7 @@ namespace {
 /// InfiniBand port: by link layer, else (link layer not captured) by an IPoIB netdev name.
 bool port_is_ib(const RdmaPort& p) {
   if (p.link_layer) return *p.link_layer == "InfiniBand";
-  if (!p.netdev || p.netdev->size() < 3 || !p.netdev->starts_with("ib")) return false;
-  for (std::size_t i = 2; i < p.netdev->size(); ++i)
-    if (!((*p.netdev)[i] >= '0' && (*p.netdev)[i] <= '9') && (*p.netdev)[i] != '.') return false;
-  return true;
+  return p.netdev && is_ipoib_name(*p.netdev);
 }
 
 // Port state: "ACTIVE" passes; unknown state -> nullopt.
