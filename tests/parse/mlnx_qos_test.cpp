@@ -213,7 +213,12 @@ TEST(MlnxQos, NeverCrashesOnOddInput) {
                              "Receive buffer size (bytes): ,,x,max_buffer_size=",
                              "dscp2prio mapping:\n1,2,3", "priority: 1"}) {
     auto r = parse_mlnx_qos(s);
-    (void)r;
+    if (!r) continue;
+    // Whatever is read stays inside the value ranges: DSCP 0..63 -> priority 0..7.
+    for (const auto& [dscp, prio] : r->value.dscp_to_priority) {
+      EXPECT_LT(dscp, 64u) << s;
+      EXPECT_LT(prio, 8u) << s;
+    }
   }
 }
 

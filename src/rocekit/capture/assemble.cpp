@@ -436,6 +436,8 @@ void on_ibv_devinfo(Ctx& c) {
     r.transport = d.transport;
     r.source = c.find("hca_id:\t" + d.hca_id).line ? c.find("hca_id:\t" + d.hca_id) : c.find(d.hca_id);
     std::size_t from = r.source.line >= c.text.body_first_line ? r.source.line - c.text.body_first_line + 1 : 1;
+    // The firmware line is the decisive one for fw.uniform-version.
+    if (Evidence fw = c.find("fw_ver:", from); fw.line) r.source = fw;
     for (const parse::IbvPort& p : d.ports) {
       if (!p.port) continue;
       RdmaPort& rp = rdma_port(r, static_cast<int>(*p.port));

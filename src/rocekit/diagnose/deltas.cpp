@@ -1,3 +1,4 @@
+#include <algorithm>
 // Counter deltas: wrap, reset, disappeared/appeared counters, and pairing netdevs with RDMA ports.
 #include <ctime>
 #include <set>
@@ -199,6 +200,20 @@ Result<Window> build_window(const std::vector<Snapshot>& samples, double interva
     return unexpected(ErrorKind::malformed_input,
                       "the samples come from different hosts (" + first.hostname + ", " +
                           last.hostname + ")");
+  // Samples of one host share at least one netdev or RDMA device name.
+  auto names = [](const Snapshot& s) {
+    std::set<std::string> n;
+    for (const NetDev& d : s.netdevs) n.insert(d.name);
+    for (const RdmaDevice& d : s.rdma_devices) n.insert(d.name);
+    return n;
+  };
+  std::set<std::string> names_first = names(first);
+  std::set<std::string> names_last = names(last);
+  bool shared = std::any_of(names_first.begin(), names_first.end(),
+                            [&](const std::string& x) { return names_last.count(x) > 0; });
+  if (!names_first.empty() && !names_last.empty() && !shared)
+    return unexpected(ErrorKind::malformed_input,
+                      "the samples share no netdev or RDMA device: they are not the same host");
   Window w;
   w.samples = samples.size();
   if (first.hostname.empty() != last.hostname.empty() ||

@@ -111,6 +111,10 @@ Result<Parsed<EthtoolLink>> parse_ethtool_link(std::string_view text) {
       out.warnings.push_back({line_no, "tool_error", std::string(t)});
       continue;
     }
+    if (text::trim(key).empty()) {  // ": value" names no setting
+      out.warnings.push_back({line_no, "unrecognised_line", "empty setting name"});
+      continue;
+    }
     recognised = true;
     bool list_done = false;
     for (const ListKey& k : k_list_keys) {
