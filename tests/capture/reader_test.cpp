@@ -8,6 +8,7 @@
 
 #include "golden.hpp"
 #include "rocekit/capture/reader.hpp"
+#include "rocekit/parse/common.hpp"
 #include "rocekit/pipeline.hpp"
 
 namespace rk {
@@ -115,6 +116,36 @@ TEST(CaptureReader, NormalizesBdf) {
   EXPECT_EQ(normalize_bdf("pci/0000:AF:00.7"), "0000:af:00.7");
   EXPECT_EQ(normalize_bdf("eth0"), std::nullopt);
   EXPECT_EQ(normalize_bdf("00:20.0"), std::nullopt);  // device > 0x1f
+}
+
+}  // namespace
+}  // namespace rk
+
+namespace rk {
+namespace {
+
+// Output pasted with the shell prompt above it is used under the netdev the command names,
+// and evidence line numbers still count the prompt line.
+TEST(CaptureReader, PastedPromptNamesTheToolAndTarget) {
+  TempDir dir;
+  std::string qos = test::read_file(test::testdata_dir() /
+                                    "hosts/netarbiter-eth4-qos-healthy/mlnx_qos@eth4.txt");
+  std::string body(rk::parse::strip_capture_header(qos).body);
+  dir.write("pasted.txt", "[root@gpu01 ~]# sudo mlnx_qos -i ens1f0np0\n" + body);
+  Result<Snapshot> snap = load_input(dir.path());
+  ASSERT_TRUE(snap.has_value()) << snap.error().describe();
+  const InputFile* in = input(*snap, "pasted.txt");
+  ASSERT_NE(in, nullptr);
+  EXPECT_EQ(in->status, "parsed");
+  EXPECT_EQ(in->tool, "mlnx_qos");
+  EXPECT_EQ(in->target, "ens1f0np0");
+  const NetDev* nd = snap->find_netdev("ens1f0np0");
+  ASSERT_NE(nd, nullptr);
+  ASSERT_TRUE(nd->qos.has_value());
+  EXPECT_EQ(nd->qos->trust, "dscp");
+  EXPECT_EQ(nd->qos.source.file, "pasted.txt");
+  EXPECT_EQ(nd->qos->trust_source.file, "pasted.txt");
+  EXPECT_GE(nd->qos->trust_source.line, 2u);  // the prompt is line 1
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "rocekit/catalog/catalog.hpp"
@@ -32,6 +33,7 @@
 #include "rocekit/parse/nvidia_smi_topo.hpp"
 #include "rocekit/parse/rdma_link.hpp"
 #include "rocekit/parse/rdma_statistic.hpp"
+#include "rocekit/parse/prompt.hpp"
 #include "rocekit/parse/registry.hpp"
 #include "rocekit/parse/show_counters.hpp"
 #include "rocekit/parse/show_gids.hpp"
@@ -966,7 +968,13 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
     }
     if (!named) {
       parse::CaptureText ct = parse::strip_capture_header(f.bytes);
-      if (const parse::ToolParser* t = parse::identify(ct.body)) {
+      std::optional<parse::PromptCommand> pc =
+          ct.prompt_line.empty() ? std::nullopt : parse::parse_prompt_line(ct.prompt_line);
+      if (pc && parse::find_tool(pc->tool) != nullptr) {
+        // The pasted prompt names the command: "$ sudo mlnx_qos -i eth4" is mlnx_qos@eth4.
+        tool = pc->tool;
+        target = pc->target;
+      } else if (const parse::ToolParser* t = parse::identify(ct.body)) {
         tool = std::string(t->id);
         std::string ignored;
         // Keep an @target from a non-standard name, e.g. "qos@eth4.txt".

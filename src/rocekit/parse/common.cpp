@@ -3,8 +3,32 @@
 #include <nlohmann/json.hpp>
 
 #include "rocekit/core/text.hpp"
+#include "rocekit/parse/prompt.hpp"
 
 namespace rk::parse {
+
+namespace {
+
+// Moves a leading prompt line ("$ sudo mlnx_qos -i eth4") out of the body.
+CaptureText split_prompt(CaptureText t) {
+  std::size_t nl = t.body.find('\n');
+  std::string_view first = t.body.substr(0, nl);
+  if (!parse_prompt_line(first)) return t;
+  // A transcript of several commands (cma_roce_mode, mlxconfig set) is the parser's to read.
+  for (std::size_t pos = nl; pos != std::string_view::npos && pos + 1 < t.body.size();) {
+    std::size_t next = t.body.find('\n', pos + 1);
+    std::string_view line = t.body.substr(pos + 1, next == std::string_view::npos ? next : next - pos - 1);
+    if (parse_prompt_line(line)) return t;
+    pos = next;
+  }
+  t.prompt_line = first;
+  if (!t.prompt_line.empty() && t.prompt_line.back() == '\r') t.prompt_line.remove_suffix(1);
+  t.body = nl == std::string_view::npos ? std::string_view{} : t.body.substr(nl + 1);
+  t.body_first_line += 1;
+  return t;
+}
+
+}  // namespace
 
 CaptureText strip_capture_header(std::string_view file_text) {
   std::size_t pos = 0;
@@ -17,14 +41,14 @@ CaptureText strip_capture_header(std::string_view file_text) {
     ++line_no;
     if (line == "# ---") {
       std::size_t body_start = nl == std::string_view::npos ? file_text.size() : nl + 1;
-      return CaptureText{file_text.substr(0, body_start), file_text.substr(body_start),
-                         line_no + 1};
+      return split_prompt(CaptureText{file_text.substr(0, body_start), file_text.substr(body_start),
+                                      line_no + 1, {}});
     }
     if (!(line.starts_with("# ") || line == "#")) break;
     if (nl == std::string_view::npos) break;
     pos = nl + 1;
   }
-  return CaptureText{{}, file_text, 1};
+  return split_prompt(CaptureText{{}, file_text, 1, {}});
 }
 
 nlohmann::json warnings_to_json(const std::vector<Warning>& warnings) {

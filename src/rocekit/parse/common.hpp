@@ -38,10 +38,14 @@ struct CaptureText {
   std::string_view header;     ///< the leading "# " lines up to and including "# ---", or empty
   std::string_view body;       ///< the command output, byte for byte
   std::size_t body_first_line; ///< 1-based line number of body's first line in the file
+  /// A shell prompt line with the command that made the output ("$ sudo mlnx_qos -i eth4"),
+  /// when the body started with one (see parse_prompt_line); it is not part of `body`.
+  std::string_view prompt_line;
 };
 
 /// Splits off a leading header: consecutive lines starting with "# " (or exactly "#") that end
-/// with a line "# ---". Without such a closing line the whole text is the body.
+/// with a line "# ---". Without such a closing line the whole text is the body. A first body
+/// line that is a shell prompt running one of rocekit's tools is moved to `prompt_line`.
 CaptureText strip_capture_header(std::string_view file_text);
 
 /// JSON form of warnings, for golden files and `rocekit parse`.
