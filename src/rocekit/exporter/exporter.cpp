@@ -1,9 +1,11 @@
 #include "rocekit/exporter/exporter.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -168,6 +170,7 @@ Exporter::Exporter(ExporterOptions options) : m_opt(std::move(options)), m_host(
 void Exporter::set_trace(std::vector<std::string>* trace) {
   std::lock_guard<std::mutex> lock(m_mutex);
   m_host.set_trace(trace);
+  m_trace = trace;
 }
 
 Exporter::Stats Exporter::stats() const {
@@ -205,6 +208,57 @@ void Exporter::refresh_state(double now) {
   m_findings = rules::evaluate(*m_state, m_opt.policy).findings;
   m_state_at = now;
   ++m_stats.state_refreshes;
+}
+
+// Reads every counter file of one directory (a port's counters/ or hw_counters/) with one
+// directory open and openat() per file: the long fixture or sysfs path (through the class
+// symlink) is walked once per directory, not once per counter. Appends (sub, (name, value));
+// a missing directory is fine (bnxt_re has no counters/); any other failure is returned.
+std::optional<std::string> Exporter::read_counter_dir(
+    const std::string& host_dir, const char* sub,
+    std::vector<std::pair<std::string, std::pair<std::string, std::uint64_t>>>& out) {
+  std::string dir = m_opt.root == "/" ? host_dir : m_opt.root + host_dir;
+  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
+    return host_dir + ": " + std::strerror(errno);
+  }
+  DIR* d = ::fdopendir(dfd);
+  if (!d) {
+    int e = errno;
+    ::close(dfd);
+    return host_dir + ": " + std::strerror(e);
+  }
+  std::vector<std::string> names;
+  while (dirent* e = ::readdir(d))
+    if (e->d_name[0] != '.') names.emplace_back(e->d_name);
+  std::sort(names.begin(), names.end());
+  std::optional<std::string> failure;
+  char buf[256];
+  for (const std::string& n : names) {
+    if (n == "lifespan") continue;  // cache time in ms, not a counter
+    if (m_trace) m_trace->push_back(dir + "/" + n);
+    int fd = ::openat(dfd, n.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      if (errno == ENOENT) continue;
+      failure = host_dir + "/" + n + ": " + std::strerror(errno);
+      break;
+    }
+    ssize_t got;
+    do {
+      got = ::read(fd, buf, sizeof buf - 1);
+    } while (got < 0 && errno == EINTR);
+    int read_errno = errno;
+    ::close(fd);
+    if (got < 0) {
+      failure = host_dir + "/" + n + ": " + std::strerror(read_errno);
+      break;
+    }
+    std::string_view v(buf, static_cast<std::size_t>(got));
+    if (std::optional<std::uint64_t> u = text::parse_uint(text::trim(v))) out.push_back({sub, {n, *u}});
+  }
+  ::closedir(d);  // closes dfd
+  return failure;
 }
 
 std::string Exporter::collect_locked(double now) {
@@ -265,22 +319,10 @@ std::string Exporter::collect_locked(double now) {
         if (std::optional<double> g = text::parse_double(text::words(*s).empty() ? "" : text::words(*s)[0]))
           r.rate_bps = *g * 1e9 / 8;  // Gb/s -> bytes/s
       for (const char* sub : {"counters", "hw_counters"}) {
-        Result<std::vector<std::string>> names = m_host.list_dir(pb + "/" + sub);
-        if (!names) {
-          if (names.error().kind != ErrorKind::not_found) failure = names.error().describe();
-          continue;
+        if (std::optional<std::string> err = read_counter_dir(pb + "/" + sub, sub, r.counters)) {
+          failure = *err;
+          break;
         }
-        for (const std::string& n : *names) {
-          if (n == "lifespan") continue;  // cache time in ms, not a counter
-          Result<std::string> v = m_host.read_text(pb + "/" + sub + "/" + n);
-          if (!v) {
-            if (v.error().kind != ErrorKind::not_found) failure = v.error().describe();
-            break;
-          }
-          if (std::optional<std::uint64_t> u = text::parse_uint(*v))
-            r.counters.push_back({sub, {n, *u}});
-        }
-        if (!failure.empty()) break;
       }
       if (!failure.empty()) break;
       if (m_opt.kernel_ioctls && !r.netdev.empty()) {

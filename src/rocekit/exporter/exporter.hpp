@@ -98,6 +98,9 @@ class Exporter {
   std::string collect_locked(double now);
   void refresh_state(double now);
   bool included(const std::string& device) const;
+  std::optional<std::string> read_counter_dir(
+      const std::string& host_dir, const char* sub,
+      std::vector<std::pair<std::string, std::pair<std::string, std::uint64_t>>>& out);
 
   ExporterOptions m_opt;
   collect::HostView m_host;
@@ -115,6 +118,7 @@ class Exporter {
   std::map<std::string, std::uint64_t> m_errors;  ///< source -> count
   double m_last_duration_s = 0;
   Stats m_stats;
+  std::vector<std::string>* m_trace = nullptr;
 };
 
 /// Per-priority and port metrics from one netdev's `ethtool -S` names (trimmed): appends
