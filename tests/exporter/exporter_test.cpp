@@ -314,3 +314,21 @@ TEST(ExporterServer, ParsesListenAddresses) {
   EXPECT_FALSE(parse_listen_address("127.0.0.1:70000"));
   EXPECT_FALSE(parse_listen_address("::1:9000"));
 }
+
+TEST(ExporterEthtool, CaptureDirFeedsPerPriorityMetricsOfThePortsNetdev) {
+  // The real mlx5 ethtool -S of the corpus, as a capture file for eth01 of the cx4lx-4port tree.
+  fs::path dir = fs::temp_directory_path() / ("rk-ethtool-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(std::string(RK_TESTDATA_DIR) + "/corpus/ethtool_S/lore-xdp-regression-mlx5-k5.15.txt",
+                dir / "ethtool_S@eth01.txt");
+  ExporterOptions o = options(k_sysroots + "cx4lx-4port");
+  o.ethtool_stats_dir = dir.string();
+  std::string t = Exporter(o).scrape();
+  const std::string l = "device=\"mlx5_0\",port=\"1\",netdev=\"eth01\"";
+  EXPECT_EQ(value_of(t, "rocekit_priority_discards_total{" + l + ",direction=\"rx\",priority=\"0\"}"), "58591314012");
+  EXPECT_EQ(value_of(t, "rocekit_global_pause_frames_total{" + l + ",direction=\"tx\"}"), "5745042");
+  // Netdevs without a capture file have no ethtool series (absent, not zero).
+  EXPECT_FALSE(has_line_starting(t, "rocekit_priority_discards_total{device=\"mlx5_1\""));
+  fs::remove_all(dir);
+}

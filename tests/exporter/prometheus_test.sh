@@ -1,7 +1,8 @@
 #!/bin/sh
 # Proof with real parts: Debian's prometheus scrapes `rocekit exporter --root <fixture>` on
 # loopback with deploy/prometheus/rocekit-rules.yml loaded, and its HTTP API returns a RoCE
-# counter (mlx5_0 out_of_buffer 135 in testdata/sysroots/cx4lx-4port) and the RoceConfigDrift
+# counter (mlx5_0 out_of_buffer 135 in testdata/sysroots/cx4lx-4port), a per-priority counter
+# (a corpus ethtool -S given with --ethtool-stats-dir) and the RoceConfigDrift
 # alert firing for net.mtu on eth01 (MTU 1500 < 4200). `promtool check metrics` accepts the
 # exposition. SIGTERM stops the exporter with exit 0. Prints "SKIP: <reason>" when prometheus,
 # promtool or curl is missing. Every wait is bounded; children are always killed (trap).
@@ -29,8 +30,11 @@ EP=$(free_port)
 PP=$(free_port)
 [ "$EP" != "$PP" ] || PP=$(free_port)
 
+# eth01's ethtool -S: the real mlx5 capture of the corpus (rx_prio0_discards 58591314012).
+mkdir "$TMP/ethtool"
+cp "$SRC/testdata/corpus/ethtool_S/lore-xdp-regression-mlx5-k5.15.txt" "$TMP/ethtool/ethtool_S@eth01.txt"
 "$ROCEKIT" exporter --listen "127.0.0.1:$EP" --root "$SRC/testdata/sysroots/cx4lx-4port" \
-  --state-interval 1 >"$TMP/exp.log" 2>&1 &
+  --ethtool-stats-dir "$TMP/ethtool" --state-interval 1 >"$TMP/exp.log" 2>&1 &
 EXP_PID=$!
 i=0
 until curl -fsS -m 2 "http://127.0.0.1:$EP/metrics" -o "$TMP/metrics.txt" 2>/dev/null; do
@@ -72,6 +76,9 @@ while :; do
   i=$((i+1)); [ $i -lt 120 ] || fail "prometheus never returned rocekit_out_of_buffer_drops_total 135 (last: '$v')"; sleep 0.5
 done
 echo "ok: /api/v1/query rocekit_out_of_buffer_drops_total{device=mlx5_0} = $v"
+v=$(query 'rocekit_priority_discards_total{job="rocekit",netdev="eth01",direction="rx",priority="0"}')
+[ "$v" = 58591314012 ] || fail "rocekit_priority_discards_total{priority=0} is '$v', expected 58591314012"
+echo "ok: /api/v1/query rocekit_priority_discards_total{netdev=eth01,priority=0} = $v"
 
 i=0
 while :; do

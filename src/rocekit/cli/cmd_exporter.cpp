@@ -32,6 +32,7 @@ struct ExporterOpts {
   double state_interval_s = 60;
   std::size_t threads = 4;
   bool kernel_queries = false;
+  std::string ethtool_stats_dir;
 };
 
 bool compile_regex(Context& ctx, const std::string& flag, const std::string& text,
@@ -68,6 +69,11 @@ void run_exporter(Context& ctx, const ExporterOpts& o) {
   eo.kernel_ioctls = o.kernel_queries || std::filesystem::canonical(o.root, ec) == "/";
   eo.version = std::string(version());
   eo.state_interval_s = o.state_interval_s;
+  if (!o.ethtool_stats_dir.empty() && !std::filesystem::is_directory(o.ethtool_stats_dir, ec)) {
+    report_error(ctx, Error{ErrorKind::not_found, "not a directory", o.ethtool_stats_dir});
+    return;
+  }
+  eo.ethtool_stats_dir = o.ethtool_stats_dir;
   if (!compile_regex(ctx, "--include-device", o.include, eo.include_devices) ||
       !compile_regex(ctx, "--exclude-device", o.exclude, eo.exclude_devices))
     return;
@@ -142,6 +148,9 @@ void add_exporter_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--kernel-queries", o->kernel_queries,
                 "With --root: still query this kernel (ethtool -S, dcbnl), for a container that "
                 "mounts the host's /sys under --root and shares its network namespace");
+  cmd->add_option("--ethtool-stats-dir", o->ethtool_stats_dir,
+                  "Read `ethtool -S` per netdev from DIR/ethtool_S@<netdev>.txt (a capture) instead "
+                  "of the ioctl, on every scrape");
   cmd->add_option("--include-device", o->include, "Only RDMA devices whose name matches this regex");
   cmd->add_option("--exclude-device", o->exclude,
                   "Skip RDMA devices whose name matches this regex (e.g. firmware-restricted PFs)");

@@ -10,12 +10,16 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "rocekit/collect/collect.hpp"
 #include "rocekit/collect/ethtool.hpp"
 #include "rocekit/core/text.hpp"
 #include "rocekit/diagnose/diagnose.hpp"
 #include "rocekit/exporter/metrics.hpp"
+#include "rocekit/parse/common.hpp"
+#include "rocekit/parse/ethtool_stats.hpp"
 #include "rocekit/rules/rule.hpp"
 
 namespace rk::exporter {
@@ -325,7 +329,23 @@ std::string Exporter::collect_locked(double now) {
         }
       }
       if (!failure.empty()) break;
-      if (m_opt.kernel_ioctls && !r.netdev.empty()) {
+      if (!m_opt.ethtool_stats_dir.empty() && !r.netdev.empty()) {
+        std::ifstream in(m_opt.ethtool_stats_dir + "/ethtool_S@" + r.netdev + ".txt", std::ios::binary);
+        if (in) {
+          std::stringstream ss;
+          ss << in.rdbuf();
+          std::string text = ss.str();
+          auto parsed = parse::parse_ethtool_stats(parse::strip_capture_header(text).body);
+          if (parsed) {
+            std::map<std::string, std::uint64_t> m;
+            for (const parse::EthtoolStat& c : parsed->value.counters)
+              if (!c.ring) m.emplace(c.name, c.value);
+            r.ethtool = std::move(m);
+          } else {
+            ++m_errors["ethtool_stats"];
+          }
+        }
+      } else if (m_opt.kernel_ioctls && !r.netdev.empty()) {
         NetDev nd;
         nd.name = r.netdev;
         collect::read_ethtool_stats(r.netdev, nd);

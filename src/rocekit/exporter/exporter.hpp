@@ -42,6 +42,10 @@ struct ExporterOptions {
   double backoff_initial_s = 300;  ///< first pause after a device's reads fail; doubles each time
   double backoff_max_s = 3600;
   std::string version;             ///< rk::version(), for rocekit_build_info
+  /// Instead of the ethtool ioctl: `ethtool -S` text per netdev from DIR/ethtool_S@<netdev>.txt
+  /// (the rocekit-capture file name), re-read every scrape. For replaying a capture and for
+  /// fixture trees, which have no ethtool statistics. Empty = off.
+  std::string ethtool_stats_dir;
   /// Monotonic clock in seconds (default: std::chrono::steady_clock). Tests inject one.
   std::function<double()> clock;
 };
