@@ -329,7 +329,8 @@ void read_cm_mode(const HostView& host, const std::string& dev, RdmaPort& port) 
   set_value(port.default_roce_mode, v, ev(file, *m));
 }
 
-RdmaDevice read_rdma(const HostView& host, const std::string& name, const Snapshot& s) {
+RdmaDevice read_rdma(const HostView& host, const std::string& name, const Snapshot& s,
+                     bool counters) {
   std::string base = "/sys/class/infiniband/" + name;
   RdmaDevice d;
   d.name = name;
@@ -391,7 +392,10 @@ RdmaDevice read_rdma(const HostView& host, const std::string& name, const Snapsh
                                 "does not show)");
         }
       }
-    read_counters(host, pbase, p);
+    if (counters)
+      read_counters(host, pbase, p);
+    else
+      p.counters.reason = "not read in this snapshot (rocekit exporter reads counters per scrape)";
     read_cm_mode(host, name, p);
     d.ports.push_back(std::move(p));
   }
@@ -737,7 +741,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
       read_netdev(host, n);
       if (req.kernel_ioctls) {
         read_ethtool(name, n);
-        read_ethtool_stats(name, n);
+        if (req.counters) read_ethtool_stats(name, n);
       }
       read_qos(host, req.kernel_ioctls, n);
     }
@@ -761,7 +765,8 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
                             "RDMA driver loaded or no RDMA-capable NIC)");
   } else {
     for (const std::string& name : *ibs) {
-      RdmaDevice d = read_rdma(host, name, s);
+      if (req.rdma_device_filter && !req.rdma_device_filter(name)) continue;
+      RdmaDevice d = read_rdma(host, name, s, req.counters);
       for (const RdmaPort& p : d.ports)
         if (p.netdev)
           if (NetDev* n = s.find_netdev(*p.netdev)) {

@@ -2,6 +2,7 @@
 // with no vendor tools and no writes. The only layer that touches the live kernel.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,13 @@ struct CollectRequest {
   /// Virtual netdevs (under /sys/devices/virtual: veth, bonds, ...) to audit anyway, by name.
   /// Others stay in the "virtual netdevs not audited" note.
   std::vector<std::string> virtual_netdevs;
+  /// RDMA devices (by name, e.g. "mlx5_0") to read; empty = all. A device for which this
+  /// returns false is not read at all and not in the snapshot (rocekit exporter: excluded or
+  /// firmware-restricted devices whose reads fail).
+  std::function<bool(const std::string&)> rdma_device_filter;
+  /// Read RDMA port counters/hw_counters and `ethtool -S` statistics. The exporter reads them
+  /// itself every scrape and turns this off for its slower state snapshot.
+  bool counters = true;
 };
 
 /// Reads the host behind `host` into a Snapshot (source.kind "live", source.path = the root).

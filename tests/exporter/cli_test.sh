@@ -1,0 +1,49 @@
+#!/bin/sh
+# rocekit exporter CLI: exit codes (2 for a bad regex, a missing --root or textfile directory, a
+# malformed --listen, an address in use), the one-shot textfile, and --textfile --interval
+# rewriting until SIGTERM (exit 0). Usage: cli_test.sh ROCEKIT SOURCE_DIR
+set -u
+ROCEKIT=$1
+SRC=$2
+TREE=$SRC/testdata/sysroots/cx4lx-4port
+TMP=$(mktemp -d)
+PID=
+trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
+fail() { echo "FAIL: $*"; exit 1; }
+expect_rc() {  # expect_rc CODE MESSAGE-SUBSTRING ARGS...
+  want=$1; msg=$2; shift 2
+  "$ROCEKIT" exporter "$@" >"$TMP/out" 2>"$TMP/err"; rc=$?
+  [ "$rc" = "$want" ] || fail "exporter $* exited $rc, expected $want ($(cat "$TMP/err"))"
+  grep -qF -- "$msg" "$TMP/err" || fail "exporter $*: stderr lacks '$msg': $(cat "$TMP/err")"
+}
+expect_rc 2 "invalid regex" --exclude-device '(' --textfile "$TMP" --root "$TREE"
+expect_rc 2 "/nonexistent-root: not a directory" --root /nonexistent-root --textfile "$TMP"
+expect_rc 2 "$TMP/missing: not a directory" --root "$TREE" --textfile "$TMP/missing"
+expect_rc 2 "expected ADDR:PORT" --listen 1.2.3.4 --root "$TREE"
+# An address in use: a listener held by python for the duration of the call.
+python3 - "$ROCEKIT" "$TREE" <<'PY' || fail "address in use did not exit 2"
+import socket, subprocess, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+r = subprocess.run([sys.argv[1], "exporter", "--listen", "127.0.0.1:%d" % s.getsockname()[1],
+                    "--root", sys.argv[2]], capture_output=True, text=True, timeout=30)
+sys.exit(0 if r.returncode == 2 and "cannot listen" in r.stderr else 1)
+PY
+echo "ok: exit 2 for bad regex, missing --root, missing textfile dir, malformed --listen, address in use"
+
+# One-shot textfile: the file is there, whole, with a real value; no temp file left.
+"$ROCEKIT" exporter --root "$TREE" --textfile "$TMP" || fail "one-shot textfile exited $?"
+grep -q '^rocekit_out_of_buffer_drops_total{device="mlx5_0",port="1",netdev="eth01"} 135$' "$TMP/rocekit.prom" || fail "rocekit.prom lacks out_of_buffer 135"
+[ "$(ls -A "$TMP" | grep -v -e '^rocekit.prom$' -e '^out$' -e '^err$' -e '^holder$')" = "" ] || fail "temp files left: $(ls -A "$TMP")"
+echo "ok: one-shot --textfile wrote rocekit.prom"
+
+# --interval: rewrites (rocekit_scrapes_total grows), SIGTERM -> exit 0.
+"$ROCEKIT" exporter --root "$TREE" --textfile "$TMP" --interval 0.2 &
+PID=$!
+i=0
+until grep -q '^rocekit_scrapes_total [3-9]' "$TMP/rocekit.prom" 2>/dev/null; do
+  i=$((i+1)); [ $i -lt 100 ] || fail "rocekit.prom not rewritten"; sleep 0.1
+done
+kill -TERM "$PID"; wait "$PID"; rc=$?; PID=
+[ "$rc" = 0 ] || fail "--interval exited $rc on SIGTERM"
+echo "ok: --textfile --interval rewrites until SIGTERM, exit 0"
+echo PASS
