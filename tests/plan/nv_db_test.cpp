@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <regex>
 
 #include "rocekit/plan/nv_db.hpp"
 #include "rocekit/plan/plan.hpp"
@@ -172,6 +173,49 @@ TEST(PlanNvNoDb, PlanSaysNotValidated) {
             std::string::npos);
   EXPECT_NE(render_json(p).find("\"nv_validation\": \"not validated: /x/mlxconfig_host.db not found\""),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace rk::plan
+
+namespace rk::plan {
+namespace {
+
+TEST_F(NvDbReal, PlanSetsVpiPortsToEthAndAdaptiveRoutingPerPolicy) {
+  // A ConnectX VPI card as `mstconfig -d 0000:81:00.0 q` prints it (jiegec's CX-4 VPI capture
+  // shows LINK_TYPE_P1 IB(1)); adaptive routing support off, the policy wants it on.
+  Snapshot s;
+  for (std::string fn : {"0000:81:00.0", "0000:81:00.1"}) {
+    PciFunction& f = s.pci(fn);
+    NvConfig nv;
+    nv.params.push_back(NvParam{"LINK_TYPE_P1", std::nullopt, std::nullopt, "IB(1)", std::nullopt, false, 1});
+    nv.params.push_back(NvParam{"LINK_TYPE_P2", std::nullopt, std::nullopt, "ETH(2)", std::nullopt, false, 2});
+    nv.params.push_back(NvParam{"ROCE_ADAPTIVE_ROUTING_EN", std::nullopt, std::nullopt, "False(0)", std::nullopt, false, 3});
+    f.nv_config.value = nv;
+    f.nv_config.source.file = "mlxconfig_q@" + fn + ".txt";
+  }
+  Policy pol = default_policy();
+  pol.adaptive_routing = true;
+  PlanOptions o;
+  o.nv_db = &*m_db;
+  Plan p = make_plan(s, pol, o);
+  ASSERT_EQ(p.actions.size(), 2u);
+  EXPECT_EQ(p.actions[0].rule, "fw.link-type-eth");
+  EXPECT_EQ(p.actions[0].subject, "0000:81:00");
+  EXPECT_EQ(p.actions[0].current, "LINK_TYPE_P1=IB(1)");
+  EXPECT_EQ(p.nv_backend, NvBackend::mlxconfig);
+  EXPECT_EQ(p.actions[0].argv, (std::vector<std::string>{"mlxconfig", "-y", "-d", "0000:81:00.0", "set", "LINK_TYPE_P1=2"}));
+  EXPECT_EQ(p.actions[0].undo_argv, (std::vector<std::string>{"mlxconfig", "-y", "-d", "0000:81:00.0", "set", "LINK_TYPE_P1=1"}));
+  EXPECT_EQ(p.actions[1].rule, "fw.adaptive-routing");
+  EXPECT_EQ(p.actions[1].argv.back(), "ROCE_ADAPTIVE_ROUTING_EN=1");
+  // The read-back regex accepts the query's "ALIAS(n)" form.
+  std::regex re(p.actions[1].check_regex[0], std::regex::extended);
+  EXPECT_TRUE(std::regex_search("        ROCE_ADAPTIVE_ROUTING_EN                    True(1)", re));
+  EXPECT_FALSE(std::regex_search("        ROCE_ADAPTIVE_ROUTING_EN                    False(0)", re));
+  // Once per physical device, with the multi-host warning naming both functions.
+  ASSERT_EQ(p.warnings.size(), 1u);
+  EXPECT_NE(p.warnings[0].find("0000:81:00.0, 0000:81:00.1"), std::string::npos);
+  EXPECT_NE(p.warnings[0].find("every host sharing the NIC (multi-host)"), std::string::npos);
 }
 
 }  // namespace
