@@ -32,4 +32,5 @@ set(RK_FUZZ_TOOLS
   sysfs_traffic_class
   ip_link
   lsmod
+  persistence
 )

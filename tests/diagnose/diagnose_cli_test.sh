@@ -67,6 +67,23 @@ expect_rc 2 "bad interval" "$rk" diagnose --interval 0s
 expect_rc 2 "inputs and live" "$rk" diagnose --interval 1s "$tmp/before" "$tmp/after"
 expect_rc 2 "count without interval" "$rk" diagnose --count 3 "$tmp/before" "$tmp/after"
 
+# A sample with no counters at all (only ibdev2netdev) is an input error naming that sample.
+mkdir -p "$tmp/nocounters"
+printf 'mlx5_0 port 1 ==> eth0 (Up)\n' >"$tmp/nocounters/ibdev2netdev.txt"
+expect_rc 2 "a sample without counters" "$rk" diagnose "$tmp/before" "$tmp/nocounters" --interval-seconds 10
+grep -q "nocounters: no counters in this sample" "$tmp/err" && ok || bad "no-counter error should name the sample: $(cat "$tmp/err")"
+
+# The 4-port ConnectX-4 Lx bundle (ibdev2netdev mlx5_0 port 1 ==> eth01, rdma statistic) plus the
+# real ConnectX-4 Lx ethtool -S as eth01: the ethtool counters pair with mlx5_0/1 through
+# ibdev2netdev, so a physical-discard cause names both. AFTER: rx_discards_phy +5000.
+for c in b4 af; do
+  cp -r "$src/testdata/hosts/cx4lx-4port-fw-mismatch" "$tmp/$c"
+  cp "$corpus/ethtool_S/ethq-fixture-mlx5-cx4lx-k4.15.txt" "$tmp/$c/ethtool_S@eth01.txt"
+done
+sed -i 's/^rx_discards_phy: 0$/rx_discards_phy: 5000/' "$tmp/af/ethtool_S@eth01.txt"
+expect_rc 1 "4-port bundle, discards on eth01" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval-seconds 10
+grep -q "diag.nic-rx-discards on eth01 (mlx5_0/1)" "$tmp/out" && ok || bad "eth01 not paired with mlx5_0/1: $(grep -n 'diag\.' "$tmp/out" | head -3)"
+
 # Live: this machine's netdev counters; the RDMA part says there are none (when there are none).
 if [ -d /sys/class/net ]; then
   expect_rc 0 "live" "$rk" diagnose --interval 1s --count 2

@@ -160,6 +160,20 @@ TEST(DiagnoseDeltas, CounterThatDisappearsOrAppearsIsSaid) {
       << notes;
 }
 
+TEST(DiagnoseDeltas, ASampleWithNoCountersAtAllIsAnError) {
+  Counters e = ethtool_set("ethtool_S/cn-notes-cx4lx-grep-pause-zero.txt");
+  Snapshot bare = sample(e, std::nullopt, k_t1);
+  bare.netdev("eth0").stats = Collected<std::map<std::string, std::uint64_t>>::missing("not captured");
+  EXPECT_FALSE(has_counters(bare));
+  std::vector<Snapshot> v{sample(e, std::nullopt, k_t0), bare};
+  EXPECT_TRUE(has_counters(v[0]));
+  Result<Window> w = build_window(v, 0, "");
+  ASSERT_FALSE(w.has_value());
+  EXPECT_EQ(w.error().message,
+            "sample 2 of 2 has no counters at all (need ethtool -S, hw_counters, show_counters or "
+            "rdma statistic output)");
+}
+
 TEST(DiagnoseDeltas, IntervalFromCollectedAtOrFlagElseAnError) {
   Counters e = ethtool_set("ethtool_S/cn-notes-cx4lx-grep-pause-zero.txt");
   std::vector<Snapshot> v{sample(e, std::nullopt, k_t0), sample(e, std::nullopt, k_t1)};

@@ -2,6 +2,9 @@
 // every touched value, the lock refuses a second run, the first failure stops the run.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -103,9 +106,22 @@ TEST_F(ApplyTest, ApplyThenRollbackRestoresEveryTouchedValue) {
   EXPECT_EQ(host.mtu["ens6f0"], "1536");
   EXPECT_EQ(host.mtu["ens6f1"], "1514");
   EXPECT_EQ(host.files["/sys/class/net/ens6f0/ecn/roce_rp/enable/3"], "0");
+  // Each restored value is read back (the file read-back goes through read_file).
   EXPECT_EQ(host.ran, (std::vector<std::string>{
-                          "ip link set dev ens6f1 mtu 1514", "ip link set dev ens6f0 mtu 1536",
+                          "ip link set dev ens6f1 mtu 1514", "ip -o link show dev ens6f1",
+                          "ip link set dev ens6f0 mtu 1536", "ip -o link show dev ens6f0",
                           "write 0 > /sys/class/net/ens6f0/ecn/roce_rp/enable/3"}));
+  EXPECT_EQ(std::count(back->log.begin(), back->log.end(), "  read-back ok"), 3);
+}
+
+TEST_F(ApplyTest, RollbackWhoseValueDoesNotComeBackFails) {
+  ASSERT_TRUE(apply_plan(plan, opts, host).has_value());
+  host.ignore_writes = true;  // the NIC keeps 4200 whatever rollback asks
+  Result<ApplyReport> back = rollback(opts, host);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_FALSE(back->ok);
+  EXPECT_EQ(back->steps_done, 0);
+  EXPECT_NE(back->error.find("read-back does not match  mtu 1514 "), std::string::npos) << back->error;
 }
 
 TEST_F(ApplyTest, LockRefusesASecondRun) {
@@ -130,7 +146,7 @@ TEST_F(ApplyTest, FirstFailedReadBackStopsAndRollbackUndoesOnlyWhatWasTried) {
   host.ran.clear();
   ASSERT_TRUE(rollback(opts, host).has_value());
   EXPECT_EQ(host.ran, (std::vector<std::string>{
-                          "ip link set dev ens6f0 mtu 1536",
+                          "ip link set dev ens6f0 mtu 1536", "ip -o link show dev ens6f0",
                           "write 0 > /sys/class/net/ens6f0/ecn/roce_rp/enable/3"}));
 }
 
@@ -147,6 +163,54 @@ TEST_F(ApplyTest, FirmwareStepsNeedTheFlag) {
   EXPECT_EQ(r->log.front(), "skip (needs --firmware): qos.cnp-firmware 0000:b5:00");
   EXPECT_FALSE(r->reboot_needed);
   EXPECT_EQ(host.ran.front(), "write 1 > /sys/class/net/ens6f0/ecn/roce_rp/enable/3");
+}
+
+/// State of a process from /proc/PID/stat ('R', 'S', 'Z', ...); 0 when it no longer exists.
+char proc_state(pid_t pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::size_t close = stat.rfind(')');
+  return close == std::string::npos || close + 2 >= stat.size() ? 0 : stat[close + 2];
+}
+
+TEST(SystemRunner, RunsAToolAndReturnsItsOutput) {
+  auto r = make_system_runner({"/usr/bin", "/bin"}, "/");
+  Result<std::string> out = r->run({"printf", "%s\\n", "mtu 4200"});
+  ASSERT_TRUE(out.has_value()) << out.error().describe();
+  EXPECT_EQ(*out, "mtu 4200\n");
+  Result<std::string> bad = r->run({"rk-no-such-tool"});
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().kind, ErrorKind::not_found);
+}
+
+TEST(SystemRunner, AHangingToolHasItsProcessGroupKilled) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("rk_runner_timeout_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  // A tool that starts a child and hangs: both must die (one process group).
+  {
+    std::ofstream t(dir / "hang");
+    t << "#!/bin/sh\nsleep 300 &\necho $! > " << (dir / "child.pid").string() << "\nwait\n";
+  }
+  std::filesystem::permissions(dir / "hang", std::filesystem::perms::owner_all);
+  auto r = make_system_runner({dir.string()}, "/", std::chrono::milliseconds(300));
+  Result<std::string> out = r->run({"hang"});
+  ASSERT_FALSE(out.has_value());
+  EXPECT_EQ(out.error().kind, ErrorKind::tool_failed);
+  EXPECT_EQ(out.error().message, "timed out after 300 ms (process group killed)");
+  EXPECT_EQ(out.error().context, "'hang'");
+  std::ifstream pf(dir / "child.pid");
+  pid_t child = 0;
+  pf >> child;
+  ASSERT_GT(child, 0);
+  // SIGKILL was sent to the group; wait (bounded) until the kernel has finished the child.
+  char st = proc_state(child);
+  for (int i = 0; i < 500 && st != 0 && st != 'Z'; ++i) {
+    ::usleep(10000);
+    st = proc_state(child);
+  }
+  EXPECT_TRUE(st == 0 || st == 'Z') << "grandchild still running, state " << st;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ApplyRollback, RejectsAMissingOrForeignStateFile) {

@@ -24,16 +24,17 @@ compare() {  # compare GOLDEN ACTUAL
   diff -u "$1" "$2" >&2 || bad "$2 differs from $1"
 }
 
-# run_case NAME INPUT: plan, goldens, shellcheck, dry run, execute.
+# run_case NAME INPUT [PLAN ARGS...]: plan, goldens, shellcheck, dry run, execute.
 run_case() {
   local name=$1 input=$2 d=$tmp/$1 rc=0
+  shift 2
   mkdir -p "$d/state" "$d/sys"
-  "$rk" plan "$input" -f sh -o "$d/plan.sh" || rc=$?
+  "$rk" plan "$input" "$@" -f sh -o "$d/plan.sh" || rc=$?
   [[ $rc -eq 1 ]] || bad "$name: plan exit $rc, want 1 (actions planned)"
-  "$rk" plan "$input" -f json -o "$d/plan.json" || true
+  "$rk" plan "$input" "$@" -f json -o "$d/plan.json" || true
   compare "$gold/$name.sh" "$d/plan.sh"
   compare "$gold/$name.json" "$d/plan.json"
-  "$rk" plan "$input" -f ansible -o "$d/plan.yml" || true
+  "$rk" plan "$input" "$@" -f ansible -o "$d/plan.yml" || true
   compare "$gold/$name.yml" "$d/plan.yml"
   if command -v ansible-playbook >/dev/null; then
     (cd "$d" && ANSIBLE_LOCAL_TEMP=$d/.ansible ANSIBLE_HOME=$d/.ansible \
@@ -60,6 +61,49 @@ run_case homelab-host01-cx4lx-dell-fw14.14 "$src/testdata/hosts/homelab-host01-c
 run_case homelab-host01-cx4lx-fw14.32 "$src/testdata/hosts/homelab-host01-cx4lx-fw14.32"
 run_case aerial-21-4-a100-cx6dx "$src/testdata/hosts/aerial-21-4-a100-cx6dx"
 
+# Firmware NV steps validated against mstflint's parameter DB: the fw14.32 bundle (CNP_DSCP_P1/P2
+# 48) under a policy with NCO's CNP DSCP 4; the stand-in mstconfig keeps the values it is given.
+db=/usr/share/mstflint/mlxconfig_dbs/mlxconfig_host.db
+if [[ -f $db ]]; then
+  # From the source tree with a relative -p: the policy name in the golden is that path.
+  pushd "$src" >/dev/null
+  run_case homelab-host01-cx4lx-fw14.32-cnp-dscp-4 testdata/hosts/homelab-host01-cx4lx-fw14.32 \
+    -p testdata/plans/policy-cnp-dscp-4.yaml --mlxconfig-db "$db"
+  popd >/dev/null
+  f=$tmp/homelab-host01-cx4lx-fw14.32-cnp-dscp-4
+  [[ $(cat "$f/state/0000:01:00.0.nv.CNP_DSCP_P1") == 4 && $(cat "$f/state/0000:01:00.0.nv.CNP_DSCP_P2") == 4 ]] ||
+    bad "firmware: CNP_DSCP_P1/P2 not set to 4"
+  grep -q "^# firmware parameters: validated against $db" "$f/plan.sh" || bad "firmware: validation not stated"
+else
+  printf 'SKIP: firmware golden: %s not installed (apt install mstflint)\n' "$db"
+fi
+rc=0
+"$rk" plan "$src/testdata/hosts/homelab-host01-cx4lx-fw14.32" -p "$src/testdata/plans/policy-cnp-dscp-4.yaml" \
+  --mlxconfig-db "$tmp/none.db" -f sh -o "$tmp/nodb.sh" || rc=$?
+[[ $rc -eq 1 ]] || bad "no DB: plan exit $rc, want 1"
+grep -q "^# firmware parameters: not validated: $tmp/none.db not found" "$tmp/nodb.sh" ||
+  bad "no DB: the plan does not say 'not validated'"
+
+# Upstream iproute2 dcb backend: the roce-server snapshot with its QoS attributed to dcbnl (no
+# mlnx_qos seen); the stand-in dcb returns what was set, so every read-back is real.
+"$rk" snapshot "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off" -o "$tmp/dcb.json"
+python3 - "$tmp/dcb.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+s = json.load(open(p))
+s["tool_runs"] = [t for t in s["tool_runs"] if t["tool"] != "mlnx_qos"]
+for n in s["netdevs"]:
+    q = n["qos"]
+    if q.get("value") is not None:
+        q["source"] = {"file": "dcbnl IEEE_GET", "line": 0, "text": ""}
+        for k in ("trust_source", "dscp_source", "pfc_source"):
+            q["value"][k] = {"file": "dcbnl IEEE_GET", "line": 0, "text": ""}
+json.dump(s, open(p, "w"), indent=1)
+PY
+run_case upstream-dcb-trust-pcp-pfc-off "$tmp/dcb.json"
+grep -q '^dcb pfc show dev ens6 prio-pfc$' "$tmp/upstream-dcb-trust-pcp-pfc-off/exec.log" ||
+  bad "dcb: PFC not read back"
+
 # The setpci write kept every DevCtl bit outside 15:12: 0x2937 -> 0x5937.
 [[ $(cat "$tmp/homelab-host01-cx4lx-dell-fw14.14/state/0000:01:00.0.devctl") == 5937 ]] ||
   bad "setpci mask: DevCtl is $(cat "$tmp/homelab-host01-cx4lx-dell-fw14.14/state/0000:01:00.0.devctl")"
@@ -77,6 +121,17 @@ cp "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off/ibdev2netdev.txt" "$c
 PATH=$sandbox_path RK_LOG=/dev/null RK_STATE=$tmp/roce-server-8dev-trust-pcp-pfc-off/state \
   mlnx_qos -i ens6 >"$c/mlnx_qos@ens6.txt"
 replan roce-server "$c"
+# The boot-time script from the host as it is now (after the plan ran) still re-applies every
+# runtime setting: trust, both DSCP maps, PFC. Run at "boot" it changes nothing and reads back.
+rc=0
+"$rk" plan "$c" -f systemd -o "$tmp/boot" >/dev/null || rc=$?
+[[ $rc -eq 0 ]] || bad "boot plan after apply: exit $rc, want 0 (nothing differs)"
+compare "$gold/roce-server-8dev-trust-pcp-pfc-off.boot.sh" "$tmp/boot/rocekit-roce-runtime.sh"
+grep -qx 'total_steps=4' "$tmp/boot/rocekit-roce-runtime.sh" || bad "boot script does not re-apply all 4 settings"
+: >"$tmp/boot.log"
+PATH=$sandbox_path RK_LOG=$tmp/boot.log RK_STATE=$tmp/roce-server-8dev-trust-pcp-pfc-off/state \
+  bash "$tmp/boot/rocekit-roce-runtime.sh" --execute >"$tmp/boot.out" 2>&1 || bad "boot script: $(cat "$tmp/boot.out")"
+[[ $(grep -c -- '--' "$tmp/boot.log") -eq 4 ]] || bad "boot script: not 4 set commands: $(cat "$tmp/boot.log")"
 c=$tmp/fw14.32.after
 cp -r "$src/testdata/hosts/homelab-host01-cx4lx-fw14.32" "$c"
 PATH=$sandbox_path RK_LOG=/dev/null RK_STATE=$tmp/homelab-host01-cx4lx-fw14.32/state \
@@ -152,6 +207,8 @@ RK_LOG=$ap/log RK_STATE=$ap/state "$rk" apply --rollback "$ap/state.json" --tool
 [[ $rc -eq 0 ]] || bad "rollback: rc $rc: $(cat "$ap/rollback.out")"
 [[ $(cat "$ap/state/ens6f0.mtu") == 1536 && $(cat "$ap/state/ens6f1.mtu") == 1514 ]] ||
   bad "rollback: MTU not restored"
+[[ $(grep -c '^  read-back ok$' "$ap/rollback.out") -eq 2 ]] || bad "rollback: restored MTUs not read back: $(cat "$ap/rollback.out")"
+grep -q '^ip -o link show dev ens6f1$' "$ap/log" || bad "rollback: no read-back command ran"
 
 # Persistence: --format systemd writes the runtime script, a oneshot unit and a udev rule.
 rc=0
@@ -163,8 +220,8 @@ grep -qx 'Type=oneshot' "$tmp/sd/rocekit-roce.service" || bad "systemd: not ones
 grep -qx 'After=network-pre.target' "$tmp/sd/rocekit-roce.service" || bad "systemd: After="
 grep -q 'DRIVERS=="mlx5_core"' "$tmp/sd/90-rocekit-roce.rules" || bad "udev rule"
 shellcheck -s bash "$tmp/sd/rocekit-roce-runtime.sh" || bad "systemd: runtime script shellcheck"
-cmp -s "$tmp/sd/rocekit-roce-runtime.sh" "$gold/roce-server-8dev-trust-pcp-pfc-off.sh" ||
-  bad "systemd: runtime script differs from the sh plan (no firmware steps in this bundle)"
+# Before the plan ran, the boot script holds the same 4 steps as the sh plan (no firmware here).
+[[ $(grep -c '^step ' "$tmp/sd/rocekit-roce-runtime.sh") -eq 4 ]] || bad "systemd: not 4 boot steps"
 "$rk" plan "$src/testdata/hosts/roce-server-8dev-trust-pcp-pfc-off" -f systemd >/dev/null 2>&1 &&
   bad "systemd without -o accepted"
 

@@ -26,6 +26,7 @@
 #include "rocekit/parse/ip_link.hpp"
 #include "rocekit/parse/lspci_vv.hpp"
 #include "rocekit/parse/lsmod.hpp"
+#include "rocekit/parse/persistence.hpp"
 #include "rocekit/parse/mlnx_qos.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
 #include "rocekit/parse/mlxfwmanager.hpp"
@@ -400,6 +401,13 @@ void on_nccl_log(Ctx& c) {
   if (!g.gdrdma_in_use.has_value()) return;
   c.snap.gpudirect.value = g;
   c.snap.gpudirect.source = ev;
+}
+
+void on_persistence(Ctx& c) {
+  auto v = c.take(parse::parse_persistence(c.text.body));
+  if (!v) return;
+  c.snap.persistence.value = *v;
+  c.snap.persistence.source = c.whole();
 }
 
 void on_lsmod(Ctx& c) {
@@ -814,6 +822,7 @@ const std::map<std::string, Handler>& handlers() {
       {"cma_roce_mode", on_cma_roce_mode},
       {"nccl_log", on_nccl_log},
       {"lsmod", on_lsmod},
+      {"persistence", on_persistence},
       {"ibv_devinfo", on_ibv_devinfo},
       {"show_gids", on_show_gids},
       {"ibdev2netdev", on_ibdev2netdev},
@@ -909,6 +918,7 @@ void fill_reasons(Snapshot& s) {
   default_reason(s.gpus, missing_reason(s, "nvidia_smi_topo", "nvidia-smi topo -m"));
   default_reason(s.gpudirect, "not captured (no lsmod, /sys/kernel/mm/memory_peers or NCCL log)");
   default_reason(s.kernel_modules, missing_reason(s, "lsmod", "lsmod"));
+  default_reason(s.persistence, missing_reason(s, "persistence", "rocekit-capture --list-persistence"));
   default_reason(s.numa_cpu_count, "not captured (CPU count per NUMA node comes from live collection)");
 }
 

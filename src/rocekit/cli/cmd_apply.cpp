@@ -16,12 +16,14 @@ struct ApplyCliOptions {
   std::string input;
   std::string root = "/";
   std::string policy;
+  std::string mlxconfig_db{plan::k_default_mlxconfig_db};
   std::string state = "/var/lib/rocekit/apply-state.json";
   std::string rollback;
   std::string lock = "/run/rocekit.lock";
   bool yes = false;
   bool dry_run = false;
   bool firmware = false;
+  int step_timeout_s = 120;
   std::vector<std::string> tool_dirs;  ///< searched before the standard directories
 };
 
@@ -43,7 +45,7 @@ void run_apply(Context& ctx, const ApplyCliOptions& o) {
   ao.lock_file = o.lock;
   std::vector<std::string> dirs = o.tool_dirs;
   dirs.insert(dirs.end(), k_tool_dirs.begin(), k_tool_dirs.end());
-  auto runner = plan::make_system_runner(dirs, o.root);
+  auto runner = plan::make_system_runner(dirs, o.root, std::chrono::seconds(o.step_timeout_s));
   if (!o.rollback.empty()) {
     ao.state_file = o.rollback;
     Result<plan::ApplyReport> rep = plan::rollback(ao, *runner);
@@ -61,7 +63,12 @@ void run_apply(Context& ctx, const ApplyCliOptions& o) {
     if (!loaded) return report_error(ctx, loaded.error());
     snap = std::move(*loaded);
   }
-  plan::Plan p = plan::make_plan(snap, *policy);
+  Result<plan::NvDbChoice> nv = plan::open_nv_db_if_present(o.mlxconfig_db);
+  if (!nv) return report_error(ctx, nv.error());
+  plan::PlanOptions popts;
+  popts.nv_db = nv->db ? &*nv->db : nullptr;
+  popts.nv_db_missing = nv->missing;
+  plan::Plan p = plan::make_plan(snap, *policy, popts);
   ctx.out << plan::render_sh(p);
   if (p.actions.empty()) return;
   if (!o.yes && !o.dry_run) {
@@ -87,12 +94,18 @@ void add_apply_command(CLI::App& app, Context& ctx) {
   cmd->add_option("input", o->input,
                   "Capture directory, .tar.gz, snapshot .json, or 'live' (default: this host)");
   cmd->add_option("--root", o->root, "Collect from and write sysfs under this directory");
+  cmd->add_option("--mlxconfig-db", o->mlxconfig_db,
+                  "mstflint's firmware parameter DB used to validate NV names and values "
+                  "(default " + o->mlxconfig_db + "; absent = plan says 'not validated')");
   cmd->add_option("-p,--policy", o->policy, "Policy YAML file (default: built-in profile)");
   cmd->add_option("--state", o->state, "Where to save previous values (default " + o->state + ")");
   cmd->add_option("--rollback", o->rollback, "Restore the values saved in this state file");
   cmd->add_option("--lock", o->lock, "Lock file (default /run/rocekit.lock)");
   cmd->add_option("--tool-dir", o->tool_dirs,
                   "Look for mlnx_qos, dcb, setpci, ... here first (repeatable; tests)");
+  cmd->add_option("--step-timeout", o->step_timeout_s,
+                  "Seconds one command may run before its process group is killed (default 120)")
+      ->check(CLI::Range(1, 3600));
   cmd->add_flag("-y,--yes", o->yes, "Do not ask");
   cmd->add_flag("--dry-run", o->dry_run, "Show the steps; run and write nothing");
   cmd->add_flag("--firmware", o->firmware, "Also apply firmware NV steps (need reboot/mstfwreset)");

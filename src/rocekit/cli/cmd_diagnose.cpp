@@ -85,6 +85,11 @@ void run_diagnose(Context& ctx, const DiagnoseOptions& o) {
     for (const std::string& in : o.inputs) {
       Result<Snapshot> s = load_input(in);
       if (!s) return report_error(ctx, s.error());
+      if (!diagnose::has_counters(*s))
+        return report_error(ctx, Error{ErrorKind::malformed_input,
+                                       "no counters in this sample (need ethtool -S, hw_counters, "
+                                       "show_counters or rdma statistic output)",
+                                       in});
       samples.push_back(std::move(*s));
     }
     interval_s = o.interval_seconds;

@@ -15,6 +15,7 @@ struct PlanOptions {
   std::string input;
   std::string root = "/";
   std::string policy;
+  std::string mlxconfig_db{plan::k_default_mlxconfig_db};
   std::string format = "sh";
   std::string output;
 };
@@ -30,7 +31,12 @@ void run_plan(Context& ctx, const PlanOptions& o) {
     if (!loaded) return report_error(ctx, loaded.error());
     snap = std::move(*loaded);
   }
-  plan::Plan p = plan::make_plan(snap, *policy);
+  Result<plan::NvDbChoice> nv = plan::open_nv_db_if_present(o.mlxconfig_db);
+  if (!nv) return report_error(ctx, nv.error());
+  plan::PlanOptions popts;
+  popts.nv_db = nv->db ? &*nv->db : nullptr;
+  popts.nv_db_missing = nv->missing;
+  plan::Plan p = plan::make_plan(snap, *policy, popts);
   if (o.format == "systemd") {
     if (o.output.empty() || o.output == "-")
       return report_error(ctx, Error{ErrorKind::malformed_input,
@@ -38,7 +44,10 @@ void run_plan(Context& ctx, const PlanOptions& o) {
     std::error_code ec;
     std::filesystem::create_directories(o.output, ec);
     if (ec) return report_error(ctx, Error{ErrorKind::io, ec.message(), o.output});
-    for (const plan::GeneratedFile& f : plan::render_systemd(p)) {
+    // The boot script re-applies every runtime setting, not only those that differ now.
+    plan::PlanOptions boot_opts = popts;
+    boot_opts.all_runtime = true;
+    for (const plan::GeneratedFile& f : plan::render_systemd(plan::make_plan(snap, *policy, boot_opts))) {
       std::string path = (std::filesystem::path(o.output) / f.name).string();
       if (!write_output(ctx, path, f.content)) return;
       ctx.out << "wrote " << path << "  (install as " << f.install_path << ")\n";
@@ -65,6 +74,9 @@ void add_plan_command(CLI::App& app, Context& ctx) {
   cmd->add_option("input", opts->input,
                   "Capture directory, .tar.gz, snapshot .json, or 'live' (default: this host)");
   cmd->add_option("--root", opts->root, "Live: collect from /sys, /proc under this directory");
+  cmd->add_option("--mlxconfig-db", opts->mlxconfig_db,
+                  "mstflint's firmware parameter DB used to validate NV names and values "
+                  "(default " + opts->mlxconfig_db + "; absent = plan says 'not validated')");
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
   cmd->add_option("-f,--format", opts->format, "Output format: sh, json, ansible or systemd (-o DIR)")
       ->check(CLI::IsMember({"sh", "json", "ansible", "systemd"}));

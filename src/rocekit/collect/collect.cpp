@@ -10,6 +10,7 @@
 #include "rocekit/collect/dcbnl.hpp"
 #include "rocekit/collect/ethtool.hpp"
 #include "rocekit/collect/pcie_config.hpp"
+#include "rocekit/collect/persistence.hpp"
 #include "rocekit/core/text.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
 
@@ -806,6 +807,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
       if (const PciFunction* p = s.find_pci(*n.bdf)) n.numa_node = p->numa_node;
 
   read_host(host, s, nvidia_gpus);
+  s.persistence = read_persistence(host);
   note_unreadable(s);
   return s;
 }

@@ -190,10 +190,26 @@ const std::map<std::string, std::uint64_t>* rdma_counters(const Snapshot& s,
 
 }  // namespace
 
+bool has_counters(const Snapshot& s) {
+  for (const NetDev& n : s.netdevs)
+    if (n.stats.has_value()) return true;
+  for (const RdmaDevice& d : s.rdma_devices)
+    for (const RdmaPort& p : d.ports)
+      if (p.counters.has_value()) return true;
+  return false;
+}
+
 Result<Window> build_window(const std::vector<Snapshot>& samples, double interval_s,
                             const std::string& interval_source) {
   if (samples.size() < 2)
     return unexpected(ErrorKind::malformed_input, "diagnose needs two samples of the same host");
+  // A sample without any counter would turn every delta into "missing": refuse it.
+  for (std::size_t i = 0; i < samples.size(); ++i)
+    if (!has_counters(samples[i]))
+      return unexpected(ErrorKind::malformed_input,
+                        "sample " + std::to_string(i + 1) + " of " + std::to_string(samples.size()) +
+                            " has no counters at all (need ethtool -S, hw_counters, "
+                            "show_counters or rdma statistic output)");
   const Snapshot& first = samples.front();
   const Snapshot& last = samples.back();
   if (!first.hostname.empty() && !last.hostname.empty() && first.hostname != last.hostname)

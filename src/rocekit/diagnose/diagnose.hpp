@@ -130,10 +130,14 @@ CounterDelta compare_counter(std::string name, std::optional<std::uint64_t> befo
 CounterTable compare_tables(const std::vector<const std::map<std::string, std::uint64_t>*>& samples,
                             double interval_s, bool rdma);
 
+/// True when the snapshot holds at least one counter: NetDev::stats or RdmaPort::counters.
+bool has_counters(const Snapshot& s);
+
 /// Builds the window from samples of one host (oldest first, >= 2). The interval comes from
 /// `interval_s` when > 0 (flag or measured, named by `interval_source`), else from the first and
-/// last collected_at. Errors: malformed_input when fewer than 2 samples, when the interval is
-/// unknown or not positive, or when the snapshots name different hosts.
+/// last collected_at. Errors: malformed_input when fewer than 2 samples, when a sample has no
+/// counters at all ("sample N of M has no counters ..."), when the interval is unknown or not
+/// positive, or when the snapshots name different hosts.
 Result<Window> build_window(const std::vector<Snapshot>& samples, double interval_s,
                             const std::string& interval_source);
 

@@ -20,6 +20,7 @@ nlohmann::json snapshot_to_json(const Snapshot& s) {
   j["gpudirect"] = s.gpudirect;
   j["kernel_modules"] = s.kernel_modules;
   j["numa_cpu_count"] = s.numa_cpu_count;
+  j["persistence"] = s.persistence;
   j["tool_runs"] = s.tool_runs;
   j["inputs"] = s.inputs;
   j["notes"] = s.notes;
@@ -75,6 +76,8 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
       s.kernel_modules = j.at("kernel_modules").get<Collected<std::vector<std::string>>>();
     if (j.contains("numa_cpu_count"))
       s.numa_cpu_count = j.at("numa_cpu_count").get<Collected<std::map<int, int>>>();
+    if (j.contains("persistence"))
+      s.persistence = j.at("persistence").get<Collected<PersistenceState>>();
     if (j.contains("tool_runs")) s.tool_runs = j.at("tool_runs").get<std::vector<ToolRun>>();
     if (j.contains("inputs")) s.inputs = j.at("inputs").get<std::vector<InputFile>>();
     if (j.contains("notes")) s.notes = j.at("notes").get<std::vector<std::string>>();

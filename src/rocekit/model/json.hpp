@@ -69,6 +69,7 @@ RK_JSON(PciFunction, bdf, vendor_id, device_id, device_name, is_vf, flash_recove
 RK_JSON(GpuNicLink, nic, relation, source)
 RK_JSON(Gpu, index, model, numa_node, cpu_affinity, nics, source)
 RK_JSON(GpuDirectState, peermem_loaded, peer_memory_registered, gdrdma_in_use, source)
+RK_JSON(PersistenceState, units, enabled_links, udev_rules, other_scripts)
 RK_JSON(InputFile, file, tool, target, status, messages)
 RK_JSON(ToolRun, tool, target, status, command)
 RK_JSON(SnapshotSource, kind, path)

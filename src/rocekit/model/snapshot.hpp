@@ -257,6 +257,18 @@ struct GpuDirectState {
   Evidence source;
 };
 
+/// What re-applies runtime RoCE settings (DCB/QoS, ECN, MaxReadReq: lost at reboot or driver
+/// reload) when the host boots: rocekit-capture's `persistence` listing, or /etc read under
+/// the collector's root. Host paths, sorted.
+struct PersistenceState {
+  std::vector<std::string> units;          ///< /etc/systemd/system/rocekit-*.service present
+  std::vector<std::string> enabled_links;  ///< /etc/systemd/system/*.wants/rocekit-*.service
+  std::vector<std::string> udev_rules;     ///< /etc/udev/rules.d/*rocekit*.rules
+  /// Other boot-time files (systemd units, rc.local, if-up.d, NetworkManager dispatcher) that
+  /// call mlnx_qos, dcb, setpci or write ecn sysfs: "path: what" ("/etc/rc.local: mlnx_qos").
+  std::vector<std::string> other_scripts;
+};
+
 /// One input file and what became of it (capture loading).
 struct InputFile {
   std::string file;
@@ -292,6 +304,7 @@ struct Snapshot {
   Collected<GpuDirectState> gpudirect;
   Collected<std::vector<std::string>> kernel_modules;
   Collected<std::map<int, int>> numa_cpu_count;  ///< NUMA node -> online CPUs (lscpu / sysfs)
+  Collected<PersistenceState> persistence;       ///< boot-time re-apply of runtime settings
   std::vector<ToolRun> tool_runs;
   std::vector<InputFile> inputs;
   std::vector<std::string> notes;  ///< host-wide statements, e.g. "no RDMA devices found"

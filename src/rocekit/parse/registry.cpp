@@ -17,6 +17,7 @@
 #include "rocekit/parse/ibv_devinfo.hpp"
 #include "rocekit/parse/ip_link.hpp"
 #include "rocekit/parse/lsmod.hpp"
+#include "rocekit/parse/persistence.hpp"
 #include "rocekit/parse/lspci_vv.hpp"
 #include "rocekit/parse/mlnx_qos.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
@@ -113,6 +114,8 @@ const std::vector<ToolParser>& all_tools() {
        [](std::string_view b) { return wrap(parse_ip_link(b)); }},
       {"lsmod", "lsmod", looks_like_lsmod,
        [](std::string_view b) { return wrap(parse_lsmod(b)); }},
+      {"persistence", "rocekit-capture --list-persistence", looks_like_persistence,
+       [](std::string_view b) { return wrap(parse_persistence(b)); }},
   };
   return k_tools;
 }

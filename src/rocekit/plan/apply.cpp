@@ -3,12 +3,15 @@
 #include "rocekit/plan/apply.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <regex>
@@ -30,8 +33,9 @@ std::string join(const std::vector<std::string>& v) {
 
 class SystemStepRunner : public StepRunner {
  public:
-  SystemStepRunner(std::vector<std::string> dirs, std::filesystem::path root)
-      : m_dirs(std::move(dirs)), m_root(std::move(root)) {}
+  SystemStepRunner(std::vector<std::string> dirs, std::filesystem::path root,
+                   std::chrono::milliseconds timeout)
+      : m_dirs(std::move(dirs)), m_root(std::move(root)), m_timeout(timeout) {}
 
   Result<std::string> run(const std::vector<std::string>& argv) override {
     if (argv.empty()) return unexpected(ErrorKind::malformed_input, "empty command");
@@ -53,9 +57,15 @@ class SystemStepRunner : public StepRunner {
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    // Its own process group, so that a timeout kills the tool and everything it started.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
     pid_t pid = 0;
-    int rc = ::posix_spawn(&pid, exe.c_str(), &fa, nullptr, args.data(), environ);
+    int rc = ::posix_spawn(&pid, exe.c_str(), &fa, &attr, args.data(), environ);
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
     ::close(out[1]);
     if (rc != 0) {
       ::close(out[0]);
@@ -63,13 +73,33 @@ class SystemStepRunner : public StepRunner {
     }
     std::string text;
     char buf[4096];
+    auto deadline = std::chrono::steady_clock::now() + m_timeout;
+    bool timed_out = false;
     for (;;) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        timed_out = true;
+        break;
+      }
+      pollfd pfd{out[0], POLLIN, 0};
+      int pr = ::poll(&pfd, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+      if (pr < 0 && errno == EINTR) continue;
+      if (pr <= 0) continue;  // poll timeout slice: re-check the deadline
       ssize_t n = ::read(out[0], buf, sizeof buf);
       if (n > 0) text.append(buf, static_cast<std::size_t>(n));
       else if (n == 0 || errno != EINTR) break;
     }
     ::close(out[0]);
     int status = 0;
+    if (timed_out) {
+      ::kill(-pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return unexpected(ErrorKind::tool_failed,
+                        "timed out after " + std::to_string(m_timeout.count()) +
+                            " ms (process group killed)",
+                        join(argv));
+    }
+    // The tool closed stdout; a grandchild may still run in its group: wait for the tool only.
     ::waitpid(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
       return unexpected(ErrorKind::tool_failed,
@@ -98,11 +128,18 @@ class SystemStepRunner : public StepRunner {
  private:
   std::vector<std::string> m_dirs;
   std::filesystem::path m_root;
+  std::chrono::milliseconds m_timeout;
 };
 
 bool matches_all(const std::string& text, const std::vector<std::string>& regexes, std::string& bad) {
   for (const std::string& r : regexes) {
-    std::regex re(r, std::regex::extended);
+    std::regex re;
+    try {
+      re = std::regex(r, std::regex::extended);
+    } catch (const std::regex_error&) {
+      bad = r + " (not a valid regular expression)";
+      return false;
+    }
     bool hit = false;
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);)
@@ -159,10 +196,13 @@ bool run_step(const Step& s, bool dry_run, StepRunner& r, ApplyReport& rep) {
 nlohmann::json undo_json(const Action& a) {
   nlohmann::json j{{"rule", a.rule}, {"subject", a.subject}, {"restore", a.current},
                    {"scope", std::string(to_string(a.scope))}};
-  if (a.write_path)
+  if (a.write_path) {
     j["write"] = {{"path", *a.write_path}, {"value", a.undo_write_value}};
-  else
+  } else {
     j["argv"] = a.undo_argv;
+    j["check_argv"] = a.check_argv;
+  }
+  j["check_regex"] = a.undo_check_regex;
   return j;
 }
 
@@ -187,8 +227,9 @@ Result<bool> save_state(const std::filesystem::path& path, const nlohmann::json&
 }  // namespace
 
 std::unique_ptr<StepRunner> make_system_runner(std::vector<std::string> search_dirs,
-                                               std::filesystem::path root) {
-  return std::make_unique<SystemStepRunner>(std::move(search_dirs), std::move(root));
+                                               std::filesystem::path root,
+                                               std::chrono::milliseconds timeout) {
+  return std::make_unique<SystemStepRunner>(std::move(search_dirs), std::move(root), timeout);
 }
 
 Result<std::shared_ptr<ApplyLock>> ApplyLock::acquire(const std::filesystem::path& path) {
@@ -278,7 +319,11 @@ Result<ApplyReport> rollback(const ApplyOptions& opts, StepRunner& runner) {
           rep.log.push_back("not restorable (previous value unknown): " + s.title);
           continue;
         }
+        if (j.contains("check_argv")) s.check_argv = j["check_argv"].get<std::vector<std::string>>();
       }
+      // Read back the restored value (state files from before this field: no read-back).
+      if (j.contains("check_regex")) s.check_regex = j["check_regex"].get<std::vector<std::string>>();
+      if (!s.write_path && s.check_argv.empty()) s.check_regex.clear();
       if (!run_step(s, opts.dry_run, runner, rep)) break;
       if (!opts.dry_run) ++rep.steps_done;
     }

@@ -3,6 +3,7 @@
 // restores them. Nothing here prints; the CLI shows the returned log.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -25,10 +26,13 @@ class StepRunner {
   virtual Result<std::string> read_file(const std::string& path) = 0;
 };
 
-/// Runs real programs (posix_spawnp with the given PATH-style search dirs, no shell) and
-/// reads/writes files under `root` ("/" on a live host).
+/// Runs real programs (posix_spawn of the first `search_dirs` match, no shell, stdin
+/// /dev/null, in their own process group) and reads/writes files under `root` ("/" on a live
+/// host). A command still running after `timeout` has its whole process group killed
+/// (SIGKILL) and fails with tool_failed "timed out after <ms> ms (process group killed)".
 std::unique_ptr<StepRunner> make_system_runner(std::vector<std::string> search_dirs,
-                                               std::filesystem::path root);
+                                               std::filesystem::path root,
+                                               std::chrono::milliseconds timeout = std::chrono::seconds(120));
 
 /// An exclusive flock(2) on `path`, held until destruction. Errors: io "another rocekit apply
 /// holds <path>" when held elsewhere (LOCK_NB), or the open(2) error.
@@ -65,7 +69,8 @@ struct ApplyReport {
 /// the state file cannot be written.
 Result<ApplyReport> apply_plan(const Plan& plan, const ApplyOptions& opts, StepRunner& runner);
 
-/// Restores the values saved in `opts.state_file`, newest step first, under the same lock.
+/// Restores the values saved in `opts.state_file`, newest step first, under the same lock, and
+/// reads each restored value back (the check command with the old value's regexes).
 /// Errors: the state file is missing or malformed, the lock is held.
 Result<ApplyReport> rollback(const ApplyOptions& opts, StepRunner& runner);
 

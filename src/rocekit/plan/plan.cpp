@@ -136,6 +136,7 @@ std::string mask_text(const std::vector<bool>& m, std::string_view sep, bool wor
 struct Builder {
   const Snapshot& s;
   const Policy& pol;
+  const PlanOptions& opts;
   Plan& plan;
 
   void unplanned(std::string rule, std::string subject, std::string reason) {
@@ -167,7 +168,7 @@ struct Builder {
     auto it = q.dscp_to_priority.find(dscp);
     std::string current;
     if (it != q.dscp_to_priority.end()) {
-      if (it->second == prio) return;
+      if (it->second == prio && !opts.all_runtime) return;
       current = "prio " + std::to_string(it->second);
     } else if (trust_changes) {
       current = "not shown (trust " + q.trust.value_or("?") + ")";
@@ -181,13 +182,17 @@ struct Builder {
       a.argv = {"mlnx_qos", "-i", n.name, "--dscp2prio", "set," + d + "," + p};
       std::string dd = dscp < 10 ? "0" + d : d;
       a.check_regex = {"prio:" + p + " dscp:([0-9]+,)*" + dd + ","};
-      if (it != q.dscp_to_priority.end())
+      if (it != q.dscp_to_priority.end()) {
         a.undo_argv = {"mlnx_qos", "-i", n.name, "--dscp2prio", "set," + d + "," + std::to_string(it->second)};
+        a.undo_check_regex = {"prio:" + std::to_string(it->second) + " dscp:([0-9]+,)*" + dd + ","};
+      }
     } else {
       a.argv = {"dcb", "app", "replace", "dev", n.name, "dscp-prio", d + ":" + p};
       a.check_regex = {"(^|[[:space:]])" + d + ":" + p + "([[:space:]]|$)"};
-      if (it != q.dscp_to_priority.end())
+      if (it != q.dscp_to_priority.end()) {
         a.undo_argv = {"dcb", "app", "replace", "dev", n.name, "dscp-prio", d + ":" + std::to_string(it->second)};
+        a.undo_check_regex = {"(^|[[:space:]])" + d + ":" + std::to_string(it->second) + "([[:space:]]|$)"};
+      }
     }
     a.check_argv = qos_read(n.name, "app");
   }
@@ -201,17 +206,19 @@ struct Builder {
     bool trust_changes = false;
     if (!q.trust) {
       unplanned("qos.trust-dscp", n.name, "trust state not shown");
-    } else if (*q.trust != pol.trust) {
-      trust_changes = true;
+    } else if (*q.trust != pol.trust || opts.all_runtime) {
+      trust_changes = *q.trust != pol.trust;
       Action& a = add(ActionKind::trust, "qos.trust-dscp", n.name, *q.trust, pol.trust, FixScope::runtime);
       if (plan.qos_backend == QosBackend::mlnx_qos) {
         a.argv = {"mlnx_qos", "-i", n.name, "--trust", pol.trust};
         a.undo_argv = {"mlnx_qos", "-i", n.name, "--trust", *q.trust};
         a.check_regex = {"^Priority trust state:[[:space:]]+" + pol.trust + "$"};
+        a.undo_check_regex = {"^Priority trust state:[[:space:]]+" + *q.trust + "$"};
       } else {
         a.argv = {"dcb", "apptrust", "set", "dev", n.name, "order", pol.trust};
         a.undo_argv = {"dcb", "apptrust", "set", "dev", n.name, "order", *q.trust};
         a.check_regex = {"order: " + pol.trust + "( |$)"};
+        a.undo_check_regex = {"order: " + *q.trust + "( |$)"};
       }
       a.check_argv = qos_read(n.name, "trust");
     }
@@ -226,7 +233,7 @@ struct Builder {
     std::vector<bool> want(8, false);
     for (int p : pol.pfc_priorities)
       if (p >= 0 && p < 8) want[static_cast<std::size_t>(p)] = true;
-    if (want == *q.pfc_enabled) return;
+    if (want == *q.pfc_enabled && !opts.all_runtime) return;
     bool roce_off = !(*q.pfc_enabled)[static_cast<std::size_t>(pol.roce_priority & 7)];
     Action& a = add(ActionKind::pfc, roce_off ? "qos.pfc-roce-priority" : "qos.pfc-only-roce-priority",
                     n.name, mask_text(*q.pfc_enabled, ",", false), mask_text(want, ",", false),
@@ -236,6 +243,8 @@ struct Builder {
       a.undo_argv = {"mlnx_qos", "-i", n.name, "--pfc", mask_text(*q.pfc_enabled, ",", false)};
       a.check_regex = {"^[[:space:]]*enabled[[:space:]]+" + mask_text(want, "[[:space:]]+", false) +
                        "[[:space:]]*$"};
+      a.undo_check_regex = {"^[[:space:]]*enabled[[:space:]]+" +
+                            mask_text(*q.pfc_enabled, "[[:space:]]+", false) + "[[:space:]]*$"};
     } else {
       a.argv = {"dcb", "pfc", "set", "dev", n.name, "prio-pfc"};
       a.undo_argv = a.argv;
@@ -244,6 +253,7 @@ struct Builder {
         a.undo_argv.push_back(std::to_string(i) + ((*q.pfc_enabled)[i] ? ":on" : ":off"));
       }
       a.check_regex = {"prio-pfc " + mask_text(want, " ", true)};
+      a.undo_check_regex = {"prio-pfc " + mask_text(*q.pfc_enabled, " ", true)};
     }
     a.check_argv = qos_read(n.name, "pfc");
   }
@@ -263,15 +273,16 @@ struct Builder {
                     std::string(point) + " enable/" + std::to_string(p) + " not collected");
           continue;
         }
-        if (it->second) continue;
+        if (it->second && !opts.all_runtime) continue;
         std::string path = "/sys/class/net/" + n.name + "/ecn/" + point + "/enable/" + std::to_string(p);
         Action& a = add(ActionKind::ecn, "qos.ecn-roce-priority", n.name,
-                        std::string(point) + "[" + std::to_string(p) + "]=0",
+                        std::string(point) + "[" + std::to_string(p) + "]=" + (it->second ? "1" : "0"),
                         std::string(point) + "[" + std::to_string(p) + "]=1", FixScope::runtime);
         a.write_path = path;
         a.write_value = "1";
-        a.undo_write_value = "0";
+        a.undo_write_value = it->second ? "1" : "0";
         a.check_regex = {"^1$"};
+        a.undo_check_regex = {"^" + a.undo_write_value + "$"};
       }
     }
   }
@@ -282,21 +293,23 @@ struct Builder {
       if (n.rdma_device) unplanned("net.mtu", n.name, "netdev MTU not collected: " + n.mtu_bytes.reason);
       return;
     }
-    if (*n.mtu_bytes >= pol.netdev_mtu_min_bytes) return;
-    std::string want = std::to_string(pol.netdev_mtu_min_bytes);
+    if (*n.mtu_bytes >= pol.netdev_mtu_min_bytes && !opts.all_runtime) return;
+    // Re-applying at boot keeps a larger MTU (9000) as it is.
+    std::string want = std::to_string(std::max(*n.mtu_bytes, pol.netdev_mtu_min_bytes));
     Action& a = add(ActionKind::mtu, "net.mtu", n.name, std::to_string(*n.mtu_bytes), want,
                     FixScope::runtime);
     a.argv = {"ip", "link", "set", "dev", n.name, "mtu", want};
     a.undo_argv = {"ip", "link", "set", "dev", n.name, "mtu", std::to_string(*n.mtu_bytes)};
     a.check_argv = {"ip", "-o", "link", "show", "dev", n.name};
     a.check_regex = {" mtu " + want + " "};
+    a.undo_check_regex = {" mtu " + std::to_string(*n.mtu_bytes) + " "};
     a.note = "every switch port on the path needs an MTU of at least " + want;
   }
 
   void mrrs(const PciFunction& f) {
     if (!f.max_read_request_bytes.has_value()) return;  // pcie rules report the unknown
     int want = pol.max_read_request_bytes;
-    if (*f.max_read_request_bytes == want) return;
+    if (*f.max_read_request_bytes == want && !opts.all_runtime) return;
     int idx = -1;
     for (int i = 0; i <= 5; ++i)
       if ((128 << i) == want) idx = i;
@@ -310,8 +323,10 @@ struct Builder {
     a.argv = {"setpci", "-s", f.bdf, std::string("CAP_EXP+08.w=") + hex[idx] + "000:F000"};
     a.check_argv = {"setpci", "-s", f.bdf, "CAP_EXP+08.w"};
     for (int i = 0; i <= 5; ++i)
-      if ((128 << i) == *f.max_read_request_bytes)
+      if ((128 << i) == *f.max_read_request_bytes) {
         a.undo_argv = {"setpci", "-s", f.bdf, std::string("CAP_EXP+08.w=") + hex[i] + "000:F000"};
+        a.undo_check_regex = {std::string("^[") + hex[i] + hex[i + 8] + "][0-9a-fA-F]{3}$"};
+      }
     a.check_regex = {std::string("^[") + hex[idx] + hex[idx + 8] + "][0-9a-fA-F]{3}$"};
     a.note = "masked write of DevCtl bits 15:12 only; lost at reboot";
   }
@@ -321,22 +336,28 @@ struct Builder {
     const CoalesceState& c = *n.coalesce;
     const CoalescingProfile& prof = pol.coalescing;
     std::vector<std::string> args, cur, want, rx, undo;
-    if (prof.adaptive_rx && c.adaptive_rx && *c.adaptive_rx != *prof.adaptive_rx) {
+    std::vector<std::string> undo_rx;
+    if (prof.adaptive_rx && c.adaptive_rx && (*c.adaptive_rx != *prof.adaptive_rx || opts.all_runtime)) {
       std::string v = *prof.adaptive_rx ? "on" : "off";
       args.insert(args.end(), {"adaptive-rx", v});
       undo.insert(undo.end(), {"adaptive-rx", *c.adaptive_rx ? "on" : "off"});
       cur.push_back(std::string("adaptive-rx ") + (*c.adaptive_rx ? "on" : "off"));
       want.push_back("adaptive-rx " + v);
       rx.push_back("^Adaptive RX:[[:space:]]+" + v + "([[:space:]]|$)");
+      undo_rx.push_back(std::string("^Adaptive RX:[[:space:]]+") + (*c.adaptive_rx ? "on" : "off") +
+                        "([[:space:]]|$)");
     }
     auto usecs = [&](const char* key, const std::optional<std::uint32_t>& v, std::uint32_t lo,
                      std::uint32_t hi) {
-      if (!v || (*v >= lo && *v <= hi)) return;
-      args.insert(args.end(), {key, std::to_string(lo)});
+      bool in_range = v && *v >= lo && *v <= hi;
+      if (!v || (in_range && !opts.all_runtime)) return;
+      std::uint32_t to = in_range ? *v : lo;  // re-applying at boot keeps an in-range value
+      args.insert(args.end(), {key, std::to_string(to)});
       undo.insert(undo.end(), {key, std::to_string(*v)});
       cur.push_back(std::string(key) + " " + std::to_string(*v));
-      want.push_back(std::string(key) + " " + std::to_string(lo));
-      rx.push_back(std::string("^") + key + ":[[:space:]]+" + std::to_string(lo) + "$");
+      want.push_back(std::string(key) + " " + std::to_string(to));
+      rx.push_back(std::string("^") + key + ":[[:space:]]+" + std::to_string(to) + "$");
+      undo_rx.push_back(std::string("^") + key + ":[[:space:]]+" + std::to_string(*v) + "$");
     };
     usecs("rx-usecs", c.rx_usecs, prof.rx_usecs_min, prof.rx_usecs_max);
     usecs("tx-usecs", c.tx_usecs, prof.tx_usecs_min, prof.tx_usecs_max);
@@ -349,7 +370,111 @@ struct Builder {
     a.undo_argv = {"ethtool", "-C", n.name};
     a.undo_argv.insert(a.undo_argv.end(), undo.begin(), undo.end());
     a.check_regex = rx;
+    a.undo_check_regex = undo_rx;
     a.note = "netdev (TCP/IP) interrupts only; RDMA completions are not moderated by this";
+  }
+
+  /// Numeric value of an NV query value: "48" -> 48, "True(1)" -> 1, "ETH(2)" -> 2.
+  static std::optional<long long> nv_number(const std::string& text) {
+    std::string digits = text;
+    if (std::size_t open = text.rfind('('); open != std::string::npos && text.back() == ')')
+      digits = text.substr(open + 1, text.size() - open - 2);
+    if (digits.empty() || digits.size() > 18) return std::nullopt;
+    long long v = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return std::nullopt;
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  }
+
+  /// One NV value a rule wants on one physical device.
+  struct NvWant {
+    std::string name;     ///< CLI name, e.g. CNP_DSCP_P1
+    std::string value;    ///< decimal
+    std::string current;  ///< as the query prints it
+    std::string why;      ///< "" or e.g. "prerequisite of MAX_ACC_OUT_READ"
+  };
+
+  /// Validates each want (DB when present, else the built-in name rule), adds DB
+  /// prerequisites, and emits one nv_config action for `rule` on device `dev`.
+  void nv_action(const std::string& rule, const std::string& dev, const PciFunction& owner,
+                 std::vector<NvWant> wants) {
+    const NvConfig& nv = *owner.nv_config;
+    std::vector<NvWant> ok;
+    auto refuse = [&](const NvWant& w, const std::string& why) {
+      unplanned(rule, owner.bdf, w.name + "=" + w.value + " refused: " + why);
+    };
+    auto planned = [&](const std::string& name) {
+      return std::any_of(ok.begin(), ok.end(), [&](const NvWant& w) { return w.name == name; });
+    };
+    for (NvWant& w : wants) {
+      if (opts.nv_db) {
+        Result<std::int64_t> v = opts.nv_db->validate(w.name, w.value);
+        if (!v) {
+          refuse(w, v.error().message);
+          continue;
+        }
+        Result<NvParamRef> ref = opts.nv_db->resolve(w.name);
+        bool blocked = false;
+        for (const std::string& pre : ref->info->prerequisites) {
+          const NvParam* q = nv.find(pre);
+          std::optional<long long> qv;
+          if (q) qv = nv_number(q->next_boot_value.value_or(q->current_value.value_or("")));
+          if (qv && *qv != 0) continue;
+          if (!q) {
+            refuse(w, "needs " + pre + " (" + opts.nv_db->path().filename().string() +
+                          " dependency), which the firmware query does not show");
+            blocked = true;
+            break;
+          }
+          if (!planned(pre))
+            ok.push_back({pre, "1", q->next_boot_value.value_or(q->current_value.value_or("?")),
+                          "prerequisite of " + w.name});
+        }
+        if (blocked) continue;
+      } else if (Result<std::string> name_ok = validate_nv_param(w.name); !name_ok) {
+        refuse(w, name_ok.error().message);
+        continue;
+      }
+      ok.push_back(std::move(w));
+    }
+    // Prerequisites first: mstconfig applies a set in order of the arguments.
+    std::stable_partition(ok.begin(), ok.end(), [](const NvWant& w) { return !w.why.empty(); });
+    if (ok.empty()) return;
+    std::vector<std::string> cur, want, undo, a_undo_rx;
+    for (const NvWant& w : ok) {
+      cur.push_back(w.name + "=" + w.current);
+      want.push_back(w.name + "=" + w.value);
+      if (std::optional<long long> n = nv_number(w.current)) {
+        undo.push_back(w.name + "=" + std::to_string(*n));
+        a_undo_rx.push_back("^[[:space:]]*" + w.name + "[[:space:]]+([A-Za-z_]+\\()?" + std::to_string(*n) +
+                            "\\)?([[:space:]]|$)");
+      }
+    }
+    std::string tool = plan.nv_backend == NvBackend::mlxconfig ? "mlxconfig" : "mstconfig";
+    Action& a = add(ActionKind::nv_config, rule, dev, join(cur, " "), join(want, " "),
+                    FixScope::firmware_reboot);
+    a.argv = {tool, "-y", "-d", owner.bdf, "set"};
+    a.check_argv = {tool, "-d", owner.bdf, "query"};
+    std::vector<std::string> notes;
+    for (const NvWant& w : ok) {
+      a.argv.push_back(w.name + "=" + w.value);
+      a.check_argv.push_back(w.name);
+      // The query prints numbers as "48" and enums/booleans as "ALIAS(n)".
+      a.check_regex.push_back("^[[:space:]]*" + w.name + "[[:space:]]+([A-Za-z_]+\\()?" + w.value +
+                              "\\)?([[:space:]]|$)");
+      if (!w.why.empty()) notes.push_back(w.name + " is a " + w.why);
+    }
+    if (undo.size() == ok.size()) {
+      a.undo_argv = {tool, "-y", "-d", owner.bdf, "set"};
+      a.undo_argv.insert(a.undo_argv.end(), undo.begin(), undo.end());
+      a.undo_check_regex = a_undo_rx;
+    }
+    notes.push_back("takes effect after a reboot or mstfwreset");
+    notes.push_back(opts.nv_db ? "validated against " + opts.nv_db->path().string()
+                               : opts.nv_db_missing);
+    a.note = join(notes, "; ");
   }
 
   // Firmware NV: once per physical device (domain:bus:device), on its lowest function.
@@ -366,40 +491,53 @@ struct Builder {
         }
       if (!owner) continue;
       const NvConfig& nv = *owner->nv_config;
-      std::vector<std::pair<std::string, std::string>> sets;
-      std::vector<std::string> cur, want, undo;
-      auto want_value = [&](const std::string& name, const std::string& value) {
-        const NvParam* p = nv.find(name);
-        if (!p) return;
-        const std::optional<std::string>& v = p->next_boot_value ? p->next_boot_value : p->current_value;
-        if (!v) return unplanned("qos.cnp-firmware", owner->bdf, name + " has no value in the query");
-        if (*v == value) return;
-        if (Result<std::string> ok = validate_nv_param(name); !ok)
-          return unplanned("qos.cnp-firmware", owner->bdf, ok.error().message);
-        sets.emplace_back(name, value);
-        cur.push_back(name + "=" + *v);
-        undo.push_back(name + "=" + *v);
-        want.push_back(name + "=" + value);
+      std::size_t before = plan.actions.size();
+      // The value a parameter has after the next boot, numerically; nullopt + unplanned when
+      // the query shows the parameter without a readable value.
+      auto value_of = [&](const std::string& rule, const NvParam& p) -> std::optional<long long> {
+        const std::optional<std::string>& v = p.next_boot_value ? p.next_boot_value : p.current_value;
+        std::optional<long long> n = v ? nv_number(*v) : std::nullopt;
+        if (!n) unplanned(rule, owner->bdf, p.name + " has no numeric value in the query");
+        return n;
       };
+      auto text_of = [](const NvParam& p) {
+        return p.next_boot_value.value_or(p.current_value.value_or("?"));
+      };
+      std::vector<NvWant> link, cnp, cc, ar;
       for (int port = 1; port <= 4; ++port) {
         std::string sfx = "_P" + std::to_string(port);
-        want_value("CNP_DSCP" + sfx, std::to_string(pol.cnp_dscp));
-        want_value("CNP_802P_PRIO" + sfx, std::to_string(pol.cnp_priority));
+        // fw.link-type-eth: VPI ports run Ethernet (LINK_TYPE ETH = 2).
+        if (const NvParam* p = nv.find("LINK_TYPE" + sfx))
+          if (std::optional<long long> v = value_of("fw.link-type-eth", *p); v && *v != 2)
+            link.push_back({p->name, "2", text_of(*p), ""});
+        // qos.cnp-firmware: CNP DSCP and 802.1p priority of the policy.
+        for (auto [base, want] : {std::pair<const char*, int>{"CNP_DSCP", pol.cnp_dscp},
+                                  std::pair<const char*, int>{"CNP_802P_PRIO", pol.cnp_priority}})
+          if (const NvParam* p = nv.find(base + sfx))
+            if (std::optional<long long> v = value_of("qos.cnp-firmware", *p); v && *v != want)
+              cnp.push_back({p->name, std::to_string(want), text_of(*p), ""});
+        // qos.ecn-roce-priority: DCQCN on every ECN priority; other bits are kept.
+        if (const NvParam* p = nv.find("ROCE_CC_PRIO_MASK" + sfx))
+          if (std::optional<long long> v = value_of("qos.ecn-roce-priority", *p)) {
+            long long mask = *v;
+            for (int prio : pol.ecn_priorities)
+              if (prio >= 0 && prio < 8) mask |= 1LL << prio;
+            if (mask != *v) cc.push_back({p->name, std::to_string(mask), text_of(*p), ""});
+          }
       }
-      if (sets.empty()) continue;
-      std::string tool = plan.nv_backend == NvBackend::mlxconfig ? "mlxconfig" : "mstconfig";
-      Action& a = add(ActionKind::nv_config, "qos.cnp-firmware", dev, join(cur, " "), join(want, " "),
-                      FixScope::firmware_reboot);
-      a.argv = {tool, "-y", "-d", owner->bdf, "set"};
-      a.check_argv = {tool, "-d", owner->bdf, "query"};
-      for (auto& [k, v] : sets) {
-        a.argv.push_back(k + "=" + v);
-        a.check_argv.push_back(k);
-        a.check_regex.push_back("^[[:space:]]*" + k + "[[:space:]]+" + v + "([[:space:]]|$)");
-      }
-      a.undo_argv = {tool, "-y", "-d", owner->bdf, "set"};
-      a.undo_argv.insert(a.undo_argv.end(), undo.begin(), undo.end());
-      a.note = "takes effect after a reboot or mstfwreset";
+      // fw.adaptive-routing: only when the policy says which way.
+      if (const NvParam* p = nv.find("ROCE_ADAPTIVE_ROUTING_EN"); p && pol.adaptive_routing)
+        if (std::optional<long long> v = value_of("fw.adaptive-routing", *p);
+            v && (*v != 0) != *pol.adaptive_routing)
+          ar.push_back({p->name, *pol.adaptive_routing ? "1" : "0", text_of(*p), ""});
+      if (!link.empty()) nv_action("fw.link-type-eth", dev, *owner, std::move(link));
+      if (!cnp.empty()) nv_action("qos.cnp-firmware", dev, *owner, std::move(cnp));
+      if (!cc.empty()) nv_action("qos.ecn-roce-priority", dev, *owner, std::move(cc));
+      if (!ar.empty()) nv_action("fw.adaptive-routing", dev, *owner, std::move(ar));
+      if (plan.actions.size() == before) continue;
+      plan.nv_validation = opts.nv_db ? "validated against " + opts.nv_db->path().string() + " (" +
+                                            std::to_string(opts.nv_db->size()) + " parameters)"
+                                      : opts.nv_db_missing;
       if (fns.size() > 1 || owner->bdf.back() != '0') {
         std::vector<std::string> names;
         for (const PciFunction* f : fns) names.push_back(f->bdf);
@@ -416,19 +554,19 @@ struct Builder {
 
 }  // namespace
 
-Plan make_plan(const Snapshot& snapshot, const Policy& policy) {
+Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions& opts) {
   Plan plan;
   plan.hostname = snapshot.hostname;
   plan.policy_name = policy.name;
   plan.qos_backend = pick_qos_backend(snapshot);
   plan.nv_backend = pick_nv_backend(snapshot);
-  Builder b{snapshot, policy, plan};
+  Builder b{snapshot, policy, opts, plan};
   if (policy.trust != "dscp" && policy.trust != "pcp") {
     b.unplanned("qos.trust-dscp", "host", "policy trust must be dscp or pcp, not " +
                                               shell_quote(policy.trust));
     return plan;
   }
-  b.firmware();
+  if (!opts.all_runtime) b.firmware();
   std::vector<const NetDev*> devs;
   for (const NetDev& n : snapshot.netdevs) {
     if (!valid_netdev_name(n.name)) {

@@ -12,6 +12,7 @@
 #include "rocekit/core/result.hpp"
 #include "rocekit/model/finding.hpp"
 #include "rocekit/model/snapshot.hpp"
+#include "rocekit/plan/nv_db.hpp"
 #include "rocekit/policy/policy.hpp"
 
 namespace rk::plan {
@@ -47,6 +48,8 @@ struct Action {
   /// to write back. Empty undo_argv without write_path = not restorable (current not known).
   std::vector<std::string> undo_argv;
   std::string undo_write_value;
+  /// Read-back after the undo (same check_argv / write_path): EREs matching the old value.
+  std::vector<std::string> undo_check_regex;
 };
 
 /// Subjects the planner could not judge: unknown current value, rejected names.
@@ -64,13 +67,33 @@ struct Plan {
   std::vector<Action> actions;          ///< ordered; empty = host already matches the policy
   std::vector<Unplanned> unplanned;     ///< never silently dropped
   std::vector<std::string> warnings;    ///< e.g. shared firmware on multi-host NICs
+  /// Set when firmware NV actions are planned: "validated against <db> (<n> parameters)" or
+  /// "not validated: <path> not found" (then only the built-in name list was applied).
+  std::string nv_validation;
+};
+
+/// Inputs of make_plan besides the snapshot and the policy.
+struct PlanOptions {
+  /// mstflint's parameter DB (NvParamDb::open); nullptr = firmware values not validated.
+  const NvParamDb* nv_db = nullptr;
+  /// Why nv_db is null, as the plan states it: "not validated: <path> not found".
+  std::string nv_db_missing = "not validated: " + std::string(k_default_mlxconfig_db) + " not found";
+  /// Boot-time mode (render_systemd): one action for EVERY runtime setting of the policy the
+  /// snapshot shows, also those already in place (current == desired), so the boot script
+  /// re-applies them all after a reboot resets them; MTU and in-range coalescing values keep
+  /// the larger/current value; no firmware actions.
+  bool all_runtime = false;
 };
 
 /// Builds the plan. Every action is idempotent (it sets an absolute value) and is emitted only
 /// when the snapshot shows a current value different from the policy; a missing current value
 /// becomes an Unplanned entry with the reason. Subjects whose names could inject into a shell
 /// or a sysfs path (see valid_netdev_name, normalize_bdf) are rejected into `unplanned`.
-Plan make_plan(const Snapshot& snapshot, const Policy& policy);
+/// Firmware NV actions (one per physical device and rule: LINK_TYPE_P<n>, CNP_DSCP_P<n> /
+/// CNP_802P_PRIO_P<n>, ROCE_CC_PRIO_MASK_P<n>, ROCE_ADAPTIVE_ROUTING_EN) have every name and
+/// value validated against `opts.nv_db` when given (a refused one becomes `unplanned` with the
+/// DB's reason; a DB prerequisite such as ADVANCED_PCI_SETTINGS is added to the same step).
+Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions& opts = {});
 
 /// Linux interface name rule: 1..15 bytes, no '/', no whitespace, not "." or "..".
 bool valid_netdev_name(std::string_view name);
@@ -94,7 +117,9 @@ struct GeneratedFile {
   std::string content;
 };
 
-/// Persistence for the runtime part (scope runtime) of the plan: `rocekit-roce-runtime.sh`
+/// Persistence for the runtime part (scope runtime) of `plan`, which should be made with
+/// PlanOptions::all_runtime so that settings already in place are re-applied too:
+/// `rocekit-roce-runtime.sh`
 /// (render_sh of the runtime actions), `rocekit-roce.service` (oneshot, After=network-pre.target,
 /// runs the script with --execute at boot) and `90-rocekit-roce.rules` (udev: re-runs the unit
 /// when an mlx5 netdev appears: driver reload, hotplug). Firmware steps are left out.

@@ -117,6 +117,8 @@ std::string render_sh(const Plan& plan) {
          std::to_string(plan.actions.size()) + "\n";
   out += "# Dry run unless --execute. RK_SYSROOT prefixes sysfs paths (tests use a fixture tree).\n";
   for (const std::string& w : plan.warnings) out += "# WARNING: " + comment_safe(w) + "\n";
+  if (!plan.nv_validation.empty())
+    out += "# firmware parameters: " + comment_safe(plan.nv_validation) + "\n";
   for (const Unplanned& u : plan.unplanned)
     out += "# not planned: " + comment_safe(u.rule + " " + u.subject + ": " + u.reason) + "\n";
   out += std::string(k_sh_prelude);
@@ -203,6 +205,8 @@ std::string render_ansible(const Plan& plan) {
          "  policy: " + comment_safe(plan.policy_name) + "  actions: " +
          std::to_string(plan.actions.size()) + "\n";
   for (const std::string& w : plan.warnings) out += "# WARNING: " + comment_safe(w) + "\n";
+  if (!plan.nv_validation.empty())
+    out += "# firmware parameters: " + comment_safe(plan.nv_validation) + "\n";
   for (const Unplanned& u : plan.unplanned)
     out += "# not planned: " + comment_safe(u.rule + " " + u.subject + ": " + u.reason) + "\n";
   out += "- name: \"rocekit plan: RoCE configuration\"\n";
@@ -273,9 +277,9 @@ std::string render_json(const Plan& plan) {
     }
     x["check_regex"] = a.check_regex;
     if (a.write_path)
-      x["undo"] = {{"write_value", a.undo_write_value}};
+      x["undo"] = {{"write_value", a.undo_write_value}, {"check_regex", a.undo_check_regex}};
     else
-      x["undo"] = {{"argv", a.undo_argv}};
+      x["undo"] = {{"argv", a.undo_argv}, {"check_regex", a.undo_check_regex}};
     if (!a.note.empty()) x["note"] = a.note;
     j["actions"].push_back(std::move(x));
   }
@@ -283,6 +287,7 @@ std::string render_json(const Plan& plan) {
   for (const Unplanned& u : plan.unplanned)
     j["unplanned"].push_back({{"rule", u.rule}, {"subject", u.subject}, {"reason", u.reason}});
   j["warnings"] = plan.warnings;
+  if (!plan.nv_validation.empty()) j["nv_validation"] = plan.nv_validation;
   // Captures may hold invalid UTF-8 in names: replace rather than throw.
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

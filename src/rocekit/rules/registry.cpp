@@ -23,6 +23,7 @@ const std::vector<RuleInfo>& all_rules() {
     add_pcie_rules(v);
     add_host_rules(v);
     add_fw_rules(v);
+    add_persistence_rules(v);
     return v;
   }();
   return k_rules;

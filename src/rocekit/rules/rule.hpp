@@ -75,5 +75,6 @@ void add_qos_rules(std::vector<RuleInfo>& out);
 void add_pcie_rules(std::vector<RuleInfo>& out);
 void add_host_rules(std::vector<RuleInfo>& out);
 void add_fw_rules(std::vector<RuleInfo>& out);
+void add_persistence_rules(std::vector<RuleInfo>& out);
 
 }  // namespace rk::rules
