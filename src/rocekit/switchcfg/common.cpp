@@ -61,7 +61,9 @@ JsonLineIndex::JsonLineIndex(std::string_view t) {
       if (!stack.empty() && stack.back().is_object && stack.back().expect_key) {
         stack.back().key = std::string(t.substr(start, std::min(j, t.size()) - start));
         stack.back().expect_key = false;
-        m_lines.emplace(path(stack.back().key), line);
+        // Configs nest a handful of levels; deeper keys are never looked up (and recording
+        // them would cost quadratic memory on adversarial input).
+        if (stack.size() <= 16) m_lines.emplace(path(stack.back().key), line);
       }
       i = j;
     }

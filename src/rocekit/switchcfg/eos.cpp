@@ -47,6 +47,7 @@ struct Block {
 };
 
 std::optional<std::uint64_t> to_bytes(double v, const std::string& unit) {
+  if (!(v >= 0 && v <= 1e12)) return std::nullopt;  // also rejects NaN and infinities
   if (unit == "bytes") return static_cast<std::uint64_t>(v);
   if (unit == "kbytes") return static_cast<std::uint64_t>(v * 1024);
   if (unit == "mbytes") return static_cast<std::uint64_t>(v * 1024 * 1024);

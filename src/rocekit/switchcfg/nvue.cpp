@@ -19,7 +19,7 @@ std::optional<std::uint64_t> nvue_bytes(std::string_view s) {
   std::vector<std::string_view> w = text::words(s);
   if (w.empty() || w.size() > 2) return std::nullopt;
   std::optional<double> v = text::parse_double(w[0]);
-  if (!v || *v < 0 || *v > 1e12) return std::nullopt;
+  if (!v || !(*v >= 0 && *v <= 1e12)) return std::nullopt;  // also rejects NaN and infinities
   double mult = 1;
   if (w.size() == 2) {
     std::string u = text::to_lower(w[1]);
@@ -448,7 +448,7 @@ Result<SwitchQos> parse_nvue_config_json(std::string_view input, const std::stri
       sc.type = mode == "strict" ? "strict" : "dwrr";
       if (it->contains("bw-percent")) {
         std::optional<long long> w = as_int((*it)["bw-percent"]);
-        if (w) sc.weight = static_cast<int>(*w);
+        if (w && *w >= 0 && *w <= 100) sc.weight = static_cast<int>(*w);
       }
       for (int tc : *tcs) {
         sched[tc] = sc;
@@ -528,8 +528,13 @@ Result<SwitchQos> parse_nvue_config_json(std::string_view input, const std::stri
       if (!(text::starts_with(name, "swp") || type == "swp")) continue;
       PortQos p = g;
       p.name = name;
-      if (const json* m = at(*it, {"link", "mtu"}); m && as_int(*m))
-        p.mtu_bytes = Fact<int>::of(static_cast<int>(*as_int(*m)), ctx.ev({"interface", name, "link", "mtu"}, as_text(*m)));
+      const json* m = at(*it, {"link", "mtu"});
+      std::optional<long long> mtu = m ? as_int(*m) : std::nullopt;
+      if (m && (!mtu || *mtu < 68 || *mtu > 65535))
+        return detail::malformed(file, ctx.ev({"interface", name, "link", "mtu"}).line,
+                                 "interface " + name + " link mtu is not a number 68-65535");
+      if (mtu)
+        p.mtu_bytes = Fact<int>::of(static_cast<int>(*mtu), ctx.ev({"interface", name, "link", "mtu"}, as_text(*m)));
       else
         p.mtu_bytes = Fact<int>::missing("interface " + name + " link mtu not set (default, not in config: NVUE 9216)");
       sw.ports.push_back(std::move(p));

@@ -219,6 +219,8 @@ const SwitchRule* find_switch_rule(std::string_view id);
 /// (trust dscp); host PFC and ECN from the snapshot; CNP DSCP from firmware CNP_DSCP_P1 when
 /// captured, else policy.cnp_dscp. Findings have subject "<port> <-> <netdev>" (switch name
 /// prefixed when known) and evidence from both sides; disabled rules (policy.rules) are skipped.
+/// With several switches whose configurations carry no hostname, set `SwitchQos::name` (from
+/// the inventory or the port map) before calling, or every link pairs with every switch.
 std::vector<Finding> check_alignment(const Snapshot& host, const SwitchQos& sw, const PortMap* map,
                                      const Policy& policy);
 
