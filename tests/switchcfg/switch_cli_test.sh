@@ -62,6 +62,11 @@ grep -q "28 ports" "$tmp/err" && ok || bad "no port count in the error"
 expect_rc 2 "unknown port" "$rk" switch check --switch "$sonic" --port Ethernet999 "$host"
 expect_rc 2 "two selectors" "$rk" switch check --switch "$sonic" --port Ethernet0 --port-map "$tmp/map.csv" "$host"
 
+# LLDP from another machine: its netdevs (eth0, eth1) are not in this host: unknown, exit 0.
+expect_rc 0 "check lldp foreign netdevs" "$rk" switch check --switch "$sonic" --lldp "$sw/lldp/lldpctl-keyvalue-juniper-qfx-local-portid.txt" "$host" --color never
+grep -q "UNKNOWN  switch.roce-lossless.*names host netdev eth0, which the host input does not contain" "$tmp/out" && ok || bad "lldp netdev mismatch not reported"
+expect_rc 2 "lldp with two hosts" "$rk" switch check --switch "$sonic" --lldp "$sw/lldp/lldpctl-keyvalue-juniper-qfx-local-portid.txt" "$host" "$host"
+
 # 5. Bad input: file:line, exit 2, no output file written.
 printf '{\n  "PORT_QOS_MAP": {\n    "Ethernet0": {"pfc_enable": "3,9"}\n  }\n}\n' >"$tmp/bad.json"
 expect_rc 2 "bad pfc_enable" "$rk" switch show "$tmp/bad.json" -o "$tmp/never.txt"
