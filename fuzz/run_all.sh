@@ -13,6 +13,7 @@ for bin in "$dir"/fuzz_*; do
   name=$(basename "$bin")
   mkdir -p "$work/$name"
   find "$root/testdata/corpus" "$root/testdata/hosts" -name '*.txt' -exec cp {} "$work/$name/" \; 2>/dev/null || true
+  case $name in fuzz_switch_*) find "$root/testdata/switch" -type f -exec cp {} "$work/$name/" \; 2>/dev/null || true ;; esac
   echo "fuzz: $name (${secs}s)"
   "$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=0 -artifact_prefix="$work/$name-" "$work/$name" >"$work/$name.log" 2>&1 || {

@@ -88,7 +88,7 @@ expect_rc 2 "output to missing dir" "$rk" check -o "$tmp/nodir/report.txt" "$hos
 
 # 9. rules, policy, parse.
 expect_rc 0 "rules list" "$rk" rules list
-[ "$(grep -c . "$tmp/out")" -eq 27 ] && ok || bad "rules list: not 27 rules"
+[ "$(grep -c . "$tmp/out")" -eq 35 ] && ok || bad "rules list: not 35 rules"  # 27 host rules + 8 switch.* rules
 expect_rc 0 "rules explain" "$rk" rules explain pcie.max-read-request
 grep -q "PCIE_MAX_READ_REQ" "$tmp/out" && ok || bad "explain lacks the seed correction"
 expect_rc 2 "rules explain unknown" "$rk" rules explain no.such-rule

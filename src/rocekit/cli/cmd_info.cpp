@@ -10,6 +10,7 @@
 #include "rocekit/parse/common.hpp"
 #include "rocekit/parse/registry.hpp"
 #include "rocekit/pipeline.hpp"
+#include "rocekit/switchcfg/switchcfg.hpp"
 
 namespace rk::cli {
 
@@ -24,13 +25,20 @@ void add_rules_command(CLI::App& app, Context& ctx) {
     render::Format f = *format == "json"       ? render::Format::json
                        : *format == "markdown" ? render::Format::markdown
                                                : render::Format::text;
-    ctx.out << render::rules_list(f);
+    if (f != render::Format::json) {
+      ctx.out << render::rules_list(f) << switchcfg::rules_list(*format);  // + switch.* rules
+      return;
+    }
+    nlohmann::json all = nlohmann::json::parse(render::rules_list(f));
+    for (const nlohmann::json& r : nlohmann::json::parse(switchcfg::rules_list("json"))) all.push_back(r);
+    ctx.out << all.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   });
   auto id = std::make_shared<std::string>();
   CLI::App* explain = cmd->add_subcommand("explain", "Explain one rule");
   explain->add_option("id", *id, "Rule id, e.g. qos.trust-dscp")->required();
   explain->callback([id, &ctx] {
     std::string text = render::rule_explain(*id);
+    if (text.empty()) text = switchcfg::rule_explain(*id);
     if (text.empty())
       return report_error(ctx, Error{ErrorKind::not_found, "unknown rule id (see `rocekit rules list`)", *id});
     ctx.out << text;

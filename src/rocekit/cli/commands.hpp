@@ -41,5 +41,6 @@ void add_select_command(CLI::App& app, Context& ctx);  // also adds `catalog`
 void add_plan_command(CLI::App& app, Context& ctx);
 void add_apply_command(CLI::App& app, Context& ctx);
 void add_exporter_command(CLI::App& app, Context& ctx);
+void add_switch_command(CLI::App& app, Context& ctx);
 
 }  // namespace rk::cli

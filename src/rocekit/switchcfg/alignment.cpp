@@ -1,0 +1,754 @@
+// Host <-> switch alignment rules (`switch.*`). Rules: shared/reference/switch/switch.md
+// §"Consistency rules the audit can evaluate" (numbers in comments refer to that list).
+#include <algorithm>
+#include <set>
+
+#include "rocekit/rules/helpers.hpp"
+#include "rocekit/switchcfg/common.hpp"
+#include "rocekit/switchcfg/switchcfg.hpp"
+
+namespace rk::switchcfg {
+namespace {
+
+using rules::sh_quote;
+
+const std::vector<SwitchRule> k_rules = {
+    {"switch.trust-dscp", "Switch port and host classify RoCE on the same field (DSCP)",
+     Severity::error,
+     "A host with trust dscp marks RoCE only by DSCP; a switch port that classifies on the 802.1p "
+     "PCP (or has no DSCP map bound) puts those packets in its default class, which is lossy.",
+     "mlnx_qos -i <netdev> --trust dscp (or VLAN-tag RoCE with the PCP the switch trusts).",
+     "Bind a DSCP map to the port: SONiC PORT_QOS_MAP|<port>.dscp_to_tc_map; NVUE `nv set qos "
+     "mapping default-global trust both`; EOS `qos trust dscp`.",
+     "switch.md rule 1, §0 row Trust mode"},
+    {"switch.roce-lossless", "RoCE DSCP lands in a PFC-enabled queue paused by the host's priority",
+     Severity::critical,
+     "RoCE is lossless only if the switch maps the RoCE DSCP to a class with PFC on, and a PAUSE for "
+     "the host's RoCE priority stops the queue that carries that DSCP. Community SONiC's default "
+     "map sends DSCP 26 to lossy TC1 while PFC is on 3,4: an NVIDIA-default host behind it drops "
+     "RoCE under congestion.",
+     "Make the host's RoCE DSCP map to the priority the switch treats as lossless "
+     "(mlnx_qos -i <netdev> --dscp2prio set,<dscp>,<prio>) and enable PFC on it "
+     "(mlnx_qos --pfc).",
+     "Map the RoCE DSCP to the lossless traffic class (SONiC DSCP_TO_TC_MAP|<map> \"26\": \"3\"; "
+     "NVUE `nv set qos mapping default-global dscp 26 switch-priority 3`; EOS `qos map dscp 26 to "
+     "traffic-class 3`) and enable PFC on the host's priority (SONiC pfc_enable; NVUE `nv set qos "
+     "pfc default-global switch-priority 3`; EOS `priority-flow-control priority 3 no-drop`).",
+     "switch.md rule 2; Key finding 1"},
+    {"switch.roce-buffer-lossless", "The RoCE priority group has a lossless buffer profile",
+     Severity::error,
+     "PFC needs ingress headroom: a priority group with a lossy profile cannot generate PAUSE in "
+     "time and drops instead.",
+     "None (switch-side buffer).",
+     "SONiC: BUFFER_PG|<port>|<pg> -> a pg_lossless_* profile or \"NULL\" (dynamic), normally "
+     "created by buffermgrd for the pfc_enable priorities; NVUE: a lossless RoCE mode; EOS: "
+     "no-drop priority (platform headroom).",
+     "switch.md rule 2, §1.3"},
+    {"switch.roce-ecn", "ECN marking is on for the queue that carries RoCE", Severity::error,
+     "DCQCN needs the switch to mark CE on the RoCE queue; without it senders only slow down via "
+     "PFC. With WRED on and host ECN off, non-ECT RoCE packets are dropped instead of marked.",
+     "echo 1 > /sys/class/net/<netdev>/ecn/roce_np/enable/<prio> and .../roce_rp/enable/<prio>.",
+     "SONiC: QUEUE|<port>|<q>.wred_profile -> WRED_PROFILE with ecn ecn_all; NVUE `nv set qos "
+     "congestion-control default-global traffic-class <q> ecn enable`; EOS `tx-queue <q>` / "
+     "`random-detect ecn minimum-threshold ... maximum-threshold ...`.",
+     "switch.md rule 3; §5 failure modes 7, 8"},
+    {"switch.cnp-queue", "CNP DSCP lands in a non-lossless, strict or highest-weight queue",
+     Severity::warning,
+     "CNPs are the congestion signal: they must not wait behind the congested RoCE queue nor be "
+     "paused by PFC, or DCQCN reacts late.",
+     "Set the firmware CNP DSCP to the one the switch prioritises (mstconfig set CNP_DSCP_P<n>).",
+     "Map the CNP DSCP to its own traffic class without PFC and give its queue strict priority "
+     "(SONiC SCHEDULER type STRICT; NVUE RoCE profile TC6 strict; EOS `tx-queue N` / `priority "
+     "strict`).",
+     "switch.md rule 4; Key finding 3"},
+    {"switch.mtu", "Switch port MTU carries the host's frames", Severity::error,
+     "A switch port MTU below the host netdev MTU drops full-size RoCE packets (active MTU 4096 "
+     "needs an IP MTU of at least 4200). Both MTUs compared are L3 (IP) MTUs: SONiC PORT.mtu, NVUE "
+     "link mtu and EOS mtu exclude the Ethernet header, like Linux.",
+     "ip link set <netdev> mtu <= the switch MTU (and >= policy netdev_mtu_min_bytes).",
+     "SONiC `config interface mtu <port> 9100`; NVUE `nv set interface <port> link mtu 9216`; EOS "
+     "`mtu 9214`.",
+     "switch.md rule 5, §4.1 MTU"},
+    {"switch.pfc-watchdog", "PFC watchdog covers every lossless priority of the port",
+     Severity::warning,
+     "A NIC stuck sending PAUSE (a PFC storm) freezes the lossless class across the fabric; the "
+     "watchdog drops or forwards the stormed queue instead.",
+     "None (switch-side).",
+     "SONiC `config pfcwd start_default` (pfcwd_sw_enable must include pfc_enable); EOS "
+     "`priority-flow-control pause watchdog`; NVUE: see the NVUE PFC watchdog docs.",
+     "switch.md rule 6, §1.2 PFC watchdog defaults"},
+    {"switch.extra-lossless", "Switch lossless priorities equal the host's PFC priorities",
+     Severity::info,
+     "Extra lossless priorities on the switch (SONiC default 3,4 vs host 3) are harmless but "
+     "reserve headroom and can spread pause to traffic the host treats as lossy.",
+     "Enable PFC on the host only for priorities that carry RoCE.",
+     "Trim pfc_enable / no-drop priorities to the RoCE priority, if nothing else needs them.",
+     "switch.md rule 7"},
+};
+
+std::string pri_set(const std::set<int>& s) {
+  std::vector<int> v(s.begin(), s.end());
+  return v.empty() ? "none" : detail::int_list(v);
+}
+
+void add_ev(Finding& f, const Evidence& e) {
+  if (e.file.empty() && e.text.empty()) return;
+  f.evidence.push_back(e);
+}
+
+/// What the host does for one netdev (RoCE side), with evidence.
+struct HostSide {
+  const NetDev* netdev = nullptr;
+  std::string name;
+  std::optional<std::string> trust;
+  Evidence trust_ev;
+  std::string trust_reason;
+  int roce_dscp = 26;
+  std::optional<int> roce_priority;   ///< hp(d)
+  Evidence prio_ev;
+  std::string prio_reason;
+  std::optional<std::set<int>> pfc;   ///< host PFC priorities
+  Evidence pfc_ev;
+  std::string pfc_reason;
+  std::optional<bool> ecn_rp, ecn_np;  ///< on hp(d)
+  Evidence ecn_ev;
+  int cnp_dscp = 48;
+  Evidence cnp_ev;
+  std::string cnp_basis;
+  std::optional<int> mtu;
+  Evidence mtu_ev;
+  std::string mtu_reason;
+};
+
+HostSide host_side(const Snapshot& s, const NetDev& n, const Policy& pol) {
+  HostSide h;
+  h.netdev = &n;
+  h.name = n.name;
+  h.roce_dscp = pol.roce_dscp;
+  if (n.qos.has_value()) {
+    const QosState& q = *n.qos;
+    h.trust = q.trust;
+    h.trust_ev = q.trust_source;
+    if (!q.trust) h.trust_reason = "host trust state not shown";
+    if (q.trust && *q.trust == "dscp") {
+      auto it = q.dscp_to_priority.find(pol.roce_dscp);
+      if (it != q.dscp_to_priority.end()) {
+        h.roce_priority = it->second;
+        h.prio_ev = q.dscp_source;
+      } else {
+        h.prio_reason = "host DSCP->priority map does not show DSCP " + std::to_string(pol.roce_dscp);
+      }
+    } else if (q.trust) {
+      h.prio_reason = "host trust " + *q.trust + ": the RoCE priority is the VLAN PCP, not captured";
+    } else {
+      h.prio_reason = h.trust_reason;
+    }
+    if (q.pfc_enabled) {
+      std::set<int> on;
+      for (std::size_t i = 0; i < q.pfc_enabled->size(); ++i)
+        if ((*q.pfc_enabled)[i]) on.insert(static_cast<int>(i));
+      h.pfc = on;
+      h.pfc_ev = q.pfc_source;
+    } else {
+      h.pfc_reason = "host PFC state not shown";
+    }
+  } else {
+    h.trust_reason = h.prio_reason = h.pfc_reason = "host QoS not collected: " + n.qos.reason;
+  }
+  if (n.ecn.has_value() && h.roce_priority) {
+    auto rp = n.ecn->rp_enabled.find(*h.roce_priority);
+    auto np = n.ecn->np_enabled.find(*h.roce_priority);
+    if (rp != n.ecn->rp_enabled.end()) h.ecn_rp = rp->second;
+    if (np != n.ecn->np_enabled.end()) h.ecn_np = np->second;
+    h.ecn_ev = n.ecn.source;
+  }
+  // CNP DSCP: firmware CNP_DSCP_P<port> when captured, else the policy.
+  h.cnp_dscp = pol.cnp_dscp;
+  h.cnp_basis = "policy cnp_dscp (firmware CNP_DSCP not captured)";
+  if (n.bdf) {
+    if (const PciFunction* f = rules::nv_source_for(s, *n.bdf)) {
+      const std::string param = "CNP_DSCP_P" + std::to_string(rules::port_index_of_bdf(*n.bdf));
+      if (const NvParam* p = f->nv_config->find(param)) {
+        if (std::optional<long long> v = rules::nv_number(rules::nv_value(*p)); v && *v >= 0 && *v < 64) {
+          h.cnp_dscp = static_cast<int>(*v);
+          h.cnp_basis = "firmware " + param;
+          h.cnp_ev = Evidence{f->nv_config.source.file, p->line, param + " " + std::to_string(*v)};
+        }
+      }
+    }
+  }
+  if (n.mtu_bytes.has_value()) {
+    h.mtu = *n.mtu_bytes;
+    h.mtu_ev = n.mtu_bytes.source;
+  } else {
+    h.mtu_reason = "host netdev MTU not collected: " + n.mtu_bytes.reason;
+  }
+  return h;
+}
+
+/// The switch path of one DSCP: traffic class and queue, or why not known.
+struct SwitchPath {
+  std::optional<int> tc;
+  std::optional<int> queue;
+  std::vector<Evidence> ev;
+  std::string reason;  ///< when tc or queue is unknown
+};
+
+SwitchPath path_of(const PortQos& p, int dscp) {
+  SwitchPath r;
+  if (!p.dscp_to_tc.has_value()) {
+    r.reason = "switch DSCP->TC map unknown: " + p.dscp_to_tc.reason;
+    return r;
+  }
+  auto it = p.dscp_to_tc->find(dscp);
+  if (it == p.dscp_to_tc->end()) {
+    r.reason = "switch DSCP->TC map has no entry for DSCP " + std::to_string(dscp);
+    r.ev.push_back(p.dscp_to_tc.source);
+    return r;
+  }
+  r.tc = it->second;
+  Evidence e = p.dscp_to_tc.source;
+  e.text = "DSCP " + std::to_string(dscp) + " -> TC " + std::to_string(*r.tc) + " (" + e.text + ")";
+  if (auto ln = p.dscp_to_tc_lines.find(dscp); ln != p.dscp_to_tc_lines.end() && ln->second) e.line = ln->second;
+  r.ev.push_back(e);
+  if (!p.tc_to_queue.has_value()) {
+    r.reason = "switch TC->queue map unknown: " + p.tc_to_queue.reason;
+    return r;
+  }
+  auto q = p.tc_to_queue->find(*r.tc);
+  if (q == p.tc_to_queue->end()) {
+    r.reason = "switch TC->queue map has no entry for TC " + std::to_string(*r.tc);
+    return r;
+  }
+  r.queue = q->second;
+  Evidence qe = p.tc_to_queue.source;
+  qe.text = "TC " + std::to_string(*r.tc) + " -> queue " + std::to_string(*r.queue) + " (" + qe.text + ")";
+  r.ev.push_back(qe);
+  return r;
+}
+
+/// Dialect-specific switch commands.
+struct SwitchCmds {
+  Dialect d;
+  std::string port;
+  std::string map_name;
+
+  std::string dscp_to_tc(int dscp, int tc) const {
+    switch (d) {
+      case Dialect::sonic_config_db:
+        return "sonic-db-cli CONFIG_DB HSET " + sh_quote("DSCP_TO_TC_MAP|" + (map_name.empty() ? std::string("AZURE") : map_name)) +
+               " " + std::to_string(dscp) + " " + std::to_string(tc);
+      case Dialect::nvue_config_json:
+      case Dialect::nvue_show_roce:
+        return "nv set qos mapping default-global dscp " + std::to_string(dscp) + " switch-priority " + std::to_string(tc);
+      case Dialect::arista_eos:
+        return "qos map dscp " + std::to_string(dscp) + " to traffic-class " + std::to_string(tc);
+    }
+    return {};
+  }
+  std::string pfc_on(int prio) const {
+    switch (d) {
+      case Dialect::sonic_config_db:
+        return "config interface pfc priority " + sh_quote(port) + " " + std::to_string(prio) + " on";
+      case Dialect::nvue_config_json:
+      case Dialect::nvue_show_roce:
+        return "nv set qos pfc default-global switch-priority " + std::to_string(prio);
+      case Dialect::arista_eos:
+        return "priority-flow-control priority " + std::to_string(prio) + " no-drop";
+    }
+    return {};
+  }
+  std::string ecn_on(int q) const {
+    switch (d) {
+      case Dialect::sonic_config_db:
+        return "sonic-db-cli CONFIG_DB HSET " + sh_quote("QUEUE|" + port + "|" + std::to_string(q)) +
+               " wred_profile AZURE_LOSSLESS";
+      case Dialect::nvue_config_json:
+      case Dialect::nvue_show_roce:
+        return "nv set qos congestion-control default-global traffic-class " + std::to_string(q) + " ecn enable";
+      case Dialect::arista_eos:
+        return "tx-queue " + std::to_string(q) +
+               " / random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes";
+    }
+    return {};
+  }
+  std::string mtu(int bytes) const {
+    switch (d) {
+      case Dialect::sonic_config_db:
+        return "config interface mtu " + sh_quote(port) + " " + std::to_string(bytes);
+      case Dialect::nvue_config_json:
+      case Dialect::nvue_show_roce:
+        return "nv set interface " + sh_quote(port) + " link mtu " + std::to_string(bytes);
+      case Dialect::arista_eos:
+        return "interface " + port + " / mtu " + std::to_string(bytes);
+    }
+    return {};
+  }
+};
+
+struct Pair {
+  const HostSide& h;
+  const PortQos& p;
+  const SwitchQos& sw;
+  std::string subject;
+  SwitchCmds cmds;
+};
+
+class Out {
+ public:
+  Out(std::vector<Finding>& out, const Policy& pol) : m_out(out), m_pol(pol) {}
+  Finding* add(const SwitchRule& r, const std::string& subject, Outcome o, std::string msg) {
+    if (!m_pol.rule_enabled(std::string(r.id))) return nullptr;
+    Finding f;
+    f.rule = std::string(r.id);
+    f.subject = subject;
+    f.outcome = o;
+    f.severity = r.severity;
+    f.message = std::move(msg);
+    m_out.push_back(std::move(f));
+    return &m_out.back();
+  }
+
+ private:
+  std::vector<Finding>& m_out;
+  const Policy& m_pol;
+};
+
+const SwitchRule& rule(std::string_view id) { return *find_switch_rule(id); }
+
+void check_trust(const Pair& c, Out& out) {
+  const SwitchRule& r = rule("switch.trust-dscp");
+  if (!c.h.trust) return void(out.add(r, c.subject, Outcome::unknown, c.h.trust_reason));
+  if (!c.p.trust.has_value())
+    return void(out.add(r, c.subject, Outcome::unknown, "switch trust unknown: " + c.p.trust.reason));
+  const std::string& ht = *c.h.trust;
+  const std::string& st = *c.p.trust;
+  bool ok = st.find(ht == "dscp" ? "dscp" : "pcp") != std::string::npos;
+  Finding* f = out.add(r, c.subject, ok ? Outcome::pass : Outcome::fail,
+                       "host trust " + ht + ", switch port classifies on " + st +
+                           (ok ? "" : ": RoCE lands in the switch's default class"));
+  if (!f) return;
+  add_ev(*f, c.h.trust_ev);
+  add_ev(*f, c.p.trust.source);
+  if (!ok) {
+    f->remediation.scope = FixScope::persistent;
+    f->remediation.commands = {"mlnx_qos -i " + sh_quote(c.h.name) + " --trust " + (st == "pcp" ? "pcp" : "dscp")};
+    f->remediation.notes = std::string("Host: ") + std::string(r.host_fix) + " Switch: " + std::string(r.switch_fix);
+  }
+}
+
+void check_lossless(const Pair& c, Out& out) {
+  const SwitchRule& r = rule("switch.roce-lossless");
+  const int d = c.h.roce_dscp;
+  SwitchPath path = path_of(c.p, d);
+  std::vector<std::string> fails, unknowns;
+  std::optional<std::set<int>> sw_pfc;
+  if (c.p.pfc_enabled.has_value()) sw_pfc = std::set<int>(c.p.pfc_enabled->begin(), c.p.pfc_enabled->end());
+  else unknowns.push_back("switch PFC priorities unknown: " + c.p.pfc_enabled.reason);
+  if (!path.tc) unknowns.push_back(path.reason);
+  if (path.tc && sw_pfc && !sw_pfc->count(*path.tc))
+    fails.push_back("switch maps DSCP " + std::to_string(d) + " to TC " + std::to_string(*path.tc) +
+                    (path.queue ? " (queue " + std::to_string(*path.queue) + ")" : std::string()) +
+                    ", which has no PFC (switch PFC priorities " + pri_set(*sw_pfc) + "): RoCE is lossy on this hop");
+  if (!c.h.roce_priority) unknowns.push_back(c.h.prio_reason);
+  const int hp = c.h.roce_priority.value_or(-1);
+  if (c.h.roce_priority && sw_pfc && !sw_pfc->count(hp))
+    fails.push_back("host sends RoCE on priority " + std::to_string(hp) + " but the switch has no PFC on it (" +
+                    pri_set(*sw_pfc) + "): host PAUSE frames for it are ignored");
+  if (c.h.roce_priority && c.h.pfc && !c.h.pfc->count(hp))
+    fails.push_back("host PFC is off on its RoCE priority " + std::to_string(hp) + " (host PFC " + pri_set(*c.h.pfc) + ")");
+  else if (c.h.roce_priority && !c.h.pfc)
+    unknowns.push_back(c.h.pfc_reason);
+  if (c.h.roce_priority && path.queue) {
+    if (!c.p.pfc_priority_to_queue.has_value()) {
+      unknowns.push_back("switch PFC priority->queue map unknown: " + c.p.pfc_priority_to_queue.reason);
+    } else {
+      auto it = c.p.pfc_priority_to_queue->find(hp);
+      if (it == c.p.pfc_priority_to_queue->end())
+        unknowns.push_back("switch PFC priority->queue map has no entry for priority " + std::to_string(hp));
+      else if (it->second != *path.queue)
+        fails.push_back("a PAUSE for priority " + std::to_string(hp) + " stops switch queue " +
+                        std::to_string(it->second) + " but DSCP " + std::to_string(d) + " rides queue " +
+                        std::to_string(*path.queue));
+    }
+  } else if (path.tc && !path.queue) {
+    unknowns.push_back(path.reason);
+  }
+  Outcome o = !fails.empty() ? Outcome::fail : !unknowns.empty() ? Outcome::unknown : Outcome::pass;
+  std::string msg;
+  if (o == Outcome::fail) msg = rules::join(fails, "; ");
+  else if (o == Outcome::unknown) msg = rules::join(unknowns, "; ");
+  else
+    msg = "DSCP " + std::to_string(d) + " -> host priority " + std::to_string(hp) + " -> switch TC " +
+          std::to_string(*path.tc) + " / queue " + std::to_string(*path.queue) + ", PFC on " +
+          pri_set(*sw_pfc) + ", PAUSE for priority " + std::to_string(hp) + " stops queue " +
+          std::to_string(*path.queue);
+  Finding* f = out.add(r, c.subject, o, msg);
+  if (!f) return;
+  add_ev(*f, c.h.prio_ev);
+  add_ev(*f, c.h.pfc_ev);
+  for (const Evidence& e : path.ev) add_ev(*f, e);
+  add_ev(*f, c.p.pfc_enabled.source);
+  add_ev(*f, c.p.pfc_priority_to_queue.source);
+  if (o != Outcome::fail) return;
+  // Align the switch to the host's priority (the host side is the NVIDIA default, usually).
+  int want = c.h.roce_priority ? hp : 3;
+  f->remediation.scope = FixScope::persistent;
+  if (path.tc && sw_pfc && !sw_pfc->count(*path.tc)) f->remediation.commands.push_back(c.cmds.dscp_to_tc(d, want));
+  if (sw_pfc && !sw_pfc->count(want)) f->remediation.commands.push_back(c.cmds.pfc_on(want));
+  if (c.h.pfc && !c.h.pfc->count(want)) {
+    std::string l;
+    for (int i = 0; i < 8; ++i) l += (i ? "," : "") + std::string(c.h.pfc->count(i) || i == want ? "1" : "0");
+    f->remediation.commands.push_back("mlnx_qos -i " + sh_quote(c.h.name) + " --pfc " + l);
+  }
+  f->remediation.notes = "Switch: " + std::string(r.switch_fix) + " Host: " + std::string(r.host_fix) +
+                         " Fix one side to match the other; the commands move the switch to the host's "
+                         "priority " + std::to_string(want) + ".";
+}
+
+void check_buffer(const Pair& c, Out& out) {
+  const SwitchRule& r = rule("switch.roce-buffer-lossless");
+  SwitchPath path = path_of(c.p, c.h.roce_dscp);
+  if (!path.tc) return void(out.add(r, c.subject, Outcome::unknown, path.reason));
+  if (!c.p.tc_to_pg.has_value())
+    return void(out.add(r, c.subject, Outcome::unknown, "switch TC->priority-group map unknown: " + c.p.tc_to_pg.reason));
+  auto it = c.p.tc_to_pg->find(*path.tc);
+  if (it == c.p.tc_to_pg->end())
+    return void(out.add(r, c.subject, Outcome::unknown, "switch TC->PG map has no entry for TC " + std::to_string(*path.tc)));
+  const int pg = it->second;
+  if (c.p.buffer_pgs.empty())
+    return void(out.add(r, c.subject, Outcome::unknown, "PG " + std::to_string(pg) + " buffer unknown: " + c.p.buffer_reason));
+  const BufferPg* hit = nullptr;
+  for (const BufferPg& b : c.p.buffer_pgs)
+    if (pg >= b.first_pg && pg <= b.last_pg) hit = &b;
+  if (!hit) {
+    Finding* f = out.add(r, c.subject, Outcome::fail,
+                         "RoCE TC " + std::to_string(*path.tc) + " uses priority group " + std::to_string(pg) +
+                             ", which has no BUFFER_PG entry (no lossless headroom)");
+    if (f) f->remediation.notes = std::string(r.switch_fix);
+    return;
+  }
+  if (!hit->lossless) {
+    Finding* f = out.add(r, c.subject, Outcome::unknown, "PG " + std::to_string(pg) + " profile " + hit->profile + ": " + hit->basis);
+    if (f) add_ev(*f, hit->source);
+    return;
+  }
+  Finding* f = out.add(r, c.subject, *hit->lossless ? Outcome::pass : Outcome::fail,
+                       "RoCE TC " + std::to_string(*path.tc) + " -> PG " + std::to_string(pg) + ": profile " +
+                           hit->profile + (*hit->lossless ? " is lossless (" : " is lossy (") + hit->basis + ")");
+  if (!f) return;
+  add_ev(*f, c.p.tc_to_pg.source);
+  add_ev(*f, hit->source);
+  if (!*hit->lossless) f->remediation.notes = std::string(r.switch_fix);
+}
+
+void check_ecn(const Pair& c, Out& out) {
+  const SwitchRule& r = rule("switch.roce-ecn");
+  SwitchPath path = path_of(c.p, c.h.roce_dscp);
+  if (!path.queue) return void(out.add(r, c.subject, Outcome::unknown, path.reason));
+  const int q = *path.queue;
+  const QueueConfig* qc = c.p.queue(q);
+  if (!qc || !qc->ecn.has_value())
+    return void(out.add(r, c.subject, Outcome::unknown,
+                        "ECN of switch queue " + std::to_string(q) + " unknown: " +
+                            (qc ? qc->ecn.reason : "queue " + std::to_string(q) + " not in config")));
+  const EcnConfig& e = *qc->ecn;
+  std::string host_ecn = "host ECN on priority " +
+                         (c.h.roce_priority ? std::to_string(*c.h.roce_priority) : std::string("?")) + ": ";
+  if (c.h.ecn_rp || c.h.ecn_np)
+    host_ecn += std::string("RP ") + (c.h.ecn_rp ? (*c.h.ecn_rp ? "on" : "off") : "?") + ", NP " +
+                (c.h.ecn_np ? (*c.h.ecn_np ? "on" : "off") : "?");
+  else
+    host_ecn += "not captured (see qos.ecn-roce-priority)";
+  std::string thr;
+  if (e.min_threshold_bytes && e.max_threshold_bytes)
+    thr = ", thresholds " + std::to_string(*e.min_threshold_bytes) + "-" + std::to_string(*e.max_threshold_bytes) + " bytes";
+  else if (e.threshold_text)
+    thr = ", thresholds " + *e.threshold_text;
+  Outcome o = Outcome::pass;
+  std::string msg;
+  if (!e.ecn_marking) {
+    o = Outcome::fail;
+    msg = "switch queue " + std::to_string(q) + " (carrying DSCP " + std::to_string(c.h.roce_dscp) +
+          ") does not mark ECN (" + e.mode.value_or("no ECN") + "): DCQCN gets no congestion signal";
+  } else if (c.h.ecn_rp && !*c.h.ecn_rp && e.wred_drop.value_or(false)) {
+    o = Outcome::fail;
+    msg = "switch queue " + std::to_string(q) + " has WRED with ECN " + e.mode.value_or("") +
+          " but host RP is off: non-ECT RoCE packets are dropped above the WRED threshold";
+  } else {
+    msg = "switch queue " + std::to_string(q) + " marks ECN (" + e.mode.value_or("on") + thr + "); " + host_ecn;
+  }
+  Finding* f = out.add(r, c.subject, o, msg);
+  if (!f) return;
+  for (const Evidence& ev : path.ev) add_ev(*f, ev);
+  add_ev(*f, qc->ecn.source);
+  add_ev(*f, c.h.ecn_ev);
+  if (o == Outcome::fail) {
+    f->remediation.scope = FixScope::persistent;
+    const bool lossless_queue = path.tc && c.p.pfc_enabled.has_value() &&
+                                std::find(c.p.pfc_enabled->begin(), c.p.pfc_enabled->end(), *path.tc) !=
+                                    c.p.pfc_enabled->end();
+    if (!e.ecn_marking && lossless_queue) f->remediation.commands.push_back(c.cmds.ecn_on(q));
+    if (!e.ecn_marking && !lossless_queue)
+      f->remediation.notes = "The RoCE DSCP lands in a lossy queue: fix switch.roce-lossless first (map the DSCP "
+                             "to the lossless class), then check ECN on that queue. ";
+    else if (c.h.roce_priority) {
+      const std::string p = std::to_string(*c.h.roce_priority);
+      f->remediation.commands = {"echo 1 > /sys/class/net/" + c.h.name + "/ecn/roce_rp/enable/" + p,
+                                 "echo 1 > /sys/class/net/" + c.h.name + "/ecn/roce_np/enable/" + p};
+    }
+    f->remediation.notes += "Switch: " + std::string(r.switch_fix) + " Host: " + std::string(r.host_fix);
+  }
+}
+
+void check_cnp(const Pair& c, Out& out) {
+  const SwitchRule& r = rule("switch.cnp-queue");
+  const int cd = c.h.cnp_dscp;
+  SwitchPath cnp = path_of(c.p, cd);
+  SwitchPath roce = path_of(c.p, c.h.roce_dscp);
+  std::string basis = "CNP DSCP " + std::to_string(cd) + " (" + c.h.cnp_basis + ")";
+  if (!cnp.tc) return void(out.add(r, c.subject, Outcome::unknown, basis + ": " + cnp.reason));
+  std::vector<std::string> fails;
+  if (c.p.pfc_enabled.has_value() &&
+      std::find(c.p.pfc_enabled->begin(), c.p.pfc_enabled->end(), *cnp.tc) != c.p.pfc_enabled->end())
+    fails.push_back(basis + " -> TC " + std::to_string(*cnp.tc) + ", a PFC (lossless) class: CNPs can be paused");
+  if (roce.tc && *roce.tc == *cnp.tc)
+    fails.push_back(basis + " shares TC " + std::to_string(*cnp.tc) + " with RoCE DSCP " + std::to_string(c.h.roce_dscp) +
+                    ": CNPs queue behind the congested traffic");
+  std::string sched_msg;
+  bool sched_unknown = false;
+  if (!cnp.queue) {
+    sched_unknown = true;
+    sched_msg = cnp.reason;
+  } else {
+    const QueueConfig* qc = c.p.queue(*cnp.queue);
+    if (!qc || !qc->scheduling.has_value()) {
+      sched_unknown = true;
+      sched_msg = "scheduling of queue " + std::to_string(*cnp.queue) + " unknown: " +
+                  (qc ? qc->scheduling.reason : "queue not in config");
+    } else if (qc->scheduling->type == "strict") {
+      sched_msg = "queue " + std::to_string(*cnp.queue) + " is strict priority";
+    } else {
+      int mine = qc->scheduling->weight.value_or(0);
+      int top = 0;
+      for (const auto& [qi, other] : c.p.queues)
+        if (qi != *cnp.queue && other.scheduling.has_value() && other.scheduling->weight)
+          top = std::max(top, *other.scheduling->weight);
+      if (qc->scheduling->weight && mine >= top)
+        sched_msg = "queue " + std::to_string(*cnp.queue) + " has the highest DWRR weight (" + std::to_string(mine) + ")";
+      else
+        fails.push_back("CNP queue " + std::to_string(*cnp.queue) + " is " + qc->scheduling->type + " weight " +
+                        std::to_string(mine) + ", below another queue's " + std::to_string(top) +
+                        ": neither strict nor highest weight");
+    }
+  }
+  Outcome o = !fails.empty() ? Outcome::fail : sched_unknown ? Outcome::unknown : Outcome::pass;
+  std::string msg = !fails.empty() ? rules::join(fails, "; ")
+                                   : basis + " -> TC " + std::to_string(*cnp.tc) + " (no PFC); " + sched_msg;
+  Finding* f = out.add(r, c.subject, o, msg);
+  if (!f) return;
+  add_ev(*f, c.h.cnp_ev);
+  for (const Evidence& e : cnp.ev) add_ev(*f, e);
+  if (const QueueConfig* qc = cnp.queue ? c.p.queue(*cnp.queue) : nullptr) add_ev(*f, qc->scheduling.source);
+  if (o == Outcome::fail) {
+    f->remediation.scope = FixScope::persistent;
+    f->remediation.notes = "Switch: " + std::string(r.switch_fix) + " Host: " + std::string(r.host_fix);
+  }
+}
+
+void check_mtu(const Pair& c, Out& out, const Policy& pol) {
+  const SwitchRule& r = rule("switch.mtu");
+  if (!c.p.mtu_bytes.has_value())
+    return void(out.add(r, c.subject, Outcome::unknown, "switch port MTU unknown: " + c.p.mtu_bytes.reason));
+  const int sm = *c.p.mtu_bytes;
+  std::vector<std::string> fails;
+  if (sm < pol.netdev_mtu_min_bytes)
+    fails.push_back("switch port MTU " + std::to_string(sm) + " < " + std::to_string(pol.netdev_mtu_min_bytes) +
+                    " needed for RoCE active MTU " + std::to_string(pol.roce_active_mtu_bytes));
+  if (c.h.mtu && *c.h.mtu > sm)
+    fails.push_back("host MTU " + std::to_string(*c.h.mtu) + " > switch port MTU " + std::to_string(sm) +
+                    ": full-size frames are dropped");
+  Outcome o = !fails.empty() ? Outcome::fail : c.h.mtu ? Outcome::pass : Outcome::unknown;
+  std::string msg = !fails.empty() ? rules::join(fails, "; ")
+                    : c.h.mtu ? "switch port MTU " + std::to_string(sm) + " >= host MTU " + std::to_string(*c.h.mtu)
+                              : c.h.mtu_reason + " (switch port MTU " + std::to_string(sm) + ")";
+  Finding* f = out.add(r, c.subject, o, msg);
+  if (!f) return;
+  add_ev(*f, c.h.mtu_ev);
+  add_ev(*f, c.p.mtu_bytes.source);
+  if (o == Outcome::fail) {
+    f->remediation.scope = FixScope::persistent;
+    f->remediation.commands = {c.cmds.mtu(std::max(9100, c.h.mtu.value_or(0)))};
+    f->remediation.notes = "Switch: " + std::string(r.switch_fix) + " Host: " + std::string(r.host_fix);
+  }
+}
+
+void check_watchdog(const Pair& c, Out& out) {
+  const SwitchRule& r = rule("switch.pfc-watchdog");
+  if (c.p.pfc_enabled.has_value() && c.p.pfc_enabled->empty())
+    return void(out.add(r, c.subject, Outcome::not_applicable, "no PFC priority on the switch port"));
+  if (!c.p.pfc_watchdog.has_value())
+    return void(out.add(r, c.subject, Outcome::unknown, c.p.pfc_watchdog.reason));
+  const PfcWatchdog& w = *c.p.pfc_watchdog;
+  std::string detail = " (action " + w.action.value_or("?") + ", detection " +
+                       (w.detection_time_ms ? std::to_string(*w.detection_time_ms) : std::string("?")) +
+                       " ms, restoration " +
+                       (w.restoration_time_ms ? std::to_string(*w.restoration_time_ms) : std::string("?")) + " ms)";
+  Outcome o = Outcome::pass;
+  std::string msg;
+  if (!w.enabled) {
+    o = Outcome::fail;
+    msg = "PFC watchdog is not enabled on the port";
+  } else if (c.p.pfc_enabled.has_value() && !w.priorities.empty()) {
+    std::vector<int> missing;
+    for (int p : *c.p.pfc_enabled)
+      if (std::find(w.priorities.begin(), w.priorities.end(), p) == w.priorities.end()) missing.push_back(p);
+    if (!missing.empty()) {
+      o = Outcome::fail;
+      msg = "PFC watchdog does not cover lossless priorities " + detail::int_list(missing);
+    } else {
+      msg = "PFC watchdog on priorities " + detail::int_list(w.priorities) + detail;
+    }
+  } else if (!c.p.pfc_enabled.has_value()) {
+    o = Outcome::unknown;
+    msg = "PFC watchdog enabled" + detail + ", but the switch PFC priorities are unknown";
+  } else {
+    msg = "PFC watchdog enabled" + detail;
+  }
+  Finding* f = out.add(r, c.subject, o, msg);
+  if (!f) return;
+  add_ev(*f, c.p.pfc_watchdog.source);
+  add_ev(*f, c.p.pfc_enabled.source);
+  if (o == Outcome::fail) {
+    f->remediation.scope = FixScope::persistent;
+    if (c.sw.dialect == Dialect::sonic_config_db) f->remediation.commands = {"config pfcwd start_default"};
+    f->remediation.notes = std::string(r.switch_fix);
+  }
+}
+
+void check_extra(const Pair& c, Out& out) {
+  const SwitchRule& r = rule("switch.extra-lossless");
+  if (!c.p.pfc_enabled.has_value())
+    return void(out.add(r, c.subject, Outcome::unknown, "switch PFC priorities unknown: " + c.p.pfc_enabled.reason));
+  if (!c.h.pfc) return void(out.add(r, c.subject, Outcome::unknown, c.h.pfc_reason));
+  std::set<int> sw(c.p.pfc_enabled->begin(), c.p.pfc_enabled->end());
+  std::set<int> extra;
+  for (int p : sw)
+    if (!c.h.pfc->count(p)) extra.insert(p);
+  Finding* f = out.add(r, c.subject, extra.empty() ? Outcome::pass : Outcome::fail,
+                       "switch PFC priorities " + pri_set(sw) + ", host " + pri_set(*c.h.pfc) +
+                           (extra.empty() ? "" : ": switch also lossless on " + pri_set(extra)));
+  if (!f) return;
+  add_ev(*f, c.p.pfc_enabled.source);
+  add_ev(*f, c.h.pfc_ev);
+  if (!extra.empty()) f->remediation.notes = std::string(r.switch_fix);
+}
+
+bool is_roce_netdev(const Snapshot& s, const NetDev& n) {
+  if (rules::is_infiniband_netdev(s, n)) return false;
+  return n.qos.has_value() || n.rdma_device.has_value();
+}
+
+bool name_matches(const std::string& want, const std::string& have) {
+  return want.empty() || want == "*" || have.empty() || want == have;
+}
+
+}  // namespace
+
+const std::vector<SwitchRule>& switch_rules() { return k_rules; }
+
+const SwitchRule* find_switch_rule(std::string_view id) {
+  for (const SwitchRule& r : k_rules)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+std::vector<Finding> check_alignment(const Snapshot& host, const SwitchQos& sw, const PortMap* map,
+                                     const Policy& policy) {
+  std::vector<Finding> out;
+  Out emit(out, policy);
+  std::vector<const NetDev*> roce;
+  for (const NetDev& n : host.netdevs)
+    if (is_roce_netdev(host, n)) roce.push_back(&n);
+  // (netdev, port, link evidence) pairs.
+  struct Want { const NetDev* n; const PortQos* p; std::string port; Evidence link; };
+  std::vector<Want> pairs;
+  if (map) {
+    for (const Link& l : map->links) {
+      if (!name_matches(l.host, host.hostname) || !name_matches(l.switch_name, sw.name)) continue;
+      const PortQos* p = sw.find_port(l.port);
+      if (l.netdev.empty() || l.netdev == "*") {
+        for (const NetDev* n : roce) pairs.push_back({n, p, l.port, l.source});
+        continue;
+      }
+      const NetDev* n = host.find_netdev(l.netdev);
+      if (!n) {
+        Finding f;
+        f.rule = "switch.roce-lossless";
+        f.subject = l.port + " <-> " + l.netdev;
+        f.outcome = Outcome::unknown;
+        f.severity = rule("switch.roce-lossless").severity;
+        f.message = "the port map names host netdev " + l.netdev + ", which the host input does not contain";
+        f.evidence.push_back(l.source);
+        out.push_back(std::move(f));
+        continue;
+      }
+      pairs.push_back({n, p, l.port, l.source});
+    }
+  } else {
+    for (const PortQos& p : sw.ports)
+      for (const NetDev* n : roce) pairs.push_back({n, &p, p.name, {}});
+  }
+  if (pairs.empty() && out.empty()) {
+    Finding f;
+    f.rule = "switch.roce-lossless";
+    f.subject = host.hostname.empty() ? "host" : host.hostname;
+    f.outcome = Outcome::unknown;
+    f.severity = rule("switch.roce-lossless").severity;
+    f.message = roce.empty() ? "no RoCE netdev (with QoS state or an RDMA device) in the host input"
+                : map         ? "the port map has no link for this host and switch"
+                              : "the switch configuration has no port";
+    out.push_back(std::move(f));
+    return out;
+  }
+  for (const Want& w : pairs) {
+    std::string subject = (sw.name.empty() ? "" : sw.name + ":") + (w.port == "*" ? "all ports" : w.port) + " <-> " +
+                          (host.hostname.empty() ? "" : host.hostname + ":") + w.n->name;
+    if (!w.p) {
+      Finding f;
+      f.rule = "switch.roce-lossless";
+      f.subject = subject;
+      f.outcome = Outcome::unknown;
+      f.severity = rule("switch.roce-lossless").severity;
+      f.message = "switch port " + w.port + " is not in the switch configuration " + sw.file;
+      if (!w.link.file.empty()) f.evidence.push_back(w.link);
+      out.push_back(std::move(f));
+      continue;
+    }
+    HostSide h = host_side(host, *w.n, policy);
+    Pair c{h, *w.p, sw, subject, SwitchCmds{sw.dialect, w.p->name, w.p->dscp_to_tc_map_name}};
+    std::size_t first = out.size();
+    check_trust(c, emit);
+    check_lossless(c, emit);
+    check_buffer(c, emit);
+    check_ecn(c, emit);
+    check_cnp(c, emit);
+    check_mtu(c, emit, policy);
+    check_watchdog(c, emit);
+    check_extra(c, emit);
+    if (!w.link.file.empty())
+      for (std::size_t i = first; i < out.size(); ++i) out[i].evidence.push_back(w.link);
+  }
+  // Report order: rule table order, then pair order.
+  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
+    auto idx = [](const std::string& id) {
+      for (std::size_t i = 0; i < k_rules.size(); ++i)
+        if (k_rules[i].id == id) return i;
+      return k_rules.size();
+    };
+    return idx(a.rule) < idx(b.rule);
+  });
+  return out;
+}
+
+}  // namespace rk::switchcfg

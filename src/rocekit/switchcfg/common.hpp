@@ -1,0 +1,54 @@
+// Helpers shared by the switch-config parsers (not part of the public surface).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "rocekit/core/result.hpp"
+#include "rocekit/model/snapshot.hpp"
+
+namespace rk::switchcfg::detail {
+
+/// Line numbers of the object keys of a JSON text, by key path (array levels are skipped), built
+/// in one pass. Lookups are O(1); a path not present gives 0. First occurrence wins.
+class JsonLineIndex {
+ public:
+  explicit JsonLineIndex(std::string_view text);
+  std::size_t line(const std::vector<std::string>& keys) const;
+
+ private:
+  std::unordered_map<std::string, std::size_t> m_lines;
+};
+
+/// 1-based line of the last key of `keys` found by searching `"key"` (followed by optional
+/// blanks and ':') in order, each after the previous. 0 when a key is not found. Works for
+/// config_db.json, where nested keys are unique within their parent.
+std::size_t json_key_line(std::string_view text, const std::vector<std::string>& keys);
+
+/// "1,3-4,6" -> {1,3,4,6}; nullopt on anything else or values outside [lo, hi].
+std::optional<std::vector<int>> parse_int_list(std::string_view s, int lo, int hi);
+
+/// Plain non-negative decimal integer (no sign, no spaces) in [lo, hi].
+std::optional<int> parse_small_int(std::string_view s, int lo, int hi);
+
+/// "1,3,4" from a list.
+std::string int_list(const std::vector<int>& v);
+
+/// `text` with its leading `#` comment lines (a provenance header) replaced by spaces, so that
+/// byte offsets and line numbers stay true for JSON parsers.
+std::string blank_comment_header(std::string_view text);
+
+/// Error with "file:line" context.
+Unexpected<Error> malformed(const std::string& file, std::size_t line, std::string message);
+
+}  // namespace rk::switchcfg::detail
+
+namespace rk::switchcfg::detail {
+/// Reads a regular file of at most `max_bytes`. Errors: not_found, io, unsupported (too large).
+Result<std::string> read_small_file(const std::filesystem::path& path, std::uintmax_t max_bytes);
+}  // namespace rk::switchcfg::detail

@@ -1,0 +1,85 @@
+#!/bin/sh
+# shellcheck disable=SC2015
+# `rocekit switch show|check`: exit codes, formats, port selection, bad input, no partial writes.
+# Usage: switch_cli_test.sh ROCEKIT_BINARY SOURCE_DIR
+set -u
+rk=$1
+src=$2
+sw=$src/testdata/switch
+hosts=$src/testdata/hosts
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+expect_rc() { # expected_rc description command...
+  want=$1; what=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
+  if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; sed 's/^/  | /' "$tmp/err" | head -5; fi
+}
+sonic=$sw/sonic/qos-mellanox4600c-c64-remap-disabled.json
+host=$hosts/netarbiter-eth4-qos-healthy
+
+# 1. show: text and JSON with sources.
+expect_rc 0 "show sonic" "$rk" switch show "$sonic"
+grep -q "DSCP->TC:       8->0 0-2,6-7,9-45,47,49-63->1 5->2 3->3 4->4 46->5 48->6" "$tmp/out" && ok || bad "show text lacks the DSCP map"
+grep -q "PFC priorities: 3,4    \[.*qos-mellanox4600c-c64-remap-disabled.json:125 /PORT_QOS_MAP/Ethernet0/pfc_enable" "$tmp/out" && ok || bad "show text lacks pfc_enable with file:line"
+expect_rc 0 "show json" "$rk" switch show -f json "$sw/cumulus/nv-show-qos-roce.txt"
+python3 - "$tmp/out" <<'PY' && ok || bad "show json shape"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["dialect"] == "nvue_show_roce"
+p = j["ports"][0]
+assert p["dscp_to_tc"]["value"]["26"] == 3
+assert p["pfc_enabled"]["value"] == [3]
+assert "unknown" in p["mtu_bytes"]
+PY
+
+# 2. check: default SONiC vs NVIDIA-default host fails (exit 1) with the rule id.
+expect_rc 1 "check sonic default" "$rk" switch check --switch "$sonic" --port Ethernet0 "$host" --color never
+grep -q "FAIL.*switch.roce-lossless" "$tmp/out" && ok || bad "no switch.roce-lossless failure"
+expect_rc 1 "check sonic json" "$rk" switch check -f json --switch "$sonic" --port Ethernet0 "$host"
+python3 - "$tmp/out" <<'PY' && ok || bad "check json shape"
+import json, sys
+j = json.load(open(sys.argv[1]))
+f = [x for x in j["hosts"][0]["findings"] if x["rule"] == "switch.roce-lossless"][0]
+assert f["outcome"] == "fail" and f["severity"] == "critical", f
+assert any(e["line"] == 66 for e in f["evidence"]), f["evidence"]
+PY
+expect_rc 1 "check markdown" "$rk" switch check -f markdown --switch "$sonic" --port Ethernet0 "$host"
+grep -q 'switch.roce-lossless' "$tmp/out" && ok || bad "markdown lacks the rule"
+
+# 3. The aligned pair passes (exit 0): Cumulus `nv set qos roce` defaults.
+expect_rc 0 "check cumulus aligned" "$rk" switch check --switch "$sw/cumulus/nv-show-qos-roce.txt" "$host"
+expect_rc 0 "check nvue json aligned" "$rk" switch check --switch "$sw/cumulus/nv-config-show-json-roce-lossless.json" --port swp1 "$host"
+
+# 4. Port selection: a mapping file, and errors for a multi-port config without one.
+printf 'host,netdev,switch,port\n,eth4,,Ethernet4\n' >"$tmp/map.csv"
+expect_rc 1 "check port map" "$rk" switch check --switch "$sonic" --port-map "$tmp/map.csv" "$host"
+expect_rc 2 "multi-port config without a port" "$rk" switch check --switch "$sonic" "$host"
+grep -q "28 ports" "$tmp/err" && ok || bad "no port count in the error"
+expect_rc 2 "unknown port" "$rk" switch check --switch "$sonic" --port Ethernet999 "$host"
+expect_rc 2 "two selectors" "$rk" switch check --switch "$sonic" --port Ethernet0 --port-map "$tmp/map.csv" "$host"
+
+# LLDP from another machine: its netdevs (eth0, eth1) are not in this host: unknown, exit 0.
+expect_rc 0 "check lldp foreign netdevs" "$rk" switch check --switch "$sonic" --lldp "$sw/lldp/lldpctl-keyvalue-juniper-qfx-local-portid.txt" "$host" --color never
+grep -q "UNKNOWN  switch.roce-lossless.*names host netdev eth0, which the host input does not contain" "$tmp/out" && ok || bad "lldp netdev mismatch not reported"
+expect_rc 2 "lldp with two hosts" "$rk" switch check --switch "$sonic" --lldp "$sw/lldp/lldpctl-keyvalue-juniper-qfx-local-portid.txt" "$host" "$host"
+
+# 5. Bad input: file:line, exit 2, no output file written.
+printf '{\n  "PORT_QOS_MAP": {\n    "Ethernet0": {"pfc_enable": "3,9"}\n  }\n}\n' >"$tmp/bad.json"
+expect_rc 2 "bad pfc_enable" "$rk" switch show "$tmp/bad.json" -o "$tmp/never.txt"
+grep -q "bad.json:3" "$tmp/err" && ok || bad "error lacks file:line"
+[ ! -e "$tmp/never.txt" ] && ok || bad "partial output written"
+expect_rc 2 "missing config" "$rk" switch show "$tmp/nope.json"
+expect_rc 2 "not a switch config" "$rk" switch show "$hosts/netarbiter-eth4-qos-healthy/mlnx_qos@eth4.txt"
+
+# 6. rules list / explain include switch.* rules.
+expect_rc 0 "rules explain" "$rk" rules explain switch.roce-lossless
+grep -q "fix (switch):" "$tmp/out" && ok || bad "explain lacks the switch fix"
+expect_rc 0 "rules list json" "$rk" rules list -f json
+python3 -c "import json,sys; ids=[r['id'] for r in json.load(open(sys.argv[1]))]; assert 'switch.cnp-queue' in ids and 'qos.trust-dscp' in ids" "$tmp/out" && ok || bad "rules list json lacks switch rules"
+
+echo "switch cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,455 @@
+// Switch QoS parsers, port maps and host <-> switch alignment, on the real samples in
+// testdata/switch (provenance in each file's header or SOURCES.md) and real host bundles from
+// testdata/hosts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "rocekit/pipeline.hpp"
+#include "rocekit/switchcfg/switchcfg.hpp"
+
+namespace rk::switchcfg {
+namespace {
+
+const std::filesystem::path k_switch = std::filesystem::path(RK_TESTDATA_DIR) / "switch";
+const std::filesystem::path k_hosts = std::filesystem::path(RK_TESTDATA_DIR) / "hosts";
+
+SwitchQos load(const std::string& rel) {
+  Result<SwitchQos> r = load_switch_config(k_switch / rel);
+  EXPECT_TRUE(r) << (r ? "" : r.error().describe());
+  return r ? *r : SwitchQos{};
+}
+
+const PortQos& port(const SwitchQos& sw, const std::string& name) {
+  const PortQos* p = sw.find_port(name);
+  if (!p) throw std::runtime_error("no port " + name);
+  return *p;
+}
+
+Snapshot host(const std::string& bundle) {
+  Result<Snapshot> s = load_input(k_hosts / bundle);
+  if (!s) throw std::runtime_error(s.error().describe());
+  return *s;
+}
+
+const Finding* find(const std::vector<Finding>& fs, const std::string& rule) {
+  for (const Finding& f : fs)
+    if (f.rule == rule) return &f;
+  return nullptr;
+}
+
+std::size_t count(const std::vector<Finding>& fs, Outcome o) {
+  return static_cast<std::size_t>(std::count_if(fs.begin(), fs.end(), [o](const Finding& f) { return f.outcome == o; }));
+}
+
+// ------------------------------------------------------------------ SONiC -------------------
+
+TEST(Sonic, MellanoxDefaultQosRender) {
+  SwitchQos sw = load("sonic/qos-mellanox4600c-c64-remap-disabled.json");
+  EXPECT_EQ(sw.dialect, Dialect::sonic_config_db);
+  EXPECT_EQ(sw.ports.size(), 28u);  // PORT_QOS_MAP has 28 ports plus "global"
+  const PortQos& p = port(sw, "Ethernet0");
+  ASSERT_TRUE(p.dscp_to_tc.has_value());
+  EXPECT_EQ(p.dscp_to_tc_map_name, "AZURE");
+  EXPECT_EQ(p.dscp_to_tc->at(26), 1);  // the community default: RoCE DSCP 26 -> lossy TC1
+  EXPECT_EQ(p.dscp_to_tc->at(3), 3);
+  EXPECT_EQ(p.dscp_to_tc->at(48), 6);
+  EXPECT_EQ(p.dscp_to_tc->at(46), 5);
+  EXPECT_EQ(p.dscp_to_tc_lines.at(26), 66u);
+  ASSERT_TRUE(p.pfc_enabled.has_value());
+  EXPECT_EQ(*p.pfc_enabled, (std::vector<int>{3, 4}));
+  EXPECT_EQ(p.pfc_enabled.source.line, 125u);
+  EXPECT_EQ(p.pfc_enabled.source.text, "/PORT_QOS_MAP/Ethernet0/pfc_enable = \"3,4\"");
+  EXPECT_EQ(*p.trust, "dscp");
+  EXPECT_EQ(p.tc_to_queue->at(1), 1);
+  EXPECT_EQ(p.tc_to_pg->at(3), 3);
+  EXPECT_EQ(p.tc_to_pg->at(1), 0);
+  EXPECT_EQ(p.pfc_priority_to_queue->at(3), 3);
+  ASSERT_NE(p.queue(3), nullptr);
+  EXPECT_TRUE(p.queue(3)->ecn->ecn_marking);
+  EXPECT_EQ(*p.queue(3)->ecn->mode, "ecn_all");
+  EXPECT_EQ(*p.queue(3)->ecn->min_threshold_bytes, 2000000u);  // SN4600C-C64 override
+  EXPECT_EQ(*p.queue(3)->ecn->max_threshold_bytes, 10000000u);
+  EXPECT_EQ(p.queue(3)->scheduling->type, "dwrr");
+  EXPECT_EQ(*p.queue(3)->scheduling->weight, 15);
+  EXPECT_FALSE(p.queue(1)->ecn->ecn_marking);
+  EXPECT_EQ(*p.queue(6)->scheduling->weight, 14);
+  // Not in a qos render: MTU, watchdog, buffers are unknown with the documented default.
+  EXPECT_FALSE(p.mtu_bytes.has_value());
+  EXPECT_NE(p.mtu_bytes.reason.find("default, not in config"), std::string::npos);
+  EXPECT_FALSE(p.pfc_watchdog.has_value());
+  EXPECT_NE(p.pfc_watchdog.reason.find("PFC_WD not in config"), std::string::npos);
+  EXPECT_TRUE(p.buffer_pgs.empty());
+  EXPECT_NE(p.buffer_reason.find("BUFFER_PG not in config"), std::string::npos);
+}
+
+TEST(Sonic, Arista7060x6PerSkuMapAndPerQueueWred) {
+  SwitchQos sw = load("sonic/qos-arista7060x6-trimmed.json");
+  EXPECT_EQ(sw.ports.size(), 2u);
+  const PortQos& p = port(sw, "Ethernet4");
+  EXPECT_EQ(p.dscp_to_tc->at(26), 0);
+  EXPECT_EQ(p.dscp_to_tc->at(44), 6);
+  EXPECT_EQ(p.dscp_to_tc->at(47), 1);
+  EXPECT_EQ(*p.queue(3)->ecn->min_threshold_bytes, 131072u);
+  EXPECT_EQ(*p.queue(3)->ecn->max_threshold_bytes, 262144u);
+  EXPECT_EQ(p.queue(3)->ecn->profile, "WRED_LOSSLESS_Q3");
+  EXPECT_EQ(*p.queue(6)->scheduling->weight, 70);
+}
+
+TEST(Sonic, FlatRedisDumpWithPfcWatchdogAndDynamicBuffer) {
+  SwitchQos sw = load("sonic/mock_config_db-pfcwd-subset.json");
+  const PortQos& p = port(sw, "Ethernet0");
+  ASSERT_TRUE(p.pfc_watchdog.has_value());
+  EXPECT_TRUE(p.pfc_watchdog->enabled);
+  // No pfcwd_sw_enable in PORT_QOS_MAP|Ethernet0 (older schema): it covers the pfc_enable priorities.
+  EXPECT_EQ(p.pfc_watchdog->priorities, (std::vector<int>{3, 4}));
+  EXPECT_EQ(*p.pfc_watchdog->action, "drop");
+  EXPECT_EQ(*p.pfc_watchdog->detection_time_ms, 600);
+  EXPECT_EQ(*p.pfc_watchdog->restoration_time_ms, 600);
+  EXPECT_EQ(*p.pfc_watchdog->poll_interval_ms, 600);
+  EXPECT_EQ(*p.pfc_enabled, (std::vector<int>{3, 4}));
+  ASSERT_EQ(p.buffer_pgs.size(), 2u);
+  const BufferPg& lossless = p.buffer_pgs[0].first_pg == 3 ? p.buffer_pgs[0] : p.buffer_pgs[1];
+  EXPECT_EQ(lossless.last_pg, 4);
+  EXPECT_EQ(lossless.profile, "NULL");
+  EXPECT_TRUE(*lossless.lossless);
+  EXPECT_EQ(p.queue(3)->ecn->profile, "AZURE_LOSSLESS");
+  EXPECT_EQ(*p.queue(3)->ecn->min_threshold_bytes, 1048576u);
+  // The scheduler row is not in this subset: reported, not guessed.
+  EXPECT_FALSE(p.dscp_to_tc.has_value());
+}
+
+TEST(Sonic, StaticBufferModelMtuAndPfcwdStatus) {
+  SwitchQos sw = load("sonic/config_db-acs-msn3700-t1-buffer-subset.json");
+  EXPECT_EQ(sw.name, "sonic");
+  const PortQos& p = port(sw, "Ethernet0");
+  ASSERT_TRUE(p.mtu_bytes.has_value());
+  EXPECT_EQ(*p.mtu_bytes, 9100);
+  EXPECT_GT(p.mtu_bytes.source.line, 160u);
+  const BufferPg* pg3 = nullptr;
+  for (const BufferPg& b : p.buffer_pgs)
+    if (b.first_pg == 3) pg3 = &b;
+  ASSERT_NE(pg3, nullptr);
+  EXPECT_EQ(pg3->profile, "pg_lossless_10000_300m_profile");
+  EXPECT_TRUE(*pg3->lossless);
+  EXPECT_NE(pg3->basis.find("xoff 40960"), std::string::npos);
+  EXPECT_NE(p.pfc_watchdog.reason.find("default_pfcwd_status is \"disable\""), std::string::npos);
+}
+
+TEST(Sonic, DynamicBufferRender) {
+  SwitchQos sw = load("sonic/buffers-mellanox4600c-t1-dynamic.json");
+  const PortQos& p = port(sw, "Ethernet0");
+  for (const BufferPg& b : p.buffer_pgs) {
+    if (b.first_pg == 0) {
+      EXPECT_EQ(b.profile, "ingress_lossy_profile");
+      EXPECT_FALSE(*b.lossless);  // ingress_lossy_profile has no xoff
+    } else {
+      EXPECT_EQ(b.first_pg, 3);
+      EXPECT_TRUE(*b.lossless);
+    }
+  }
+}
+
+TEST(Sonic, ErrorsNameFileAndLine) {
+  Result<SwitchQos> bad = parse_switch_config("{\n  \"PORT_QOS_MAP\": {\n    \"Ethernet0\": {\"pfc_enable\": \"3,9\"}\n  }\n}\n", "cfg.json");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().context, "cfg.json:3");
+  Result<SwitchQos> broken = parse_switch_config("{\n  \"PORT_QOS_MAP\": {\n    \"Ethernet0\": {,\n", "cfg.json");
+  ASSERT_FALSE(broken);
+  EXPECT_EQ(broken.error().context, "cfg.json:3");
+  // A subset that names a map it does not carry: unknown with the reason, not an error.
+  Result<SwitchQos> dangling = parse_switch_config(
+      "{\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"NOPE\"}}}", "cfg.json");
+  ASSERT_TRUE(dangling);
+  EXPECT_FALSE(dangling->ports[0].dscp_to_tc.has_value());
+  EXPECT_NE(dangling->ports[0].dscp_to_tc.reason.find("DSCP_TO_TC_MAP|NOPE, which is not in the input"), std::string::npos);
+  Result<SwitchQos> other = parse_switch_config("hello world\n", "x.txt");
+  ASSERT_FALSE(other);
+  EXPECT_EQ(other.error().kind, ErrorKind::unsupported);
+}
+
+// ------------------------------------------------------------------ NVUE / EOS --------------
+
+TEST(Nvue, ShowQosRoceSystem) {
+  SwitchQos sw = load("cumulus/nv-show-qos-roce.txt");
+  EXPECT_EQ(sw.dialect, Dialect::nvue_show_roce);
+  EXPECT_EQ(sw.name, "switch");
+  const PortQos& p = port(sw, "swp1");  // system-wide "*" entry
+  EXPECT_EQ(p.name, "*");
+  EXPECT_EQ(*p.trust, "pcp,dscp");
+  EXPECT_EQ(p.dscp_to_tc->at(26), 3);
+  EXPECT_EQ(p.dscp_to_tc->at(48), 6);
+  EXPECT_EQ(p.tc_to_queue->at(3), 3);
+  EXPECT_EQ(p.tc_to_queue->at(1), 0);
+  EXPECT_EQ(*p.pfc_enabled, std::vector<int>{3});
+  EXPECT_EQ(p.pfc_enabled.source.line, 13u);
+  EXPECT_EQ(p.queue(6)->scheduling->type, "strict");
+  EXPECT_EQ(*p.queue(3)->scheduling->weight, 50);
+  EXPECT_TRUE(p.queue(3)->ecn->ecn_marking);
+  EXPECT_EQ(*p.queue(3)->ecn->min_threshold_bytes, 149996u);  // 146.48 KB
+  EXPECT_EQ(*p.queue(3)->ecn->max_threshold_bytes, 1499464u);  // 1.43 MB
+  EXPECT_EQ(*p.queue(3)->ecn->mark_probability_percent, 100);
+  EXPECT_FALSE(p.queue(6)->ecn->ecn_marking);
+  EXPECT_FALSE(p.mtu_bytes.has_value());
+}
+
+TEST(Nvue, ShowInterfaceQosRoceStatus) {
+  SwitchQos sw = load("cumulus/nv-show-interface-qos-roce-status.txt");
+  const PortQos& p = port(sw, "swp16");
+  EXPECT_EQ(p.name, "swp16");
+  EXPECT_EQ(p.dscp_to_tc->at(26), 3);
+  EXPECT_EQ(p.dscp_to_tc->at(48), 6);
+  EXPECT_EQ(p.dscp_to_tc->size(), 2u);
+  EXPECT_EQ(p.queue(6)->scheduling->type, "strict");
+  EXPECT_EQ(*p.queue(3)->ecn->min_threshold_bytes, 156672u);  // 153.00 KB
+  const BufferPg* sp3 = nullptr;
+  for (const BufferPg& b : p.buffer_pgs)
+    if (b.first_pg == 3) sp3 = &b;
+  ASSERT_NE(sp3, nullptr);
+  EXPECT_EQ(sp3->profile, "roce-reserved-ingress");
+  EXPECT_TRUE(*sp3->lossless);
+}
+
+TEST(Eos, RocmDcqcnSample) {
+  SwitchQos sw = load("arista/eos-roce-dcqcn-7388.cfg");
+  EXPECT_EQ(sw.dialect, Dialect::arista_eos);
+  ASSERT_EQ(sw.ports.size(), 1u);
+  const PortQos& p = port(sw, "Ethernet2/5/1");
+  EXPECT_EQ(*p.trust, "dscp");
+  EXPECT_EQ(*p.pfc_enabled, std::vector<int>{3});
+  EXPECT_EQ(*p.mtu_bytes, 9214);
+  EXPECT_TRUE(p.queue(3)->ecn->ecn_marking);
+  EXPECT_EQ(*p.queue(3)->ecn->threshold_text, "2000 segments-10000 segments");
+  EXPECT_EQ(*p.queue(3)->ecn->mark_probability_percent, 20);
+  // No `qos map dscp` line: the DSCP map is the EOS default, which the config does not state.
+  EXPECT_FALSE(p.dscp_to_tc.has_value());
+  EXPECT_NE(p.dscp_to_tc.reason.find("default, not in config"), std::string::npos);
+}
+
+TEST(Eos, AvdQosSyntax) {
+  SwitchQos sw = load("arista/avd-qos-profile-intended.cfg");
+  const PortQos& p = port(sw, "Ethernet1");
+  EXPECT_EQ(p.dscp_to_tc->at(26), 4);
+  EXPECT_EQ(p.dscp_to_tc->at(46), 5);
+  EXPECT_EQ(p.tc_to_queue->at(6), 2);
+  EXPECT_EQ(p.tc_to_queue->at(3), 3);
+  EXPECT_EQ(*p.mtu_bytes, 1500);
+  EXPECT_EQ(p.queue(2)->scheduling->type, "strict");
+  EXPECT_EQ(p.queue(1)->scheduling->type, "dwrr");
+  EXPECT_EQ(*p.queue(1)->scheduling->weight, 50);
+  EXPECT_TRUE(p.pfc_enabled->empty());
+}
+
+// ------------------------------------------------------------------ alignment ---------------
+
+TEST(Alignment, DefaultSonicVsNvidiaDefaultHostIsNotLossless) {
+  // Host: trust dscp, DSCP 26 -> priority 3, 48 -> 6, PFC on 3 (mlnx_qos -i eth4).
+  Snapshot h = host("netarbiter-eth4-qos-healthy");
+  SwitchQos sw = load("sonic/qos-mellanox4600c-c64-remap-disabled.json");
+  PortMap m{{Link{"", "*", "", "Ethernet0", {}}}};
+  std::vector<Finding> fs = check_alignment(h, sw, &m, default_policy());
+  const Finding* lossless = find(fs, "switch.roce-lossless");
+  ASSERT_NE(lossless, nullptr);
+  EXPECT_EQ(lossless->outcome, Outcome::fail);
+  EXPECT_EQ(lossless->severity, Severity::critical);
+  EXPECT_NE(lossless->message.find("DSCP 26 to TC 1 (queue 1)"), std::string::npos) << lossless->message;
+  EXPECT_NE(lossless->subject.find("Ethernet0 <-> "), std::string::npos);
+  EXPECT_NE(lossless->subject.find("eth4"), std::string::npos);
+  bool cites_entry = false;
+  for (const Evidence& e : lossless->evidence) cites_entry = cites_entry || e.line == 66;
+  EXPECT_TRUE(cites_entry);  // the "26": "1" line of DSCP_TO_TC_MAP|AZURE
+  ASSERT_FALSE(lossless->remediation.commands.empty());
+  EXPECT_EQ(lossless->remediation.commands[0], "sonic-db-cli CONFIG_DB HSET 'DSCP_TO_TC_MAP|AZURE' 26 3");
+  EXPECT_EQ(find(fs, "switch.trust-dscp")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.roce-ecn")->outcome, Outcome::fail);  // queue 1 has no WRED profile
+  EXPECT_EQ(find(fs, "switch.cnp-queue")->outcome, Outcome::fail);  // DSCP 48 -> queue 6 DWRR 14 < 15
+  EXPECT_EQ(find(fs, "switch.extra-lossless")->outcome, Outcome::fail);  // 3,4 vs 3
+  EXPECT_EQ(find(fs, "switch.mtu")->outcome, Outcome::unknown);
+  EXPECT_EQ(find(fs, "switch.pfc-watchdog")->outcome, Outcome::unknown);
+  EXPECT_EQ(find(fs, "switch.roce-buffer-lossless")->outcome, Outcome::unknown);
+}
+
+TEST(Alignment, CumulusRoceDefaultsVsNvidiaDefaultHostPass) {
+  Snapshot h = host("netarbiter-eth4-qos-healthy");
+  SwitchQos sw = load("cumulus/nv-show-qos-roce.txt");
+  std::vector<Finding> fs = check_alignment(h, sw, nullptr, default_policy());
+  EXPECT_EQ(count(fs, Outcome::fail), 0u);
+  EXPECT_EQ(find(fs, "switch.roce-lossless")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.roce-lossless")->message,
+            "DSCP 26 -> host priority 3 -> switch TC 3 / queue 3, PFC on 3, PAUSE for priority 3 stops queue 3");
+  EXPECT_EQ(find(fs, "switch.trust-dscp")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.roce-buffer-lossless")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.roce-ecn")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.cnp-queue")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.extra-lossless")->outcome, Outcome::pass);
+  // Neither side states these: unknown, never a silent pass.
+  EXPECT_EQ(find(fs, "switch.mtu")->outcome, Outcome::unknown);
+  EXPECT_EQ(find(fs, "switch.pfc-watchdog")->outcome, Outcome::unknown);
+}
+
+TEST(Alignment, EosSampleWithoutDscpMapIsUnknownNotPass) {
+  Snapshot h = host("netarbiter-eth4-qos-healthy");
+  SwitchQos sw = load("arista/eos-roce-dcqcn-7388.cfg");
+  std::vector<Finding> fs = check_alignment(h, sw, nullptr, default_policy());
+  EXPECT_EQ(find(fs, "switch.roce-lossless")->outcome, Outcome::unknown);
+  EXPECT_NE(find(fs, "switch.roce-lossless")->message.find("EOS default DSCP->TC map"), std::string::npos);
+  EXPECT_EQ(find(fs, "switch.trust-dscp")->outcome, Outcome::pass);
+}
+
+TEST(Alignment, HostWithTrustPcpAndPfcOffAgainstSonic) {
+  Snapshot h = host("roce-server-8dev-trust-pcp-pfc-off");
+  SwitchQos sw = load("sonic/qos-mellanox4600c-c64-remap-disabled.json");
+  PortMap m{{Link{"", "*", "", "Ethernet4", {}}}};
+  std::vector<Finding> fs = check_alignment(h, sw, &m, default_policy());
+  const Finding* trust = nullptr;
+  for (const Finding& f : fs)
+    if (f.rule == "switch.trust-dscp" && f.subject == "Ethernet4 <-> ens6") trust = &f;
+  ASSERT_NE(trust, nullptr);
+  EXPECT_EQ(trust->outcome, Outcome::fail);  // host pcp, switch dscp
+  EXPECT_EQ(trust->message, "host trust pcp, switch port classifies on dscp: RoCE lands in the switch's default class");
+}
+
+TEST(Alignment, UnknownPortAndMissingNetdev) {
+  Snapshot h = host("netarbiter-eth4-qos-healthy");
+  SwitchQos sw = load("sonic/qos-mellanox4600c-c64-remap-disabled.json");
+  PortMap m{{Link{"", "eth9", "", "Ethernet0", {"map.csv", 2, "x"}}, Link{"", "eth4", "", "Ethernet999", {"map.csv", 3, "y"}}}};
+  std::vector<Finding> fs = check_alignment(h, sw, &m, default_policy());
+  ASSERT_EQ(fs.size(), 2u);
+  EXPECT_EQ(fs[0].outcome, Outcome::unknown);
+  EXPECT_NE(fs[0].message.find("eth9"), std::string::npos);
+  EXPECT_EQ(fs[1].outcome, Outcome::unknown);
+  EXPECT_NE(fs[1].message.find("Ethernet999 is not in the switch configuration"), std::string::npos);
+}
+
+TEST(Alignment, EveryRuleIsDocumented) {
+  EXPECT_EQ(switch_rules().size(), 8u);
+  for (const SwitchRule& r : switch_rules()) {
+    EXPECT_EQ(r.id.substr(0, 7), "switch.");
+    EXPECT_FALSE(r.host_fix.empty());
+    EXPECT_FALSE(r.switch_fix.empty());
+    EXPECT_NE(rules_list("markdown").find("`" + std::string(r.id) + "`"), std::string::npos);
+  }
+}
+
+
+TEST(Nvue, ConfigShowJsonRoceProfileFromDocs) {
+  SwitchQos sw = load("cumulus/nv-config-show-json-roce-lossless.json");
+  EXPECT_EQ(sw.dialect, Dialect::nvue_config_json);
+  EXPECT_EQ(sw.name, "leaf01");
+  ASSERT_EQ(sw.ports.size(), 2u);
+  const PortQos& p = port(sw, "swp2");
+  EXPECT_EQ(*p.mtu_bytes, 9216);
+  EXPECT_EQ(p.mtu_bytes.source.line, 30u);
+  EXPECT_EQ(p.dscp_to_tc->at(26), 3);
+  EXPECT_EQ(*p.pfc_enabled, std::vector<int>{3});
+  EXPECT_EQ(p.pfc_enabled.source.text, "set/qos/roce = RoCE profile, mode lossless");
+  EXPECT_EQ(p.queue(6)->scheduling->type, "strict");
+  EXPECT_EQ(*p.queue(3)->ecn->min_threshold_bytes, 150000u);
+}
+
+TEST(Nvue, ApplyApiTreeFactoryQos) {
+  SwitchQos sw = load("cumulus/nvue-api-applied-cl551-vx-qos-subset.json");
+  EXPECT_EQ(sw.dialect, Dialect::nvue_config_json);
+  EXPECT_EQ(sw.name, "cumulus");
+  ASSERT_EQ(sw.ports.size(), 1u);  // eth0 is management: no swp port, one system-wide entry
+  const PortQos& p = sw.ports[0];
+  EXPECT_EQ(*p.trust, "pcp");  // trust l2
+  EXPECT_FALSE(p.dscp_to_tc.has_value());
+  EXPECT_TRUE(p.pfc_enabled->empty());
+  EXPECT_TRUE(p.queue(0)->ecn->ecn_marking);
+  EXPECT_EQ(*p.queue(0)->ecn->max_threshold_bytes, 1500000u);
+  EXPECT_FALSE(*p.queue(0)->ecn->wred_drop);
+  EXPECT_EQ(*p.queue(1)->scheduling->weight, 13);
+}
+
+TEST(Alignment, CumulusFactoryQosVsNvidiaHost) {
+  Snapshot h = host("netarbiter-eth4-qos-healthy");
+  SwitchQos sw = load("cumulus/nvue-api-applied-cl551-vx-qos-subset.json");
+  std::vector<Finding> fs = check_alignment(h, sw, nullptr, default_policy());
+  EXPECT_EQ(find(fs, "switch.trust-dscp")->outcome, Outcome::fail);  // trust l2 vs host dscp
+  EXPECT_EQ(find(fs, "switch.roce-lossless")->outcome, Outcome::fail);  // host priority 3, switch PFC none
+}
+
+// ------------------------------------------------------------------ LLDP --------------------
+
+TEST(Lldp, KeyvalueIfnamePortId) {
+  Result<PortMap> m = port_map_from_lldp(k_switch / "lldp/lldpctl-keyvalue-dell-s4100-cumulus.txt", "node7");
+  ASSERT_TRUE(m) << m.error().describe();
+  ASSERT_EQ(m->links.size(), 2u);
+  EXPECT_EQ(m->links[0].host, "node7");
+  EXPECT_EQ(m->links[0].netdev, "eno1");
+  EXPECT_EQ(m->links[0].switch_name, "toto-chassis.dc42");
+  EXPECT_EQ(m->links[0].port, "swp46");
+  EXPECT_EQ(m->links[0].source.line, 15u);
+  EXPECT_EQ(m->links[1].netdev, "eno2d1");
+  EXPECT_EQ(m->links[1].switch_name, "");  // the capture keys that name line lldp.eno1
+  EXPECT_EQ(m->links[1].port, "swp46");
+}
+
+TEST(Lldp, KeyvalueLocalPortIdUsesDescription) {
+  Result<PortMap> m = port_map_from_lldp(k_switch / "lldp/lldpctl-keyvalue-juniper-qfx-local-portid.txt", "");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->links[0].port, "xe-0/0/1");
+  EXPECT_EQ(m->links[1].switch_name, "sw-filer-f05.dc42");
+}
+
+TEST(Lldp, LldpcliText) {
+  Result<PortMap> m = port_map_from_lldp(k_switch / "lldp/lldpcli-show-neighbors-cumulus-docs.txt", "");
+  ASSERT_TRUE(m);
+  ASSERT_EQ(m->links.size(), 2u);
+  EXPECT_EQ(m->links[0].netdev, "eth0");
+  EXPECT_EQ(m->links[0].switch_name, "PIONEERMS22");
+  EXPECT_EQ(m->links[0].port, "swp47");
+  EXPECT_EQ(m->links[0].source.text, "PortID:       ifname swp47");
+  EXPECT_EQ(m->links[1].port, "swp1");
+}
+
+TEST(Lldp, LldpctlJson) {
+  Result<PortMap> m = port_map_from_lldp(k_switch / "lldp/lldpctl-json-puppet-lldpd.json", "");
+  ASSERT_TRUE(m) << m.error().describe();
+  ASSERT_EQ(m->links.size(), 1u);
+  EXPECT_EQ(m->links[0].netdev, "eno1");
+  EXPECT_EQ(m->links[0].switch_name, "router");
+  EXPECT_EQ(m->links[0].port, "ge-1/0/1");
+  EXPECT_EQ(m->links[0].source.line, 5u);
+}
+
+TEST(Lldp, LldptoolNeedsTheInterfaceAndFallsBackToDescription) {
+  Result<PortMap> m = port_map_from_lldp(k_switch / "lldp/lldptool-t-n-hsn0-slingshot.txt", "uan01");
+  ASSERT_TRUE(m) << m.error().describe();
+  EXPECT_EQ(m->links[0].netdev, "hsn0");
+  EXPECT_EQ(m->links[0].switch_name, "x3000c0r24b0");
+  EXPECT_EQ(m->links[0].port, "Interface 36 as ros0p31");  // Port ID is a MAC
+  Result<PortMap> no_if = parse_lldp("Chassis ID TLV\n\tMAC: 02:fe:00:00:00:1f\nPort ID TLV\n\tIfname: Ethernet0\n", "t.txt", "");
+  ASSERT_FALSE(no_if);
+  EXPECT_NE(no_if.error().message.find("# interface: IF"), std::string::npos);
+  Result<PortMap> with_if = parse_lldp("# interface: eth2\nChassis ID TLV\n\tMAC: 02:fe:00:00:00:1f\nPort ID TLV\n\tIfname: Ethernet0\n", "t.txt", "");
+  ASSERT_TRUE(with_if);
+  EXPECT_EQ(with_if->links[0].port, "Ethernet0");
+  EXPECT_EQ(with_if->links[0].netdev, "eth2");
+}
+
+// ------------------------------------------------------------------ port maps ---------------
+
+TEST(PortMapFile, CsvAndYaml) {
+  Result<PortMap> csv = parse_port_map("# rack 12\nhost,netdev,switch,port\nnode01,eth4,leaf01,Ethernet0\n", "map.csv");
+  ASSERT_TRUE(csv);
+  ASSERT_EQ(csv->links.size(), 1u);
+  EXPECT_EQ(csv->links[0].host, "node01");
+  EXPECT_EQ(csv->links[0].port, "Ethernet0");
+  EXPECT_EQ(csv->links[0].source.line, 3u);
+  Result<PortMap> yaml = parse_port_map("links:\n  - host: node01\n    netdev: eth4\n    switch: leaf01\n    port: swp16\n", "map.yaml");
+  ASSERT_TRUE(yaml);
+  EXPECT_EQ(yaml->links[0].port, "swp16");
+  EXPECT_EQ(yaml->links[0].source.line, 2u);
+  Result<PortMap> bad = parse_port_map("host,netdev,switch,port\nnode01,eth4,leaf01\n", "map.csv");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().context, "map.csv:2");
+  Result<PortMap> badkey = parse_port_map("- host: a\n  netdev: eth4\n  prot: Ethernet0\n", "map.yaml");
+  ASSERT_FALSE(badkey);
+  EXPECT_EQ(badkey.error().context, "map.yaml:3");
+}
+
+}  // namespace
+}  // namespace rk::switchcfg
