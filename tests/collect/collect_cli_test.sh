@@ -30,6 +30,16 @@ for row in json.load(open(sys.argv[2]))["findings"]:
     key = (row["rule"], row["subject"])
     assert got.get(key) == row["outcome"], (key, got.get(key), row["outcome"])
 PY
+# The 8-GPU/8-NIC DGX H100 tree: collect, then check the snapshot; the findings written down in
+# testdata/sysroots/dgx-h100-8gpu-8nic.expected.json (the tree has no capture directory).
+expect_rc 0 "collect dgx fixture" "$rk" collect --root "$roots/dgx-h100-8gpu-8nic" -o "$tmp/dgx.json"
+expect_rc 1 "check dgx snapshot" "$rk" check "$tmp/dgx.json" -f json -o "$tmp/dgx-r.json"
+python3 - "$tmp/dgx-r.json" "$roots/dgx-h100-8gpu-8nic.expected.json" <<'PY' && ok || bad "dgx findings differ from the expected file"
+import json, sys
+got = {(f["rule"], f["subject"]): f["outcome"] for f in json.load(open(sys.argv[1]))["findings"]}
+want = {(r["rule"], r["subject"]): r["outcome"] for r in json.load(open(sys.argv[2]))["findings"]}
+assert got == want, sorted(set(got.items()) ^ set(want.items()))
+PY
 # The same in one step, and the text report cites the sysfs file.
 expect_rc 1 "check --root fixture" "$rk" check --root "$roots/cx4lx-4port" --color never
 grep -q "/sys/class/infiniband/mlx5_1/ports/1/state" "$tmp/out" && ok || bad "no sysfs evidence in report"

@@ -515,18 +515,17 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
 void read_gpus(const HostView& host, Snapshot& s, std::vector<std::string> gpu_bdfs) {
   std::sort(gpu_bdfs.begin(), gpu_bdfs.end());
   std::vector<Gpu> gpus;
-  // Each RDMA device's resolved PCI path, once (not once per GPU): resolving walks every
-  // component of the path.
+  // Each RDMA device's resolved PCI path, once (not once per GPU).
   std::map<std::string, std::optional<std::string>> nic_paths;
   if (!gpu_bdfs.empty())
     for (const RdmaDevice& d : s.rdma_devices)
       if (d.bdf && !nic_paths.count(*d.bdf)) {
-        Result<std::string> r = host.resolve("/sys/bus/pci/devices/" + *d.bdf);
+        Result<std::string> r = host.resolve_device_link("/sys/bus/pci/devices/" + *d.bdf);
         nic_paths[*d.bdf] = r ? std::optional<std::string>(*r) : std::nullopt;
       }
   for (const std::string& b : gpu_bdfs) {
     std::string base = "/sys/bus/pci/devices/" + b;
-    Result<std::string> path = host.resolve(base);
+    Result<std::string> path = host.resolve_device_link(base);
     if (!path) continue;
     Gpu g;
     g.index = static_cast<int>(gpus.size());

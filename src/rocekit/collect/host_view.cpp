@@ -1,5 +1,6 @@
 #include "rocekit/collect/host_view.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -84,14 +85,19 @@ Result<std::string> HostView::read_text(const std::string& path) const {
 }
 
 Result<std::vector<std::string>> HostView::list_dir(const std::string& path) const {
-  std::error_code ec;
-  std::filesystem::directory_iterator it(host_path(path), ec);
-  if (ec) return unexpected(errno_error(ec.value(), path));
+  // opendir/readdir directly: no std::filesystem::path object per entry.
+  DIR* dir = ::opendir(host_path(path).c_str());
+  if (dir == nullptr) return unexpected(errno_error(errno, path));
   std::vector<std::string> names;
-  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
-    if (ec) return unexpected(errno_error(ec.value(), path));
-    names.push_back(it->path().filename().string());
+  errno = 0;
+  while (const dirent* e = ::readdir(dir)) {
+    const char* n = e->d_name;
+    if (n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0))) continue;
+    names.emplace_back(n);
   }
+  int err = errno;
+  ::closedir(dir);
+  if (err != 0) return unexpected(errno_error(err, path));
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -109,6 +115,43 @@ Result<std::string> HostView::resolve(const std::string& path) const {
     return unexpected(ErrorKind::io, "link leads outside the root " + rs, path);
   std::string host = r.substr(rs.size());
   return host.empty() ? std::string("/") : host;
+}
+
+Result<std::string> HostView::resolve_device_link(const std::string& path) const {
+  Result<std::string> target = read_link(path);
+  if (!target) {
+    if (target.error().kind == ErrorKind::io) return resolve(path);  // not a symlink
+    return target;
+  }
+  // Join the target to the link's directory and fold "." and ".." lexically.
+  std::vector<std::string_view> parts;
+  auto push = [&](std::string_view s) {
+    std::size_t i = 0;
+    while (i <= s.size()) {
+      std::size_t j = s.find('/', i);
+      if (j == std::string_view::npos) j = s.size();
+      std::string_view c = s.substr(i, j - i);
+      if (c == "..") {
+        if (parts.empty()) return false;
+        parts.pop_back();
+      } else if (!c.empty() && c != ".") {
+        parts.push_back(c);
+      }
+      i = j + 1;
+    }
+    return true;
+  };
+  const std::string& t = *target;
+  bool inside = true;
+  if (t.empty() || t.front() != '/') inside = push(std::string_view(path).substr(0, path.rfind('/')));
+  if (inside) inside = push(t);
+  if (!inside) return unexpected(ErrorKind::io, "link leads outside the root", path);
+  std::string out;
+  for (std::string_view c : parts) {
+    out += '/';
+    out += c;
+  }
+  return out.empty() ? std::string("/") : out;
 }
 
 Result<std::string> HostView::read_link(const std::string& path) const {

@@ -37,6 +37,14 @@ class HostView {
   /// Errors: not_found, or io when the link leaves the root.
   Result<std::string> resolve(const std::string& path) const;
 
+  /// The host path a sysfs device link leads to, with one readlink and lexical joining instead
+  /// of canonical()'s lstat per component: "/sys/bus/pci/devices/0000:18:00.0" ->
+  /// "/sys/devices/pci0000:15/0000:15:01.0/.../0000:18:00.0". Valid for links whose directory
+  /// (here /sys/bus/pci/devices) holds no symlink and whose target's components are directories,
+  /// as the kernel lays out /sys/bus/*/devices and the fixture trees copy; falls back to resolve()
+  /// when `path` is not a symlink. Errors: not_found, or io when the target leaves the root.
+  Result<std::string> resolve_device_link(const std::string& path) const;
+
   /// The target of one symlink as stored ("../../../0000:2f:00.0"), one readlink and no
   /// resolution. Errors: not_found, io "not a symlink" (EINVAL), permission_denied.
   Result<std::string> read_link(const std::string& path) const;
