@@ -66,6 +66,21 @@ def pcie_config(vendor, device, mps_cap, mps, mrrs, cap_speed, cap_width, sta_sp
     return bytes(c)
 
 
+def pci_vpd(product, fields):
+    """VPD bytes as a card's EEPROM holds them: ID string (0x82), VPD-R (0x90) with `fields`
+    (keyword -> text) and an RV checksum byte plus one reserved byte, then the end tag (0x78)."""
+    name = product.encode()
+    out = bytearray([0x82, len(name) & 0xff, len(name) >> 8]) + name
+    ro = bytearray()
+    for k, v in fields.items():
+        ro += k.encode() + bytes([len(v)]) + v.encode()
+    ro_len = len(ro) + 3 + 2  # + "RV", length, checksum and one reserved byte
+    out += bytes([0x90, ro_len & 0xff, ro_len >> 8]) + ro + b"RV" + bytes([2])
+    out.append((-sum(out)) & 0xff)  # bytes 0..checksum sum to zero
+    out += b"\x00" + bytes([0x78])
+    return bytes(out)
+
+
 class Host:
     def __init__(self, name):
         self.root = os.path.join(HERE, name)
@@ -337,6 +352,10 @@ def dgx_h100():
                     config=pcie_config(0x15b3, 0x1021, 512, 256, mrrs, 32, 16, 32, 16))
         write(h.root, f"{dev}/class", "0x020000")
         write(h.root, f"{dev}/local_cpulist", DGX_CPULIST[node])
+        if nports == 1:  # the part number of the PSID above (data/catalog.json parts)
+            write(h.root, f"{dev}/vpd", pci_vpd("NVIDIA ConnectX-7 HHHL Adapter Card",
+                                                {"PN": "MCX715105AS-WEAT", "EC": "A7",
+                                                 "SN": f"MT0000X000{n:02d}", "V0": "PCIeGen5 x16"}))
         mac = f"02:00:03:00:{n:02x}:00"
         bad = ib == DGX_BAD_QOS
         h.netdev(dev, nd, {"mtu": "1500" if bad else "9000", "operstate": "up", "carrier": "1",
@@ -404,6 +423,9 @@ def main():
                       int(cap.group(1)), int(cap.group(2)), int(sta.group(1)), int(sta.group(2)))
     dev = h.pci("0000:81:00.0", 0x15b3, 0x1013, driver="mlx5_core",
                 numa=int(numa.group(1)) if numa else None, config=cfg)
+    # The VPD lspci printed: "Product Name: ..." and the "[PN]/[EC]/[SN]/[V0]" read-only fields.
+    vpd_fields = dict(re.findall(r"\[(PN|EC|SN|V0)\] [^:]*: (.*\S)", lspci))
+    write(h.root, f"{dev}/vpd", pci_vpd(re.search(r"Product Name: (.*\S)", lspci).group(1), vpd_fields))
     # An unprivileged read of the same function stops after the 64-byte header.
     h2 = Host("cx4-100g-pcie-x8-unprivileged")
     h2.pci("0000:81:00.0", 0x15b3, 0x1013, driver="mlx5_core",

@@ -40,6 +40,13 @@ got = {(f["rule"], f["subject"]): f["outcome"] for f in json.load(open(sys.argv[
 want = {(r["rule"], r["subject"]): r["outcome"] for r in json.load(open(sys.argv[2]))["findings"]}
 assert got == want, sorted(set(got.items()) ^ set(want.items()))
 PY
+# No process is spawned without --nv-config: the only execve strace sees is rocekit's own.
+if command -v strace >/dev/null 2>&1 && strace -f -qq -e trace=execve -o "$tmp/st" true 2>/dev/null; then
+  strace -f -qq -e trace=execve -o "$tmp/st" "$rk" collect --root "$roots/dgx-h100-8gpu-8nic" -o "$tmp/dgx2.json" 2>/dev/null
+  [ "$(grep -c 'execve(' "$tmp/st")" = 1 ] && ok || { bad "collect spawned a process"; cat "$tmp/st"; }
+else
+  echo "SKIP: strace not installed or ptrace not permitted: no process-spawn check"
+fi
 # The same in one step, and the text report cites the sysfs file.
 expect_rc 1 "check --root fixture" "$rk" check --root "$roots/cx4lx-4port" --color never
 grep -q "/sys/class/infiniband/mlx5_1/ports/1/state" "$tmp/out" && ok || bad "no sysfs evidence in report"

@@ -14,6 +14,7 @@
 #include "golden.hpp"
 #include "rocekit/collect/collect.hpp"
 #include "rocekit/collect/ethtool.hpp"
+#include "rocekit/collect/pci_vpd.hpp"
 #include "rocekit/collect/pcie_config.hpp"
 #include "rocekit/model/json.hpp"
 #include "rocekit/parse/common.hpp"
@@ -174,10 +175,12 @@ TEST(CollectFixture, PcieLinkFromConfigSpace) {
   EXPECT_EQ(p->device_name, "ConnectX-4");
   EXPECT_EQ(p->link.source.file, "/sys/bus/pci/devices/0000:81:00.0/config");
   EXPECT_EQ(p->link.source.text, "LnkCap 8GT/s x16, LnkSta 8GT/s x8 (downgraded), MaxPayload 256 of 512, MaxReadReq 4096");
-  // bandwidth-feeds-ports needs the card's port count (flint/VPD description), and
-  // fw.image-state the flint image state: neither is in sysfs.
-  expect_bundle_findings(s, "homelab-host02-cx4-100g-pcie-x8",
-                         {"pcie.bandwidth-feeds-ports", "fw.image-state"});
+  // The card's VPD (the lspci capture's "[PN] Part number: MCX416A-CCAT") gives the catalog
+  // its 2 x 100GbE, so bandwidth-feeds-ports is judged as from the capture; fw.image-state
+  // needs the flint image state, which is not in sysfs.
+  EXPECT_EQ(p->vpd_part_number, "MCX416A-CCAT");
+  EXPECT_EQ(p->vpd_product_name, "CX416A - ConnectX-4 QSFP28");
+  expect_bundle_findings(s, "homelab-host02-cx4-100g-pcie-x8", {"fw.image-state"});
 }
 
 TEST(CollectFixture, UnprivilegedConfigReadSaysNeedsRoot) {
@@ -308,6 +311,9 @@ TEST(CollectFixture, DgxH100EightGpusEightNics) {
     EXPECT_FALSE(p.link->status.downgraded) << p.bdf;
     EXPECT_EQ(p.link->max_payload_bytes, 256) << p.bdf;
     EXPECT_EQ(*p.max_read_request_bytes, p.bdf == "0000:ce:00.0" ? 512 : 4096) << p.bdf;
+    // Single-port compute cards carry VPD; the dual-port storage cards (29:00, aa:00) none.
+    bool storage = p.bdf.starts_with("0000:29:") || p.bdf.starts_with("0000:aa:");
+    EXPECT_EQ(p.vpd_part_number, storage ? std::nullopt : std::optional<std::string>("MCX715105AS-WEAT")) << p.bdf;
   }
   const NetDev* bad = s.find_netdev("enp94s0np0");
   ASSERT_NE(bad, nullptr);
@@ -498,6 +504,38 @@ TEST(Ethtool, ConvertsKernelStructs) {
   EXPECT_EQ(ps.rx, true);
   EXPECT_EQ(ps.tx, false);
   EXPECT_EQ(ps.autoneg, false);
+}
+
+TEST(PciVpd, DecodesTheCapturedCard) {
+  // testdata/sysroots/cx4-100g-pcie-x8/.../vpd: encoded from the lspci -vvv capture's VPD block.
+  std::string raw = test::read_file(sysroot("cx4-100g-pcie-x8") /
+                                    "sys/devices/pci0000:00/0000:00:01.0/0000:81:00.0/vpd");
+  std::vector<std::uint8_t> b(raw.begin(), raw.end());
+  Result<PciVpd> v = parse_pci_vpd(b);
+  ASSERT_TRUE(v.has_value()) << v.error().describe();
+  EXPECT_EQ(v->product_name, "CX416A - ConnectX-4 QSFP28");
+  EXPECT_EQ(v->read_only, (std::map<std::string, std::string>{
+                              {"PN", "MCX416A-CCAT"}, {"EC", "AG"}, {"SN", "MT0000X00000"}, {"V0", "PCIeGen3 x16"}}));
+  EXPECT_TRUE(v->checksum_ok);  // lspci: "[RV] Reserved: checksum good"
+  EXPECT_FALSE(v->truncated);
+  // A read that stops inside a later resource keeps what was complete.
+  std::vector<std::uint8_t> cut(b.begin(), b.end() - 1);  // drop the end tag ...
+  cut.push_back(0x91);                                    // ... and start a VPD-W that is not there
+  cut.push_back(0x40);
+  cut.push_back(0x00);
+  Result<PciVpd> t = parse_pci_vpd(cut);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_TRUE(t->truncated);
+  EXPECT_EQ(t->read_only.at("PN"), "MCX416A-CCAT");
+  b[0x55] ^= 1;  // the RV checksum byte
+  EXPECT_FALSE(parse_pci_vpd(b)->checksum_ok);
+  // Cut inside the ID string: nothing complete, an error with the offset.
+  Result<PciVpd> bad = parse_pci_vpd(std::span<const std::uint8_t>(b.data(), 10));
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().message, "VPD resource at byte 0 (26 bytes) runs past the 10 bytes read");
+  std::vector<std::uint8_t> erased(64, 0xff);
+  EXPECT_EQ(parse_pci_vpd(erased).error().message, "no ID string or VPD-R resource");
+  EXPECT_FALSE(parse_pci_vpd(std::vector<std::uint8_t>{}).has_value());
 }
 
 TEST(PcieConfig, ShortOrConventional) {

@@ -86,6 +86,7 @@ Result<std::string> HostView::read_text(const std::string& path) const {
 
 Result<std::vector<std::string>> HostView::list_dir(const std::string& path) const {
   // opendir/readdir directly: no std::filesystem::path object per entry.
+  if (m_op_trace) m_op_trace->emplace_back('l', host_path(path).string());
   DIR* dir = ::opendir(host_path(path).c_str());
   if (dir == nullptr) return unexpected(errno_error(errno, path));
   std::vector<std::string> names;
@@ -104,6 +105,7 @@ Result<std::vector<std::string>> HostView::list_dir(const std::string& path) con
 
 Result<std::string> HostView::resolve(const std::string& path) const {
   std::error_code ec;
+  if (m_op_trace) m_op_trace->emplace_back('c', host_path(path).string());
   std::filesystem::path real = std::filesystem::canonical(host_path(path), ec);
   if (ec) return unexpected(errno_error(ec.value(), path));
   if (m_real_root.empty()) return unexpected(ErrorKind::not_found, "root not found", m_root.string());
@@ -156,6 +158,7 @@ Result<std::string> HostView::resolve_device_link(const std::string& path) const
 
 Result<std::string> HostView::read_link(const std::string& path) const {
   std::filesystem::path p = host_path(path);
+  if (m_op_trace) m_op_trace->emplace_back('k', p.string());
   char buf[4096];
   ssize_t n = ::readlink(p.c_str(), buf, sizeof buf);
   if (n < 0) {
@@ -167,6 +170,7 @@ Result<std::string> HostView::read_link(const std::string& path) const {
 
 bool HostView::exists(const std::string& path) const {
   std::error_code ec;
+  if (m_op_trace) m_op_trace->emplace_back('s', host_path(path).string());
   return std::filesystem::exists(host_path(path), ec);
 }
 

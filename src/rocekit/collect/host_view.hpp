@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rocekit/core/result.hpp"
@@ -56,6 +57,11 @@ class HostView {
   /// benchmark's floor loop, which reads exactly the same files.
   void set_trace(std::vector<std::string>* trace) { m_trace = trace; }
 
+  /// Records every other filesystem operation as (kind, root path): 'l' list_dir (opendir +
+  /// readdir), 'k' read_link (readlink), 's' exists (stat), 'c' resolve (canonical). For the
+  /// benchmark's second floor, which also replays these.
+  void set_op_trace(std::vector<std::pair<char, std::string>>* trace) { m_op_trace = trace; }
+
  private:
   std::filesystem::path host_path(const std::string& path) const;
   /// Opens and reads up to `max_bytes` into `buf` (one read for sysfs); bytes read.
@@ -63,6 +69,7 @@ class HostView {
   std::filesystem::path m_root;
   std::string m_real_root;  ///< canonical root, resolved once; empty when it does not exist
   std::vector<std::string>* m_trace = nullptr;
+  std::vector<std::pair<char, std::string>>* m_op_trace = nullptr;
 };
 
 }  // namespace rk::collect
