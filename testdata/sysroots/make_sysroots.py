@@ -40,7 +40,10 @@ def link(root, rel, target_rel):
     os.makedirs(os.path.join(root, target_rel), exist_ok=True)
     if os.path.islink(p):
         return
-    os.symlink(os.path.relpath(os.path.join(root, target_rel), os.path.dirname(p)), p)
+    # As the kernel writes them: up to the target's parent, then the target's name, so a link
+    # to an ancestor ("net/eth0/device") reads "../../../0000:2f:00.0", not "../..".
+    t = os.path.join(root, target_rel)
+    os.symlink(os.path.join(os.path.relpath(os.path.dirname(t), os.path.dirname(p)), os.path.basename(t)), p)
 
 
 def pcie_config(vendor, device, mps_cap, mps, mrrs, cap_speed, cap_width, sta_speed, sta_width,
