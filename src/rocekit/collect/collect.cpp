@@ -86,34 +86,27 @@ std::string after_colon(const std::string& s) {
 
 void read_ecn(const HostView& host, NetDev& n) {
   std::string base = "/sys/class/net/" + n.name + "/ecn";
-  Result<std::vector<std::string>> top = host.list_dir(base);
-  if (!top) {
-    n.ecn.reason = top.error().kind == ErrorKind::not_found
-                       ? base + " not present (the NVIDIA OFED mlx5 driver's ECN tree; absent with "
-                                "the inbox driver or a non-mlx5 NIC)"
-                       : why(top.error());
-    return;
-  }
   EcnState st;
   std::vector<std::string> problems;
   for (const char* side : {"roce_rp", "roce_np"}) {
-    std::string dir = base + "/" + side + "/enable";
-    Result<std::vector<std::string>> prios = host.list_dir(dir);
-    if (!prios) {
-      problems.push_back(why(prios.error()));
-      continue;
-    }
-    for (const std::string& p : *prios) {
-      std::optional<std::int64_t> prio = text::parse_int(p);
-      if (!prio || *prio < 0 || *prio > 7) continue;
-      Result<std::string> v = host.read_text(dir + "/" + p);
+    // The driver creates enable/0..7 together: read them by name (no directory listing); a
+    // missing enable/0 means the side is absent.
+    std::string dir = base + "/" + side + "/enable/";
+    auto& m = std::string(side) == "roce_rp" ? st.rp_enabled : st.np_enabled;
+    for (int prio = 0; prio < 8; ++prio) {
+      Result<std::string> v = host.read_text(dir + std::to_string(prio));
       if (!v) {
+        if (v.error().kind == ErrorKind::not_found && prio == 0) break;
         problems.push_back(why(v.error()));
         continue;
       }
-      (std::string(side) == "roce_rp" ? st.rp_enabled : st.np_enabled)[static_cast<int>(*prio)] =
-          text::trim(*v) == "1";
+      m[prio] = text::trim(*v) == "1";
     }
+  }
+  if (st.rp_enabled.empty() && st.np_enabled.empty() && problems.empty() && !host.exists(base)) {
+    n.ecn.reason = base + " not present (the NVIDIA OFED mlx5 driver's ECN tree; absent with the "
+                          "inbox driver or a non-mlx5 NIC)";
+    return;
   }
   if (st.rp_enabled.empty() && st.np_enabled.empty()) {
     n.ecn.reason = problems.empty() ? base + " has no roce_rp/roce_np enable entries" : problems.front();

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,18 +35,19 @@ HostView::HostView(std::filesystem::path root) : m_root(std::move(root)) {
   std::error_code ec;
   std::filesystem::path real = std::filesystem::canonical(m_root, ec);
   m_real_root = ec ? std::string() : real.string();
+  m_prefix = m_root.empty() ? std::string(".") : m_root.string();
+  while (!m_prefix.empty() && m_prefix.back() == '/') m_prefix.pop_back();
 }
 
-std::filesystem::path HostView::host_path(const std::string& path) const {
-  std::string rel = path;
-  while (!rel.empty() && rel.front() == '/') rel.erase(rel.begin());
-  return m_root / rel;
+std::string HostView::host_path(const std::string& path) const {
+  if (path.empty() || path.front() != '/') return m_prefix + "/" + path;
+  return m_prefix + path;
 }
 
 Result<std::size_t> HostView::read_into(const std::string& path, std::uint8_t* buf,
                                         std::size_t max_bytes) const {
-  std::filesystem::path p = host_path(path);
-  if (m_trace) m_trace->push_back(p.string());
+  const std::string p = host_path(path);
+  if (m_trace) m_trace->push_back(p);
   Fd f{::open(p.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) return unexpected(errno_error(errno, path));
   std::size_t got = 0;
@@ -86,8 +88,9 @@ Result<std::string> HostView::read_text(const std::string& path) const {
 
 Result<std::vector<std::string>> HostView::list_dir(const std::string& path) const {
   // opendir/readdir directly: no std::filesystem::path object per entry.
-  if (m_op_trace) m_op_trace->emplace_back('l', host_path(path).string());
-  DIR* dir = ::opendir(host_path(path).c_str());
+  const std::string p = host_path(path);
+  if (m_op_trace) m_op_trace->emplace_back('l', p);
+  DIR* dir = ::opendir(p.c_str());
   if (dir == nullptr) return unexpected(errno_error(errno, path));
   std::vector<std::string> names;
   errno = 0;
@@ -105,7 +108,7 @@ Result<std::vector<std::string>> HostView::list_dir(const std::string& path) con
 
 Result<std::string> HostView::resolve(const std::string& path) const {
   std::error_code ec;
-  if (m_op_trace) m_op_trace->emplace_back('c', host_path(path).string());
+  if (m_op_trace) m_op_trace->emplace_back('c', host_path(path));
   std::filesystem::path real = std::filesystem::canonical(host_path(path), ec);
   if (ec) return unexpected(errno_error(ec.value(), path));
   if (m_real_root.empty()) return unexpected(ErrorKind::not_found, "root not found", m_root.string());
@@ -157,8 +160,8 @@ Result<std::string> HostView::resolve_device_link(const std::string& path) const
 }
 
 Result<std::string> HostView::read_link(const std::string& path) const {
-  std::filesystem::path p = host_path(path);
-  if (m_op_trace) m_op_trace->emplace_back('k', p.string());
+  const std::string p = host_path(path);
+  if (m_op_trace) m_op_trace->emplace_back('k', p);
   char buf[4096];
   ssize_t n = ::readlink(p.c_str(), buf, sizeof buf);
   if (n < 0) {
@@ -169,9 +172,10 @@ Result<std::string> HostView::read_link(const std::string& path) const {
 }
 
 bool HostView::exists(const std::string& path) const {
-  std::error_code ec;
-  if (m_op_trace) m_op_trace->emplace_back('s', host_path(path).string());
-  return std::filesystem::exists(host_path(path), ec);
+  const std::string p = host_path(path);
+  if (m_op_trace) m_op_trace->emplace_back('s', p);
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0;
 }
 
 }  // namespace rk::collect

@@ -63,10 +63,13 @@ class HostView {
   void set_op_trace(std::vector<std::pair<char, std::string>>* trace) { m_op_trace = trace; }
 
  private:
-  std::filesystem::path host_path(const std::string& path) const;
+  /// The path under the root as one string (no std::filesystem::path: appending one splits the
+  /// path into components, an allocation each, on every read).
+  std::string host_path(const std::string& path) const;
   /// Opens and reads up to `max_bytes` into `buf` (one read for sysfs); bytes read.
   Result<std::size_t> read_into(const std::string& path, std::uint8_t* buf, std::size_t max_bytes) const;
   std::filesystem::path m_root;
+  std::string m_prefix;     ///< m_root without trailing '/' ("" for "/"): host_path() = m_prefix + path
   std::string m_real_root;  ///< canonical root, resolved once; empty when it does not exist
   std::vector<std::string>* m_trace = nullptr;
   std::vector<std::pair<char, std::string>>* m_op_trace = nullptr;
