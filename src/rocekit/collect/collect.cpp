@@ -739,7 +739,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
       NetDev& n = s.netdev(name);
       read_netdev(host, n);
       if (req.kernel_ioctls) {
-        read_ethtool(name, n);
+        read_ethtool(name, n, req.ethtool_netlink);
         read_ethtool_stats(name, n);
       }
       read_qos(host, req.kernel_ioctls, n);
