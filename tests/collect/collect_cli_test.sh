@@ -74,6 +74,13 @@ else
   setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/rocekit" check --color never \
     >"$tmp/out" 2>"$tmp/err"; rc=$?
   [ "$rc" = 0 ] || [ "$rc" = 1 ] && ok || { bad "unprivileged live check exit $rc"; head -5 "$tmp/err"; }
+  # The VPD file is root-only on a real host (mode 0600): an unprivileged run names it.
+  cp -a "$roots/cx4-100g-pcie-x8" "$tmp/vpdroot" && chmod -R a+rX "$tmp/vpdroot"
+  chmod 600 "$tmp/vpdroot/sys/devices/pci0000:00/0000:00:01.0/0000:81:00.0/vpd"
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/rocekit" collect --root "$tmp/vpdroot" \
+    >"$tmp/nobody-vpd.json" 2>"$tmp/err"
+  grep -q "not readable without root.*/sys/bus/pci/devices/0000:81:00.0/vpd" "$tmp/err" && ok ||
+    { bad "unprivileged run does not name the root-only vpd file"; head -5 "$tmp/err"; }
   setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/rocekit" collect >"$tmp/nobody.json" 2>"$tmp/err"
   if ls /sys/bus/pci/devices/*/config >/dev/null 2>&1; then
     grep -q "not readable without root" "$tmp/err" && ok || bad "unprivileged run does not say what needs root"

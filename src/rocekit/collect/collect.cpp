@@ -438,8 +438,10 @@ void read_nv_config(const CollectRequest& req, CommandRunner& runner, PciFunctio
   for (const parse::Warning& w : q->warnings) p.nv_config.notes.push_back(cmd + ":" + std::to_string(w.line) + ": " + w.message);
 }
 
+/// `needs_root`: host paths that could not be read without root and have no reason field of
+/// their own (the VPD), for the host-wide note.
 PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRunner& runner,
-                     const std::string& bdf) {
+                     const std::string& bdf, std::vector<std::string>& needs_root) {
   std::string base = "/sys/bus/pci/devices/" + bdf;
   PciFunction p;
   p.bdf = bdf;
@@ -495,13 +497,17 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
   // VPD (product name, part number) of an NVIDIA/Mellanox PF: the first 1 KiB holds the ID
   // string and VPD-R. Root-only (0600) on real sysfs; when unreadable the fields stay empty and
   // pcie.bandwidth-feeds-ports says the card's port count is not known.
-  if (p.vendor_id == 0x15b3 && !p.is_vf.value_or(false) && !p.flash_recovery)
-    if (Result<std::vector<std::uint8_t>> raw = host.read_bytes(base + "/vpd", 1024))
+  if (p.vendor_id == 0x15b3 && !p.is_vf.value_or(false) && !p.flash_recovery) {
+    if (Result<std::vector<std::uint8_t>> raw = host.read_bytes(base + "/vpd", 1024)) {
       if (Result<PciVpd> vpd = parse_pci_vpd(*raw)) {
         p.vpd_product_name = vpd->product_name;
         if (auto pn = vpd->read_only.find("PN"); pn != vpd->read_only.end() && !pn->second.empty())
           p.vpd_part_number = pn->second;
       }
+    } else if (raw.error().kind == ErrorKind::permission_denied) {
+      needs_root.push_back(base + "/vpd");
+    }
+  }
   p.firmware.reason = "flint/devlink firmware query not collected; the running version is "
                       "rdma_devices[].fw_ver (/sys/class/infiniband/<dev>/fw_ver)";
   if (p.vendor_id == 0x15b3 && !p.is_vf.value_or(false) && !p.flash_recovery)
@@ -630,8 +636,8 @@ void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>
 
 /// One host-wide note listing what could not be read without root, so an unprivileged run says
 /// what it could not see.
-void note_unreadable(Snapshot& s) {
-  std::set<std::string> paths;
+void note_unreadable(Snapshot& s, const std::vector<std::string>& more) {
+  std::set<std::string> paths(more.begin(), more.end());
   auto check = [&](const std::string& reason) {
     const std::string k = "needs root: cannot read ";
     if (reason.starts_with(k)) paths.insert(reason.substr(k.size()));
@@ -798,13 +804,14 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   } else {
     s.notes.push_back("PCI functions not listed: " + why(all.error()));
   }
-  for (const std::string& b : bdfs) s.pci_functions.push_back(read_pci(req, host, runner, b));
+  std::vector<std::string> needs_root;
+  for (const std::string& b : bdfs) s.pci_functions.push_back(read_pci(req, host, runner, b, needs_root));
   for (NetDev& n : s.netdevs)
     if (n.bdf && !n.numa_node)
       if (const PciFunction* p = s.find_pci(*n.bdf)) n.numa_node = p->numa_node;
 
   read_host(host, s, nvidia_gpus);
-  note_unreadable(s);
+  note_unreadable(s, needs_root);
   return s;
 }
 
