@@ -40,25 +40,48 @@ def link(root, rel, target_rel):
     os.makedirs(os.path.join(root, target_rel), exist_ok=True)
     if os.path.islink(p):
         return
-    os.symlink(os.path.relpath(os.path.join(root, target_rel), os.path.dirname(p)), p)
+    # As the kernel writes them: up to the target's parent, then the target's name, so a link
+    # to an ancestor ("net/eth0/device") reads "../../../0000:2f:00.0", not "../..".
+    t = os.path.join(root, target_rel)
+    os.symlink(os.path.join(os.path.relpath(os.path.dirname(t), os.path.dirname(p)), os.path.basename(t)), p)
 
 
-def pcie_config(vendor, device, mps_cap, mps, mrrs, cap_speed, cap_width, sta_speed, sta_width):
-    """256 bytes of config space: a PM capability at 0x40, the PCIe capability at 0x60."""
+def pcie_config(vendor, device, mps_cap, mps, mrrs, cap_speed, cap_width, sta_speed, sta_width,
+                class_code=0x020000, port_type=0x0):
+    """256 bytes of config space: a PM capability at 0x40, the PCIe capability at 0x60.
+    port_type: PCIe capability device/port type (0 endpoint, 4 root port, 5 switch upstream,
+    6 switch downstream); types 4-6 get a type-1 (bridge) header."""
     c = bytearray(256)
     code = {128: 0, 256: 1, 512: 2, 1024: 3, 2048: 4, 4096: 5}
     gen = {2.5: 1, 5: 2, 8: 3, 16: 4, 32: 5, 64: 6}
     struct.pack_into("<HHHH", c, 0, vendor, device, 0x0006, 0x0010)  # status: capability list
-    c[0x0b] = 0x02  # class: network controller
+    c[0x09], c[0x0a], c[0x0b] = class_code & 0xff, (class_code >> 8) & 0xff, class_code >> 16
+    if port_type in (4, 5, 6):
+        c[0x0e] = 0x01  # header type 1: PCI-to-PCI bridge
     c[0x34] = 0x40
     c[0x40], c[0x41] = 0x01, 0x60  # power management -> next 0x60
     c[0x60], c[0x61] = 0x10, 0x00  # PCI Express, end of list
-    struct.pack_into("<H", c, 0x62, 0x0002)  # PCIe cap version 2, endpoint
+    struct.pack_into("<H", c, 0x62, 0x0002 | (port_type << 4))  # PCIe cap version 2, port type
     struct.pack_into("<I", c, 0x64, code[mps_cap])
     struct.pack_into("<H", c, 0x68, (code[mps] << 5) | (code[mrrs] << 12) | 0x000f)
     struct.pack_into("<I", c, 0x6c, gen[cap_speed] | (cap_width << 4))
     struct.pack_into("<H", c, 0x72, gen[sta_speed] | (sta_width << 4))
     return bytes(c)
+
+
+def pci_vpd(product, fields):
+    """VPD bytes as a card's EEPROM holds them: ID string (0x82), VPD-R (0x90) with `fields`
+    (keyword -> text) and an RV checksum byte plus one reserved byte, then the end tag (0x78)."""
+    name = product.encode()
+    out = bytearray([0x82, len(name) & 0xff, len(name) >> 8]) + name
+    ro = bytearray()
+    for k, v in fields.items():
+        ro += k.encode() + bytes([len(v)]) + v.encode()
+    ro_len = len(ro) + 3 + 2  # + "RV", length, checksum and one reserved byte
+    out += bytes([0x90, ro_len & 0xff, ro_len >> 8]) + ro + b"RV" + bytes([2])
+    out.append((-sum(out)) & 0xff)  # bytes 0..checksum sum to zero
+    out += b"\x00" + bytes([0x78])
+    return bytes(out)
 
 
 class Host:
@@ -202,25 +225,171 @@ def rdma_statistic(path):
     return out
 
 
-def ttar(src, root, strip):
-    """Extracts a ttar archive (prometheus/procfs format) under root, dropping `strip`."""
+def ttar_files(src, strip):
+    """The files of a ttar archive (prometheus/procfs format): {path without `strip`: content}."""
     lines = body(src).split("\n")
-    i = 0
+    files, i = {}, 0
     while i < len(lines):
         line = lines[i]
         if line.startswith("Directory: "):
-            os.makedirs(os.path.join(root, line[11:].replace(strip, "", 1)), exist_ok=True)
+            files.setdefault(line[11:].replace(strip, "", 1) + "/", None)
         elif line.startswith("Path: "):
             rel = line[6:].replace(strip, "", 1)
             n = int(lines[i + 1].split(": ")[1])
             content = lines[i + 2:i + 2 + n]
             i += 1 + n
             data = "\n".join(content)
-            data = data[:-3] if data.endswith("EOF") else data + "\n"
-            write(root, rel, data)
+            files[rel] = data[:-3] if data.endswith("EOF") else data + "\n"
         elif line.startswith("SymlinkTo: "):
             raise SystemExit("symlinks in ttar not supported")
         i += 1
+    return files
+
+
+def ttar(src, root, strip):
+    """Extracts a ttar archive (prometheus/procfs format) under root, dropping `strip`."""
+    for rel, data in ttar_files(src, strip).items():
+        if data is None:
+            os.makedirs(os.path.join(root, rel), exist_ok=True)
+        else:
+            write(root, rel, data)
+
+
+# DGX H100 layout (reference/catalog.md §4 "GPU server platforms"): 8 x H100 SXM (0x2330), 8 x
+# single-port ConnectX-7 (0x1021) for the compute fabric, one NIC per GPU, GPUs 0-3 with their
+# NICs on CPU0 / NUMA node 0 and GPUs 4-7 on CPU1 / node 1, plus 2 x dual-port ConnectX-7 for
+# storage. Bus numbers are those of DGX H100 nodes (ibp24s0 ... ibp220s0, storage ibp41s0f0/1 and
+# ibp170s0f0/1, so mlx5_0,3,4,5,6,9,10,11 are the compute NICs); each GPU/NIC pair sits on its own
+# host bridge behind one PCIe switch (nvidia-smi: PIX within the pair, NODE within the socket,
+# SYS across). Everything not in a capture is listed in README.md.
+DGX_PAIRS = [  # (host bridge bus, NIC bus, GPU bus, NUMA node): NIC on switch port 0, GPU on port 3
+    (0x15, 0x18, 0x1b, 0), (0x3d, 0x40, 0x43, 0), (0x4c, 0x4f, 0x52, 0), (0x5b, 0x5e, 0x61, 0),
+    (0x97, 0x9a, 0x9d, 1), (0xbd, 0xc0, 0xc3, 1), (0xcb, 0xce, 0xd1, 1), (0xd9, 0xdc, 0xdf, 1)]
+DGX_STORAGE = [(0x28, 0x29, 0), (0xa9, 0xaa, 1)]  # (host bridge bus, NIC bus, NUMA node)
+DGX_CPULIST = {0: "0-55,112-167", 1: "56-111,168-223"}  # 2 x Xeon 8480C, 56 cores, 2 threads
+DGX_FW = "28.43.1014"        # corpus/flint/ocp-nno-cx7-flint-q-28.43.txt (ConnectX-7)
+DGX_BOARD = "MT_0000001244"  # the same capture's PSID
+DGX_BAD_QOS = "mlx5_5"       # trust pcp, PFC off, MTU 1500 (GPU3's NIC)
+DGX_BAD_MRRS = "mlx5_10"     # MaxReadReq 512 (GPU6's NIC)
+
+
+def bridge(h, path, bdf, vendor, device, port_type, numa):
+    """A PCIe bridge (root port, switch upstream/downstream port) at `path` (its sysfs dir)."""
+    write(h.root, f"{path}/vendor", f"0x{vendor:04x}")
+    write(h.root, f"{path}/device", f"0x{device:04x}")
+    write(h.root, f"{path}/class", "0x060400")
+    write(h.root, f"{path}/numa_node", str(numa))
+    write(h.root, f"{path}/config", pcie_config(vendor, device, 512, 256, 512, 32, 16, 32, 16,
+                                               class_code=0x060400, port_type=port_type))
+    link(h.root, f"sys/bus/pci/devices/{bdf}", path)
+
+
+def dgx_h100():
+    h = Host("dgx-h100-8gpu-8nic")
+    sysfs = os.path.join(CORPUS, "sysfs")
+    hw_ok = counters_file(os.path.join(sysfs, "cn-notes-show_counters-mlx5_0-cx4lx.txt"))
+    hw_congested = counters_file(os.path.join(sysfs, "cn-notes-show_counters-mlx5_bond_0-congested.txt"))
+    pma = {k.split("/")[-1]: v for k, v in ttar_files(os.path.join(sysfs, "procfs-fixture-mlx5_0-ttar.txt"),
+                                                      "fixtures/").items()
+           if "/ports/1/counters/" in k and v is not None}
+    ecn = {k.split("/ecn/", 1)[1]: v for k, v in ttar_files(os.path.join(sysfs, "procfs-fixture-eth0-ecn-ttar.txt"),
+                                                           "fixtures/").items()
+           if v is not None and "/enable/" not in k}
+    qos_ok = body(os.path.join(HOSTS, "netarbiter-eth4-qos-healthy", "mlnx_qos@eth4.txt"))
+    qos_bad = body(os.path.join(CORPUS, "mlnx_qos", "cn-notes-client-ens14f0-pcp-pfc-off.txt"))
+
+    def qos_files(text):
+        """/sys/class/net/<if>/qos/{trust,dscp2prio,pfc}: the MLNX_OFED driver prints the
+        mlnx_qos blocks there."""
+        trust = re.search(r"^Priority trust state: .*$", text, re.M).group(0)
+        d = re.search(r"^dscp2prio mapping:\n(?:\s+prio:.*\n)+", text, re.M)
+        pfc = re.search(r"^PFC configuration:\n\s+priority.*\n\s+enabled.*\n", text, re.M)
+        out = {"trust": trust, "pfc": pfc.group(0)}
+        # trust pcp (the bad NIC's capture has no dscp2prio block): the driver's default map.
+        out["dscp2prio"] = d.group(0) if d else re.search(r"^dscp2prio mapping:\n(?:\s+prio:.*\n)+",
+                                                          qos_ok, re.M).group(0)
+        return out
+
+    for node, cpus in DGX_CPULIST.items():
+        write(h.root, f"sys/devices/system/node/node{node}/cpulist", cpus)
+    h.text("proc/sys/kernel/hostname", "dgx-h100-01")
+    h.text("sys/module/mlx5_core/version", "23.10-3.2.2")
+    h.text("sys/module/nvidia/version", "550.144.03")
+    h.text("sys/module/nvidia_peermem/version", "550.144.03")
+    h.text("sys/kernel/mm/memory_peers/nv_mem/version", "1.3")
+    h.text("proc/modules", "nvidia_peermem 16384 0 - Live 0x0000000000000000\n"
+                           "nvidia 56123392 1 nvidia_peermem, Live 0x0000000000000000\n"
+                           "rdma_cm 139264 1 rdma_ucm, Live 0x0000000000000000\n"
+                           "mlx5_ib 483328 0 - Live 0x0000000000000000\n"
+                           "ib_core 442368 4 rdma_cm,mlx5_ib,nvidia_peermem,ib_uverbs, Live 0x0000000000000000\n"
+                           "mlx5_core 2404352 1 mlx5_ib, Live 0x0000000000000000")
+
+    nics = []  # (bus, function, numa, parent dir, rail/ip index, ports per card)
+    for i, (hb, nic_bus, gpu_bus, node) in enumerate(DGX_PAIRS):
+        root_port = f"sys/devices/pci0000:{hb:02x}/0000:{hb:02x}:01.0"
+        up = f"{root_port}/0000:{hb + 1:02x}:00.0"
+        bridge(h, root_port, f"0000:{hb:02x}:01.0", 0x8086, 0x352a, 4, node)  # Sapphire Rapids root port
+        bridge(h, up, f"0000:{hb + 1:02x}:00.0", 0x1000, 0xc030, 5, node)      # Broadcom PEX890xx switch
+        for port, bus in ((0, nic_bus), (3, gpu_bus)):
+            bridge(h, f"{up}/0000:{hb + 2:02x}:{port:02x}.0", f"0000:{hb + 2:02x}:{port:02x}.0",
+                   0x1000, 0xc030, 6, node)
+        gpu_parent = f"{up}/0000:{hb + 2:02x}:03.0"
+        gdev = h.pci(f"0000:{gpu_bus:02x}:00.0", 0x10de, 0x2330, driver="nvidia", numa=node,
+                     parent=gpu_parent,
+                     config=pcie_config(0x10de, 0x2330, 256, 256, 512, 32, 16, 32, 16, class_code=0x030200))
+        write(h.root, f"{gdev}/class", "0x030200")
+        write(h.root, f"{gdev}/local_cpulist", DGX_CPULIST[node])
+        nics.append((nic_bus, 0, node, f"{up}/0000:{hb + 2:02x}:00.0", i, 1))
+    for j, (hb, nic_bus, node) in enumerate(DGX_STORAGE):
+        root_port = f"sys/devices/pci0000:{hb:02x}/0000:{hb:02x}:01.0"
+        bridge(h, root_port, f"0000:{hb:02x}:01.0", 0x8086, 0x352a, 4, node)
+        for fn in (0, 1):
+            nics.append((nic_bus, fn, node, root_port, 8 + 2 * j + fn, 2))
+    nics.sort()
+    for n, (bus, fn, node, parent, ipi, nports) in enumerate(nics):
+        ib = f"mlx5_{n}"
+        bdf = f"0000:{bus:02x}:00.{fn}"
+        nd = f"enp{bus}s0np0" if nports == 1 else f"enp{bus}s0f{fn}np{fn}"
+        mrrs = 512 if ib == DGX_BAD_MRRS else 4096
+        dev = h.pci(bdf, 0x15b3, 0x1021, driver="mlx5_core", numa=node, parent=parent,
+                    config=pcie_config(0x15b3, 0x1021, 512, 256, mrrs, 32, 16, 32, 16))
+        write(h.root, f"{dev}/class", "0x020000")
+        write(h.root, f"{dev}/local_cpulist", DGX_CPULIST[node])
+        if nports == 1:  # the part number of the PSID above (data/catalog.json parts)
+            write(h.root, f"{dev}/vpd", pci_vpd("NVIDIA ConnectX-7 HHHL Adapter Card",
+                                                {"PN": "MCX715105AS-WEAT", "EC": "A7",
+                                                 "SN": f"MT0000X000{n:02d}", "V0": "PCIeGen5 x16"}))
+        mac = f"02:00:03:00:{n:02x}:00"
+        bad = ib == DGX_BAD_QOS
+        h.netdev(dev, nd, {"mtu": "1500" if bad else "9000", "operstate": "up", "carrier": "1",
+                           "speed": "400000", "address": mac})
+        for k, v in ecn.items():
+            write(h.root, f"{dev}/net/{nd}/ecn/{k}", v)
+        for side in ("roce_rp", "roce_np"):
+            for prio in range(8):
+                write(h.root, f"{dev}/net/{nd}/ecn/{side}/enable/{prio}", "1" if prio == 3 else "0")
+        for k, v in qos_files(qos_bad if bad else qos_ok).items():
+            write(h.root, f"{dev}/net/{nd}/qos/{k}", v)
+        ll = f"fe80:0000:0000:0000:0000:03ff:fe00:{n:02x}00"
+        v4 = f"0000:0000:0000:0000:0000:ffff:0a0a:{ipi:02x}01"  # ::ffff:10.10.<i>.1
+        files = {"state": "4: ACTIVE", "phys_state": "5: LinkUp", "link_layer": "Ethernet",
+                 "rate": "400 Gb/sec (4X NDR)"}
+        for gi, (gid, typ) in enumerate([(ll, "IB/RoCE v1"), (ll, "RoCE v2"), (v4, "IB/RoCE v1"), (v4, "RoCE v2")]):
+            files[f"gids/{gi}"] = gid
+            files[f"gid_attrs/types/{gi}"] = typ
+            files[f"gid_attrs/ndevs/{gi}"] = nd
+        for gi in range(4, 8):
+            files[f"gids/{gi}"] = "0000:0000:0000:0000:0000:0000:0000:0000"
+        for k, v in pma.items():
+            files[f"counters/{k}"] = v
+        for k, v in (hw_congested if bad else hw_ok).items():
+            files[f"hw_counters/{k}"] = v
+        h.ibdev(dev, ib, {"fw_ver": DGX_FW, "board_id": DGX_BOARD, "hca_type": "MT4129",
+                          "node_type": "1: CA", "node_guid": f"0200:0003:0000:{0x1a00 + n:04x}",
+                          "sys_image_guid": f"0200:0003:0000:{0x1a00 + n - fn:04x}"}, {1: files})
+        write(h.root, f"sys/kernel/config/rdma_cm/{ib}/ports/1/default_roce_mode", "RoCE v2")
+        write(h.root, f"sys/kernel/config/rdma_cm/{ib}/ports/1/default_roce_tos", "106")
+    return h
 
 
 def main():
@@ -257,6 +426,9 @@ def main():
                       int(cap.group(1)), int(cap.group(2)), int(sta.group(1)), int(sta.group(2)))
     dev = h.pci("0000:81:00.0", 0x15b3, 0x1013, driver="mlx5_core",
                 numa=int(numa.group(1)) if numa else None, config=cfg)
+    # The VPD lspci printed: "Product Name: ..." and the "[PN]/[EC]/[SN]/[V0]" read-only fields.
+    vpd_fields = dict(re.findall(r"\[(PN|EC|SN|V0)\] [^:]*: (.*\S)", lspci))
+    write(h.root, f"{dev}/vpd", pci_vpd(re.search(r"Product Name: (.*\S)", lspci).group(1), vpd_fields))
     # An unprivileged read of the same function stops after the 64-byte header.
     h2 = Host("cx4-100g-pcie-x8-unprivileged")
     h2.pci("0000:81:00.0", 0x15b3, 0x1013, driver="mlx5_core",
@@ -308,7 +480,10 @@ def main():
                            "mlx5_ib 483328 0 - Live 0x0000000000000000\n"
                            "mlx5_core 2404352 1 mlx5_ib, Live 0x0000000000000000")
 
-    # 6. procfs / node_exporter sysfs fixtures (ttar), unpacked as they are.
+    # 6. dgx-h100-8gpu-8nic: 8 GPUs, 8 + 4 ConnectX-7 functions, 2 NUMA nodes.
+    dgx_h100()
+
+    # 7. procfs / node_exporter sysfs fixtures (ttar), unpacked as they are.
     sysfs = os.path.join(CORPUS, "sysfs")
     h = Host("procfs-mlx5_0-eth0-ecn")
     ttar(os.path.join(sysfs, "procfs-fixture-mlx5_0-ttar.txt"), h.root, "fixtures/")

@@ -30,6 +30,23 @@ for row in json.load(open(sys.argv[2]))["findings"]:
     key = (row["rule"], row["subject"])
     assert got.get(key) == row["outcome"], (key, got.get(key), row["outcome"])
 PY
+# The 8-GPU/8-NIC DGX H100 tree: collect, then check the snapshot; the findings written down in
+# testdata/sysroots/dgx-h100-8gpu-8nic.expected.json (the tree has no capture directory).
+expect_rc 0 "collect dgx fixture" "$rk" collect --root "$roots/dgx-h100-8gpu-8nic" -o "$tmp/dgx.json"
+expect_rc 1 "check dgx snapshot" "$rk" check "$tmp/dgx.json" -f json -o "$tmp/dgx-r.json"
+python3 - "$tmp/dgx-r.json" "$roots/dgx-h100-8gpu-8nic.expected.json" <<'PY' && ok || bad "dgx findings differ from the expected file"
+import json, sys
+got = {(f["rule"], f["subject"]): f["outcome"] for f in json.load(open(sys.argv[1]))["findings"]}
+want = {(r["rule"], r["subject"]): r["outcome"] for r in json.load(open(sys.argv[2]))["findings"]}
+assert got == want, sorted(set(got.items()) ^ set(want.items()))
+PY
+# No process is spawned without --nv-config: the only execve strace sees is rocekit's own.
+if command -v strace >/dev/null 2>&1 && strace -f -qq -e trace=execve -o "$tmp/st" true 2>/dev/null; then
+  strace -f -qq -e trace=execve -o "$tmp/st" "$rk" collect --root "$roots/dgx-h100-8gpu-8nic" -o "$tmp/dgx2.json" 2>/dev/null
+  [ "$(grep -c 'execve(' "$tmp/st")" = 1 ] && ok || { bad "collect spawned a process"; cat "$tmp/st"; }
+else
+  echo "SKIP: strace not installed or ptrace not permitted: no process-spawn check"
+fi
 # The same in one step, and the text report cites the sysfs file.
 expect_rc 1 "check --root fixture" "$rk" check --root "$roots/cx4lx-4port" --color never
 grep -q "/sys/class/infiniband/mlx5_1/ports/1/state" "$tmp/out" && ok || bad "no sysfs evidence in report"
@@ -57,6 +74,13 @@ else
   setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/rocekit" check --color never \
     >"$tmp/out" 2>"$tmp/err"; rc=$?
   [ "$rc" = 0 ] || [ "$rc" = 1 ] && ok || { bad "unprivileged live check exit $rc"; head -5 "$tmp/err"; }
+  # The VPD file is root-only on a real host (mode 0600): an unprivileged run names it.
+  cp -a "$roots/cx4-100g-pcie-x8" "$tmp/vpdroot" && chmod -R a+rX "$tmp/vpdroot"
+  chmod 600 "$tmp/vpdroot/sys/devices/pci0000:00/0000:00:01.0/0000:81:00.0/vpd"
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/rocekit" collect --root "$tmp/vpdroot" \
+    >"$tmp/nobody-vpd.json" 2>"$tmp/err"
+  grep -q "not readable without root.*/sys/bus/pci/devices/0000:81:00.0/vpd" "$tmp/err" && ok ||
+    { bad "unprivileged run does not name the root-only vpd file"; head -5 "$tmp/err"; }
   setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/rocekit" collect >"$tmp/nobody.json" 2>"$tmp/err"
   if ls /sys/bus/pci/devices/*/config >/dev/null 2>&1; then
     grep -q "not readable without root" "$tmp/err" && ok || bad "unprivileged run does not say what needs root"

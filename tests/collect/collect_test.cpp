@@ -14,6 +14,7 @@
 #include "golden.hpp"
 #include "rocekit/collect/collect.hpp"
 #include "rocekit/collect/ethtool.hpp"
+#include "rocekit/collect/pci_vpd.hpp"
 #include "rocekit/collect/pcie_config.hpp"
 #include "rocekit/model/json.hpp"
 #include "rocekit/parse/common.hpp"
@@ -38,9 +39,8 @@ const RdmaPort& port1(const Snapshot& s, const std::string& dev) {
 
 /// Every row of a bundle's expected.json, except `skip` (rules whose input sysfs does not have),
 /// is reported with the same outcome for the fixture collected from that bundle's values.
-void expect_bundle_findings(const Snapshot& s, const std::string& bundle, const std::set<std::string>& skip) {
-  nlohmann::json expected =
-      nlohmann::json::parse(test::read_file(test::testdata_dir() / "hosts" / bundle / "expected.json"));
+void expect_findings(const Snapshot& s, const std::filesystem::path& expected_json, const std::set<std::string>& skip) {
+  nlohmann::json expected = nlohmann::json::parse(test::read_file(expected_json));
   rules::Report report = rules::evaluate(s, default_policy());
   int compared = 0;
   for (const nlohmann::json& row : expected["findings"]) {
@@ -57,6 +57,10 @@ void expect_bundle_findings(const Snapshot& s, const std::string& bundle, const 
     ++compared;
   }
   EXPECT_GT(compared, 0);
+}
+
+void expect_bundle_findings(const Snapshot& s, const std::string& bundle, const std::set<std::string>& skip) {
+  expect_findings(s, test::testdata_dir() / "hosts" / bundle / "expected.json", skip);
 }
 
 // ------------------------------------------------------------------ fixtures ---------------
@@ -171,10 +175,12 @@ TEST(CollectFixture, PcieLinkFromConfigSpace) {
   EXPECT_EQ(p->device_name, "ConnectX-4");
   EXPECT_EQ(p->link.source.file, "/sys/bus/pci/devices/0000:81:00.0/config");
   EXPECT_EQ(p->link.source.text, "LnkCap 8GT/s x16, LnkSta 8GT/s x8 (downgraded), MaxPayload 256 of 512, MaxReadReq 4096");
-  // bandwidth-feeds-ports needs the card's port count (flint/VPD description), and
-  // fw.image-state the flint image state: neither is in sysfs.
-  expect_bundle_findings(s, "homelab-host02-cx4-100g-pcie-x8",
-                         {"pcie.bandwidth-feeds-ports", "fw.image-state"});
+  // The card's VPD (the lspci capture's "[PN] Part number: MCX416A-CCAT") gives the catalog
+  // its 2 x 100GbE, so bandwidth-feeds-ports is judged as from the capture; fw.image-state
+  // needs the flint image state, which is not in sysfs.
+  EXPECT_EQ(p->vpd_part_number, "MCX416A-CCAT");
+  EXPECT_EQ(p->vpd_product_name, "CX416A - ConnectX-4 QSFP28");
+  expect_bundle_findings(s, "homelab-host02-cx4-100g-pcie-x8", {"fw.image-state"});
 }
 
 TEST(CollectFixture, UnprivilegedConfigReadSaysNeedsRoot) {
@@ -287,6 +293,106 @@ TEST(CollectFixture, TwoNumaNodesGpusAndPeermem) {
   EXPECT_TRUE(peer);
 }
 
+// The DGX H100 layout (testdata/sysroots/README.md): 8 GPUs, 8 compute + 4 storage ConnectX-7
+// functions, 2 NUMA nodes; GPU i's NIC behind the same PCIe switch.
+TEST(CollectFixture, DgxH100EightGpusEightNics) {
+  Snapshot s = collect_fixture("dgx-h100-8gpu-8nic");
+  EXPECT_EQ(s.hostname, "dgx-h100-01");
+  ASSERT_EQ(s.rdma_devices.size(), 12u);
+  EXPECT_EQ(s.netdevs.size(), 12u);
+  EXPECT_EQ(s.pci_functions.size(), 12u);  // the NICs; not the GPUs, root ports or switch ports
+  ASSERT_TRUE(s.numa_cpu_count.has_value()) << s.numa_cpu_count.reason;
+  EXPECT_EQ(*s.numa_cpu_count, (std::map<int, int>{{0, 112}, {1, 112}}));  // 0-55,112-167 / 56-111,168-223
+  for (const PciFunction& p : s.pci_functions) {
+    EXPECT_EQ(p.device_name, "ConnectX-7") << p.bdf;
+    ASSERT_TRUE(p.link.has_value()) << p.bdf << ": " << p.link.reason;
+    EXPECT_EQ(p.link->capability.speed_gts, 32.0) << p.bdf;
+    EXPECT_EQ(p.link->status.width_lanes, 16) << p.bdf;
+    EXPECT_FALSE(p.link->status.downgraded) << p.bdf;
+    EXPECT_EQ(p.link->max_payload_bytes, 256) << p.bdf;
+    EXPECT_EQ(*p.max_read_request_bytes, p.bdf == "0000:ce:00.0" ? 512 : 4096) << p.bdf;
+    // Single-port compute cards carry VPD; the dual-port storage cards (29:00, aa:00) none.
+    bool storage = p.bdf.starts_with("0000:29:") || p.bdf.starts_with("0000:aa:");
+    EXPECT_EQ(p.vpd_part_number, storage ? std::nullopt : std::optional<std::string>("MCX715105AS-WEAT")) << p.bdf;
+  }
+  const NetDev* bad = s.find_netdev("enp94s0np0");
+  ASSERT_NE(bad, nullptr);
+  EXPECT_EQ(bad->rdma_device, "mlx5_5");
+  EXPECT_EQ(bad->numa_node, 0);
+  EXPECT_EQ(*bad->mtu_bytes, 1500);
+  ASSERT_TRUE(bad->qos.has_value()) << bad->qos.reason;
+  EXPECT_EQ(bad->qos->trust, "pcp");
+  EXPECT_EQ(*bad->qos->pfc_enabled, std::vector<bool>(8, false));
+  const NetDev* good = s.find_netdev("enp220s0np0");
+  ASSERT_NE(good, nullptr);
+  EXPECT_EQ(good->rdma_device, "mlx5_11");
+  EXPECT_EQ(good->numa_node, 1);
+  EXPECT_EQ(good->qos->trust, "dscp");
+  EXPECT_EQ(good->qos->dscp_to_priority.at(26), 3);
+  EXPECT_EQ(*good->qos->pfc_enabled, (std::vector<bool>{false, false, false, true, false, false, false, false}));
+  ASSERT_TRUE(good->ecn.has_value()) << good->ecn.reason;
+  EXPECT_TRUE(good->ecn->rp_enabled.at(3));
+  EXPECT_FALSE(good->ecn->np_enabled.at(2));
+  EXPECT_EQ(port1(s, "mlx5_5").active_mtu_bytes, 1024);
+  EXPECT_EQ(port1(s, "mlx5_0").active_mtu_bytes, 4096);
+  EXPECT_EQ(*port1(s, "mlx5_0").default_roce_mode, "RoCE v2");
+  EXPECT_EQ(port1(s, "mlx5_5").counters->at("np_ecn_marked_roce_packets"), 21278189006u);  // congested capture
+  EXPECT_EQ(port1(s, "mlx5_7").netdev, "enp170s0f0np0");
+  ASSERT_TRUE(s.gpudirect.has_value()) << s.gpudirect.reason;
+  EXPECT_EQ(s.gpudirect->peermem_loaded, true);
+  EXPECT_EQ(s.gpudirect->peer_memory_registered, true);
+
+  // GPU <-> NIC relations as nvidia-smi topo -m names them: PIX to its own NIC (same switch),
+  // NODE to every other NIC of its socket (other host bridge), SYS across sockets.
+  ASSERT_TRUE(s.gpus.has_value()) << s.gpus.reason;
+  ASSERT_EQ(s.gpus->size(), 8u);
+  const std::vector<std::string> compute = {"mlx5_0", "mlx5_3", "mlx5_4",  "mlx5_5",
+                                            "mlx5_6", "mlx5_9", "mlx5_10", "mlx5_11"};
+  const std::set<std::string> socket0 = {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4", "mlx5_5"};
+  for (const Gpu& g : *s.gpus) {
+    int node = g.index < 4 ? 0 : 1;
+    EXPECT_EQ(g.numa_node, node) << "gpu" << g.index;
+    EXPECT_EQ(g.cpu_affinity, node == 0 ? "0-55,112-167" : "56-111,168-223") << "gpu" << g.index;
+    ASSERT_EQ(g.nics.size(), 12u);
+    for (const GpuNicLink& l : g.nics) {
+      std::string want = l.nic == compute[static_cast<std::size_t>(g.index)] ? "PIX"
+                         : (socket0.count(l.nic) == 1) == (node == 0)     ? "NODE"
+                                                                          : "SYS";
+      EXPECT_EQ(l.relation, want) << "gpu" << g.index << " " << l.nic << ": " << l.source.text;
+    }
+  }
+  EXPECT_EQ((*s.gpus)[3].source.text,
+            "GPU 0000:61:00.0 -> /sys/devices/pci0000:5b/0000:5b:01.0/0000:5c:00.0/0000:5d:03.0/0000:61:00.0");
+  // Every rule's outcome, as testdata/sysroots/dgx-h100-8gpu-8nic.expected.json writes it down.
+  expect_findings(s, test::testdata_dir() / "sysroots" / "dgx-h100-8gpu-8nic.expected.json", {});
+}
+
+// The one-readlink resolution gives what canonical() gives, for every PCI device link of the
+// trees with a PCI hierarchy, and refuses a link that climbs out of the root.
+TEST(HostViewTest, ResolveDeviceLinkAgreesWithCanonical) {
+  int compared = 0;
+  for (const char* name : {"dgx-h100-8gpu-8nic", "v100-2gpu-4nic-2numa", "cx7-rocep-2domain"}) {
+    HostView host(sysroot(name));
+    Result<std::vector<std::string>> bdfs = host.list_dir("/sys/bus/pci/devices");
+    ASSERT_TRUE(bdfs.has_value()) << name;
+    for (const std::string& b : *bdfs) {
+      Result<std::string> fast = host.resolve_device_link("/sys/bus/pci/devices/" + b);
+      Result<std::string> slow = host.resolve("/sys/bus/pci/devices/" + b);
+      ASSERT_TRUE(fast.has_value() && slow.has_value()) << name << " " << b;
+      EXPECT_EQ(*fast, *slow) << name << " " << b;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 54 + 6 + 4);  // dgx: 12 NICs, 8 GPUs, 34 bridges; v100: 4 NICs, 2 GPUs
+  std::filesystem::path root = std::filesystem::temp_directory_path() / ("rk-link-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "sys/bus/pci/devices");
+  std::filesystem::create_symlink("../../../../../etc", root / "sys/bus/pci/devices/0000:00:01.0");
+  Result<std::string> out = HostView(root).resolve_device_link("/sys/bus/pci/devices/0000:00:01.0");
+  std::filesystem::remove_all(root);
+  ASSERT_FALSE(out.has_value());
+  EXPECT_EQ(out.error().kind, ErrorKind::io);
+}
+
 TEST(CollectFixture, NoGpuMeansGpudirectDoesNotApply) {
   Snapshot s = collect_fixture("cx4lx-4port");
   EXPECT_FALSE(s.gpudirect.has_value());
@@ -294,7 +400,8 @@ TEST(CollectFixture, NoGpuMeansGpudirectDoesNotApply) {
 }
 
 TEST(CollectFixture, SnapshotRoundTripsThroughJson) {
-  for (const char* name : {"cx4lx-4port", "cx4-100g-pcie-x8", "procfs-mlx5_0-eth0-ecn", "v100-2gpu-4nic-2numa"}) {
+  for (const char* name : {"cx4lx-4port", "cx4-100g-pcie-x8", "procfs-mlx5_0-eth0-ecn", "v100-2gpu-4nic-2numa",
+                           "dgx-h100-8gpu-8nic"}) {
     Snapshot s = collect_fixture(name);
     nlohmann::json once = snapshot_to_json(s);
     Result<Snapshot> back = snapshot_from_json(once);
@@ -397,6 +504,38 @@ TEST(Ethtool, ConvertsKernelStructs) {
   EXPECT_EQ(ps.rx, true);
   EXPECT_EQ(ps.tx, false);
   EXPECT_EQ(ps.autoneg, false);
+}
+
+TEST(PciVpd, DecodesTheCapturedCard) {
+  // testdata/sysroots/cx4-100g-pcie-x8/.../vpd: encoded from the lspci -vvv capture's VPD block.
+  std::string raw = test::read_file(sysroot("cx4-100g-pcie-x8") /
+                                    "sys/devices/pci0000:00/0000:00:01.0/0000:81:00.0/vpd");
+  std::vector<std::uint8_t> b(raw.begin(), raw.end());
+  Result<PciVpd> v = parse_pci_vpd(b);
+  ASSERT_TRUE(v.has_value()) << v.error().describe();
+  EXPECT_EQ(v->product_name, "CX416A - ConnectX-4 QSFP28");
+  EXPECT_EQ(v->read_only, (std::map<std::string, std::string>{
+                              {"PN", "MCX416A-CCAT"}, {"EC", "AG"}, {"SN", "MT0000X00000"}, {"V0", "PCIeGen3 x16"}}));
+  EXPECT_TRUE(v->checksum_ok);  // lspci: "[RV] Reserved: checksum good"
+  EXPECT_FALSE(v->truncated);
+  // A read that stops inside a later resource keeps what was complete.
+  std::vector<std::uint8_t> cut(b.begin(), b.end() - 1);  // drop the end tag ...
+  cut.push_back(0x91);                                    // ... and start a VPD-W that is not there
+  cut.push_back(0x40);
+  cut.push_back(0x00);
+  Result<PciVpd> t = parse_pci_vpd(cut);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_TRUE(t->truncated);
+  EXPECT_EQ(t->read_only.at("PN"), "MCX416A-CCAT");
+  b[0x55] ^= 1;  // the RV checksum byte
+  EXPECT_FALSE(parse_pci_vpd(b)->checksum_ok);
+  // Cut inside the ID string: nothing complete, an error with the offset.
+  Result<PciVpd> bad = parse_pci_vpd(std::span<const std::uint8_t>(b.data(), 10));
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().message, "VPD resource at byte 0 (26 bytes) runs past the 10 bytes read");
+  std::vector<std::uint8_t> erased(64, 0xff);
+  EXPECT_EQ(parse_pci_vpd(erased).error().message, "no ID string or VPD-R resource");
+  EXPECT_FALSE(parse_pci_vpd(std::vector<std::uint8_t>{}).has_value());
 }
 
 TEST(PcieConfig, ShortOrConventional) {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # rocekit collect against a real kernel: a veth pair in a network namespace this test creates,
 # created with 4 rx/tx queues, set to 3 with ETHTOOL_SCHANNELS, MTU 9000 through rtnetlink (`ip`). Asserts the values the collector
-# read back (sysfs mtu/operstate, SIOCETHTOOL channels and statistics, dcbnl answer).
+# read back (sysfs mtu/operstate, channels by ethtool netlink and by the SIOCETHTOOL fallback,
+# statistics, dcbnl answer).
 # Skips (exit 0, reason on stdout) when not root or when `ip netns` is not permitted here.
 # Usage: netns_veth_test.sh <rocekit binary>
 set -u
@@ -33,9 +34,14 @@ ip netns exec "$NS" "$ROCEKIT" collect --netdev rkva --netdev rkvb -o "$OUT/snap
 rc=$?
 cat "$OUT/stderr"
 [ "$rc" = 0 ] || { echo "FAIL: rocekit collect exited $rc"; exit 1; }
-python3 - "$OUT/snap.json" <<'PY'
+# The same with the ioctl fallback forced (what a kernel without ethtool netlink gets).
+ip netns exec "$NS" "$ROCEKIT" collect --netdev rkva --netdev rkvb --ethtool-ioctl -o "$OUT/snap-ioctl.json" 2>"$OUT/stderr"
+rc=$?
+[ "$rc" = 0 ] || { cat "$OUT/stderr"; echo "FAIL: rocekit collect --ethtool-ioctl exited $rc"; exit 1; }
+python3 - "$OUT/snap.json" "$OUT/snap-ioctl.json" <<'PY'
 import json, sys
 snap = json.load(open(sys.argv[1]))
+ioctl = {n["name"]: n for n in json.load(open(sys.argv[2]))["netdevs"]}
 nd = {n["name"]: n for n in snap["netdevs"]}
 fails = []
 def check(cond, what):
@@ -47,9 +53,18 @@ check(a.get("mtu_bytes", {}).get("value") == 9000, "rkva mtu_bytes 9000 from sys
 check(a.get("mtu_bytes", {}).get("source", {}).get("file") == "/sys/class/net/rkva/mtu", "rkva mtu evidence path")
 check(a.get("operstate", {}).get("value") == "up", "rkva operstate up (peer up)")
 ch = a.get("channels", {}).get("value") or {}
-check(ch.get("rx") == 3 and ch.get("tx") == 3, "rkva channels rx 3 tx 3 (set at run time) via ETHTOOL_GCHANNELS: %s" % ch)
+check(ch.get("rx") == 3 and ch.get("tx") == 3, "rkva channels rx 3 tx 3 (set at run time): %s" % ch)
 chb = b.get("channels", {}).get("value") or {}
 check(chb.get("rx") == 2 and chb.get("tx") == 2, "rkvb channels rx 2 tx 2: %s" % chb)
+src = a.get("channels", {}).get("source", {}).get("file", "")
+# ethtool netlink exists since kernel 5.6; older kernels fall back to the ioctl with a note.
+nl = src == "ethtool netlink ETHTOOL_MSG_CHANNELS_GET rkva"
+check(nl or (src == "ioctl SIOCETHTOOL ETHTOOL_GCHANNELS rkva" and "ethtool netlink" in " ".join(a["channels"].get("notes", []))),
+      "rkva channels evidence: %s" % src)
+ia = ioctl.get("rkva", {}).get("channels", {})
+check(ia.get("value") == a.get("channels", {}).get("value"), "--ethtool-ioctl gives the same channels: %s" % ia.get("value"))
+check(ia.get("source", {}).get("file") == "ioctl SIOCETHTOOL ETHTOOL_GCHANNELS rkva", "--ethtool-ioctl evidence: %s" % ia.get("source"))
+check("ethtool netlink: not used (--ethtool-ioctl); read with the ioctl" in ia.get("notes", []), "--ethtool-ioctl note: %s" % ia.get("notes"))
 drv = a.get("driver", {}).get("value") or {}
 check(drv.get("driver") == "veth", "rkva driver veth via ETHTOOL_GDRVINFO: %s" % drv)
 st = a.get("stats", {}).get("value") or {}

@@ -25,18 +25,18 @@ std::string utc_now() {
 }
 
 bool collect_with(Context& ctx, const std::string& root, bool nv_config,
-                  const std::vector<std::string>& virtual_netdevs, Snapshot& out);
+                  const std::vector<std::string>& virtual_netdevs, bool ethtool_netlink, Snapshot& out);
 
 }  // namespace
 
 bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapshot& out) {
-  return collect_with(ctx, root, nv_config, {}, out);
+  return collect_with(ctx, root, nv_config, {}, true, out);
 }
 
 namespace {
 
 bool collect_with(Context& ctx, const std::string& root, bool nv_config,
-                  const std::vector<std::string>& virtual_netdevs, Snapshot& out) {
+                  const std::vector<std::string>& virtual_netdevs, bool ethtool_netlink, Snapshot& out) {
   std::error_code ec;
   if (!std::filesystem::is_directory(root, ec)) {
     report_error(ctx, Error{ErrorKind::not_found, "not a directory", root});
@@ -46,6 +46,7 @@ bool collect_with(Context& ctx, const std::string& root, bool nv_config,
   req.tool_version = std::string(version());
   req.collected_at = utc_now();
   req.virtual_netdevs = virtual_netdevs;
+  req.ethtool_netlink = ethtool_netlink;
   // ioctls and vendor tools read the running kernel and NICs: only when collecting this host,
   // never for a fixture tree under --root (its BDFs are not this machine's).
   req.kernel_ioctls = std::filesystem::canonical(root, ec) == "/";
@@ -76,6 +77,7 @@ void add_collect_command(CLI::App& app, Context& ctx) {
     std::string output;
     bool nv_config = false;
     std::vector<std::string> netdevs;
+    bool ethtool_ioctl = false;
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand(
@@ -86,9 +88,11 @@ void add_collect_command(CLI::App& app, Context& ctx) {
                 "Also run `mstconfig|mlxconfig -d <BDF> -e q` per NVIDIA PF (query form only)");
   cmd->add_option("--netdev", o->netdevs,
                   "Also audit this virtual netdev (veth, bond, ...); repeatable");
+  cmd->add_flag("--ethtool-ioctl", o->ethtool_ioctl,
+                "Read channels with the SIOCETHTOOL ioctl, not ethtool netlink (as on kernels before 5.6)");
   cmd->callback([o, &ctx] {
     Snapshot snap;
-    if (!collect_with(ctx, o->root, o->nv_config, o->netdevs, snap)) return;
+    if (!collect_with(ctx, o->root, o->nv_config, o->netdevs, !o->ethtool_ioctl, snap)) return;
     for (const std::string& n : snap.notes) ctx.err << "rocekit: note: " << n << "\n";
     if (write_output(ctx, o->output, snapshot_to_json(snap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")) ctx.exit_code = ExitCode::ok;
   });

@@ -9,6 +9,7 @@
 #include "rocekit/catalog/catalog.hpp"
 #include "rocekit/collect/dcbnl.hpp"
 #include "rocekit/collect/ethtool.hpp"
+#include "rocekit/collect/pci_vpd.hpp"
 #include "rocekit/collect/pcie_config.hpp"
 #include "rocekit/collect/persistence.hpp"
 #include "rocekit/core/text.hpp"
@@ -86,34 +87,27 @@ std::string after_colon(const std::string& s) {
 
 void read_ecn(const HostView& host, NetDev& n) {
   std::string base = "/sys/class/net/" + n.name + "/ecn";
-  Result<std::vector<std::string>> top = host.list_dir(base);
-  if (!top) {
-    n.ecn.reason = top.error().kind == ErrorKind::not_found
-                       ? base + " not present (the NVIDIA OFED mlx5 driver's ECN tree; absent with "
-                                "the inbox driver or a non-mlx5 NIC)"
-                       : why(top.error());
-    return;
-  }
   EcnState st;
   std::vector<std::string> problems;
   for (const char* side : {"roce_rp", "roce_np"}) {
-    std::string dir = base + "/" + side + "/enable";
-    Result<std::vector<std::string>> prios = host.list_dir(dir);
-    if (!prios) {
-      problems.push_back(why(prios.error()));
-      continue;
-    }
-    for (const std::string& p : *prios) {
-      std::optional<std::int64_t> prio = text::parse_int(p);
-      if (!prio || *prio < 0 || *prio > 7) continue;
-      Result<std::string> v = host.read_text(dir + "/" + p);
+    // The driver creates enable/0..7 together: read them by name (no directory listing); a
+    // missing enable/0 means the side is absent.
+    std::string dir = base + "/" + side + "/enable/";
+    auto& m = std::string(side) == "roce_rp" ? st.rp_enabled : st.np_enabled;
+    for (int prio = 0; prio < 8; ++prio) {
+      Result<std::string> v = host.read_text(dir + std::to_string(prio));
       if (!v) {
+        if (v.error().kind == ErrorKind::not_found && prio == 0) break;
         problems.push_back(why(v.error()));
         continue;
       }
-      (std::string(side) == "roce_rp" ? st.rp_enabled : st.np_enabled)[static_cast<int>(*prio)] =
-          text::trim(*v) == "1";
+      m[prio] = text::trim(*v) == "1";
     }
+  }
+  if (st.rp_enabled.empty() && st.np_enabled.empty() && problems.empty() && !host.exists(base)) {
+    n.ecn.reason = base + " not present (the NVIDIA OFED mlx5 driver's ECN tree; absent with the "
+                          "inbox driver or a non-mlx5 NIC)";
+    return;
   }
   if (st.rp_enabled.empty() && st.np_enabled.empty()) {
     n.ecn.reason = problems.empty() ? base + " has no roce_rp/roce_np enable entries" : problems.front();
@@ -449,8 +443,10 @@ void read_nv_config(const CollectRequest& req, CommandRunner& runner, PciFunctio
   for (const parse::Warning& w : q->warnings) p.nv_config.notes.push_back(cmd + ":" + std::to_string(w.line) + ": " + w.message);
 }
 
+/// `needs_root`: host paths that could not be read without root and have no reason field of
+/// their own (the VPD), for the host-wide note.
 PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRunner& runner,
-                     const std::string& bdf) {
+                     const std::string& bdf, std::vector<std::string>& needs_root) {
   std::string base = "/sys/bus/pci/devices/" + bdf;
   PciFunction p;
   p.bdf = bdf;
@@ -503,6 +499,20 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
     set_value(p.link, f->link, ev(cfg_path, t));
     set_value(p.max_read_request_bytes, f->max_read_request_bytes, ev(cfg_path, t));
   }
+  // VPD (product name, part number) of an NVIDIA/Mellanox PF: the first 1 KiB holds the ID
+  // string and VPD-R. Root-only (0600) on real sysfs; when unreadable the fields stay empty and
+  // pcie.bandwidth-feeds-ports says the card's port count is not known.
+  if (p.vendor_id == 0x15b3 && !p.is_vf.value_or(false) && !p.flash_recovery) {
+    if (Result<std::vector<std::uint8_t>> raw = host.read_bytes(base + "/vpd", 1024)) {
+      if (Result<PciVpd> vpd = parse_pci_vpd(*raw)) {
+        p.vpd_product_name = vpd->product_name;
+        if (auto pn = vpd->read_only.find("PN"); pn != vpd->read_only.end() && !pn->second.empty())
+          p.vpd_part_number = pn->second;
+      }
+    } else if (raw.error().kind == ErrorKind::permission_denied) {
+      needs_root.push_back(base + "/vpd");
+    }
+  }
   p.firmware.reason = "flint/devlink firmware query not collected; the running version is "
                       "rdma_devices[].fw_ver (/sys/class/infiniband/<dev>/fw_ver)";
   if (p.vendor_id == 0x15b3 && !p.is_vf.value_or(false) && !p.flash_recovery)
@@ -520,18 +530,17 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
 void read_gpus(const HostView& host, Snapshot& s, std::vector<std::string> gpu_bdfs) {
   std::sort(gpu_bdfs.begin(), gpu_bdfs.end());
   std::vector<Gpu> gpus;
-  // Each RDMA device's resolved PCI path, once (not once per GPU): resolving walks every
-  // component of the path.
+  // Each RDMA device's resolved PCI path, once (not once per GPU).
   std::map<std::string, std::optional<std::string>> nic_paths;
   if (!gpu_bdfs.empty())
     for (const RdmaDevice& d : s.rdma_devices)
       if (d.bdf && !nic_paths.count(*d.bdf)) {
-        Result<std::string> r = host.resolve("/sys/bus/pci/devices/" + *d.bdf);
+        Result<std::string> r = host.resolve_device_link("/sys/bus/pci/devices/" + *d.bdf);
         nic_paths[*d.bdf] = r ? std::optional<std::string>(*r) : std::nullopt;
       }
   for (const std::string& b : gpu_bdfs) {
     std::string base = "/sys/bus/pci/devices/" + b;
-    Result<std::string> path = host.resolve(base);
+    Result<std::string> path = host.resolve_device_link(base);
     if (!path) continue;
     Gpu g;
     g.index = static_cast<int>(gpus.size());
@@ -632,8 +641,8 @@ void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>
 
 /// One host-wide note listing what could not be read without root, so an unprivileged run says
 /// what it could not see.
-void note_unreadable(Snapshot& s) {
-  std::set<std::string> paths;
+void note_unreadable(Snapshot& s, const std::vector<std::string>& more) {
+  std::set<std::string> paths(more.begin(), more.end());
   auto check = [&](const std::string& reason) {
     const std::string k = "needs root: cannot read ";
     if (reason.starts_with(k)) paths.insert(reason.substr(k.size()));
@@ -741,7 +750,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
       NetDev& n = s.netdev(name);
       read_netdev(host, n);
       if (req.kernel_ioctls) {
-        read_ethtool(name, n);
+        read_ethtool(name, n, req.ethtool_netlink);
         if (req.counters) read_ethtool_stats(name, n);
       }
       read_qos(host, req.kernel_ioctls, n);
@@ -801,14 +810,15 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   } else {
     s.notes.push_back("PCI functions not listed: " + why(all.error()));
   }
-  for (const std::string& b : bdfs) s.pci_functions.push_back(read_pci(req, host, runner, b));
+  std::vector<std::string> needs_root;
+  for (const std::string& b : bdfs) s.pci_functions.push_back(read_pci(req, host, runner, b, needs_root));
   for (NetDev& n : s.netdevs)
     if (n.bdf && !n.numa_node)
       if (const PciFunction* p = s.find_pci(*n.bdf)) n.numa_node = p->numa_node;
 
   read_host(host, s, nvidia_gpus);
   s.persistence = read_persistence(host);
-  note_unreadable(s);
+  note_unreadable(s, needs_root);
   return s;
 }
 

@@ -24,6 +24,9 @@ struct CollectRequest {
   /// coalescing, channels, pause). Only true when the HostView root is this host's "/"; under a
   /// fixture root those sections keep their "not collected" reasons.
   bool kernel_ioctls = false;
+  /// With kernel_ioctls: read channels through ethtool netlink (libnl-genl, kernel >= 5.6),
+  /// falling back to the ioctl when the family is absent. false: the ioctl only (`--ethtool-ioctl`).
+  bool ethtool_netlink = true;
   /// Virtual netdevs (under /sys/devices/virtual: veth, bonds, ...) to audit anyway, by name.
   /// Others stay in the "virtual netdevs not audited" note.
   std::vector<std::string> virtual_netdevs;

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "rocekit/collect/ethtool_netlink.hpp"
 #include "rocekit/core/text.hpp"
 
 namespace rk::collect {
@@ -86,7 +87,7 @@ PauseState to_pause(const ethtool_pauseparam& p) {
   return out;
 }
 
-void read_ethtool(const std::string& ifname, NetDev& n) {
+void read_ethtool(const std::string& ifname, NetDev& n, bool channels_via_netlink) {
   if (ifname.size() >= IFNAMSIZ) return;
   int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return;
@@ -119,15 +120,32 @@ void read_ethtool(const std::string& ifname, NetDev& n) {
   } else {
     n.coalesce.reason = why_errno(err, "ETHTOOL_GCOALESCE", driver);
   }
-  ethtool_channels ch{};
-  ch.cmd = ETHTOOL_GCHANNELS;
-  if (int err = ethtool_get(fd, ifname, &ch); err == 0) {
-    n.channels.value = to_channels(ch);
-    n.channels.reason.clear();
-    n.channels.source = source("ETHTOOL_GCHANNELS", "combined " + std::to_string(ch.combined_count) +
-                                                        " of max " + std::to_string(ch.max_combined));
-  } else {
-    n.channels.reason = why_errno(err, "ETHTOOL_GCHANNELS", driver);
+  // Channels: ethtool netlink first (what `ethtool -l` uses since kernel 5.6), the ioctl when
+  // the netlink family is absent or not asked for.
+  std::string netlink_why = "not used (--ethtool-ioctl)";
+  if (channels_via_netlink) {
+    if (Result<ChannelState> c = query_channels_netlink(ifname)) {
+      n.channels.value = *c;
+      n.channels.reason.clear();
+      n.channels.source = Evidence{"ethtool netlink ETHTOOL_MSG_CHANNELS_GET " + ifname, 0,
+                                   "combined " + std::to_string(c->combined.value_or(0)) + " of max " +
+                                       std::to_string(c->combined_max.value_or(0))};
+    } else {
+      netlink_why = c.error().message;
+    }
+  }
+  if (!n.channels.has_value()) {
+    ethtool_channels ch{};
+    ch.cmd = ETHTOOL_GCHANNELS;
+    if (int err = ethtool_get(fd, ifname, &ch); err == 0) {
+      n.channels.value = to_channels(ch);
+      n.channels.reason.clear();
+      n.channels.source = source("ETHTOOL_GCHANNELS", "combined " + std::to_string(ch.combined_count) +
+                                                          " of max " + std::to_string(ch.max_combined));
+      n.channels.notes.push_back("ethtool netlink: " + netlink_why + "; read with the ioctl");
+    } else {
+      n.channels.reason = why_errno(err, "ETHTOOL_GCHANNELS", driver);
+    }
   }
   ethtool_pauseparam pp{};
   pp.cmd = ETHTOOL_GPAUSEPARAM;

@@ -30,8 +30,11 @@ PauseState to_pause(const ethtool_pauseparam& p);
 /// Fills n.driver (keeping the sysfs module version when the ioctl gives none), n.coalesce,
 /// n.channels and n.pause from the running kernel. A get the driver does not implement
 /// (EOPNOTSUPP) becomes the reason "<what>: not supported by driver <d>"; EPERM "needs root".
-/// Evidence file: "ioctl SIOCETHTOOL ETHTOOL_G... <ifname>".
-void read_ethtool(const std::string& ifname, NetDev& n);
+/// Evidence file: "ioctl SIOCETHTOOL ETHTOOL_G... <ifname>". Channels come from ethtool netlink
+/// (ethtool_netlink.hpp; evidence "ethtool netlink ETHTOOL_MSG_CHANNELS_GET <ifname>") when
+/// `channels_via_netlink` and the kernel has the family, else from ETHTOOL_GCHANNELS with a note
+/// saying why netlink was not used.
+void read_ethtool(const std::string& ifname, NetDev& n, bool channels_via_netlink = true);
 
 /// Pairs `ethtool -S` names with values: `names` is the ETHTOOL_GSTRINGS(ETH_SS_STATS) payload
 /// (count x 32-byte NUL-padded names), `values` the ETHTOOL_GSTATS payload (u64 counters, same

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rocekit/core/result.hpp"
@@ -37,6 +38,14 @@ class HostView {
   /// Errors: not_found, or io when the link leaves the root.
   Result<std::string> resolve(const std::string& path) const;
 
+  /// The host path a sysfs device link leads to, with one readlink and lexical joining instead
+  /// of canonical()'s lstat per component: "/sys/bus/pci/devices/0000:18:00.0" ->
+  /// "/sys/devices/pci0000:15/0000:15:01.0/.../0000:18:00.0". Valid for links whose directory
+  /// (here /sys/bus/pci/devices) holds no symlink and whose target's components are directories,
+  /// as the kernel lays out /sys/bus/*/devices and the fixture trees copy; falls back to resolve()
+  /// when `path` is not a symlink. Errors: not_found, or io when the target leaves the root.
+  Result<std::string> resolve_device_link(const std::string& path) const;
+
   /// The target of one symlink as stored ("../../../0000:2f:00.0"), one readlink and no
   /// resolution. Errors: not_found, io "not a symlink" (EINVAL), permission_denied.
   Result<std::string> read_link(const std::string& path) const;
@@ -48,13 +57,22 @@ class HostView {
   /// benchmark's floor loop, which reads exactly the same files.
   void set_trace(std::vector<std::string>* trace) { m_trace = trace; }
 
+  /// Records every other filesystem operation as (kind, root path): 'l' list_dir (opendir +
+  /// readdir), 'k' read_link (readlink), 's' exists (stat), 'c' resolve (canonical). For the
+  /// benchmark's second floor, which also replays these.
+  void set_op_trace(std::vector<std::pair<char, std::string>>* trace) { m_op_trace = trace; }
+
  private:
-  std::filesystem::path host_path(const std::string& path) const;
+  /// The path under the root as one string (no std::filesystem::path: appending one splits the
+  /// path into components, an allocation each, on every read).
+  std::string host_path(const std::string& path) const;
   /// Opens and reads up to `max_bytes` into `buf` (one read for sysfs); bytes read.
   Result<std::size_t> read_into(const std::string& path, std::uint8_t* buf, std::size_t max_bytes) const;
   std::filesystem::path m_root;
+  std::string m_prefix;     ///< m_root without trailing '/' ("" for "/"): host_path() = m_prefix + path
   std::string m_real_root;  ///< canonical root, resolved once; empty when it does not exist
   std::vector<std::string>* m_trace = nullptr;
+  std::vector<std::pair<char, std::string>>* m_op_trace = nullptr;
 };
 
 }  // namespace rk::collect
