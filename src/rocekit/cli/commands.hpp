@@ -40,5 +40,6 @@ bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapsho
 void add_select_command(CLI::App& app, Context& ctx);  // also adds `catalog`
 void add_plan_command(CLI::App& app, Context& ctx);
 void add_apply_command(CLI::App& app, Context& ctx);
+void add_fleet_command(CLI::App& app, Context& ctx);
 
 }  // namespace rk::cli

@@ -10,6 +10,7 @@
 #include "rocekit/collect/dcbnl.hpp"
 #include "rocekit/collect/ethtool.hpp"
 #include "rocekit/collect/pcie_config.hpp"
+#include "rocekit/collect/pci_vpd.hpp"
 #include "rocekit/core/text.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
 
@@ -467,6 +468,17 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
     p.flash_recovery = cat.is_flash_recovery_id(*p.device_id);
     if (std::optional<catalog::DeviceMatch> m = cat.find_by_pci_device_id(*p.device_id))
       if (const catalog::NicModel* model = m->unique()) p.device_name = model->name;
+  }
+  if (p.vendor_id == 0x15b3 && !p.is_vf.value_or(false)) {
+    // Board identity from VPD (root-only; absent otherwise): the serial number tells one
+    // physical NIC seen through several PFs or hosts (Multi-Host; `rocekit fleet`).
+    if (Result<std::vector<std::uint8_t>> vpd = host.read_bytes(base + "/vpd", 4096))
+      if (Result<PciVpdFacts> v = decode_pci_vpd(*vpd)) {
+        if (v->product_name) p.vpd_product_name = v->product_name;
+        if (auto pn = v->fields.find("PN"); pn != v->fields.end()) p.vpd_part_number = pn->second;
+        if (auto sn = v->fields.find("SN"); sn != v->fields.end() && !sn->second.empty())
+          p.board_serial_number = sn->second;
+      }
   }
   char ids[32];
   std::snprintf(ids, sizeof ids, "%04x:%04x", p.vendor_id.value_or(0), p.device_id.value_or(0));
