@@ -30,6 +30,12 @@ grep -q "^rocekit fleet: 4 hosts (4 loaded, 0 input problems), 4 NICs, 1 Multi-H
 expect_rc 0 "two agreeing hosts" "$rk" fleet "$tmp/a.json" "$tmp/b.json"
 grep -q "pass     fleet.pfc-consistent" "$tmp/out" && ok || bad "pfc-consistent pass line"
 
+# A capture tarball and a capture directory mix with snapshots; the tarball host is named by its file.
+tar -C "$mh" -czf "$tmp/host-c.tar.gz" host-c && ok || bad "tar"
+expect_rc 1 "tarball + directory + snapshot" "$rk" fleet "$tmp/host-c.tar.gz" "$mh/host-d" "$tmp/a.json"
+grep -q "^rocekit fleet: 3 hosts (3 loaded, 0 input problems), 3 NICs" "$tmp/out" && ok || bad "mixed inputs: $(head -1 "$tmp/out")"
+grep -q "host-c eth4: none" "$tmp/out" && ok || bad "tarball host not named host-c"
+
 # 3. JSON to a file (atomically), Markdown.
 expect_rc 1 "json output" "$rk" fleet "$mh" -f json -o "$tmp/fleet.json"
 grep -q '"fleet_report_version": 1' "$tmp/fleet.json" && ok || bad "json report"
