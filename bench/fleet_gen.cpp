@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   tmpl.netdevs.clear();
   tmpl.pci_functions.clear();
   for (int k = 0; k < nics; ++k) {
-    char bdf[16];
+    char bdf[32];
     std::snprintf(bdf, sizeof bdf, "0000:%02x:00.0", 0x10 + k);
     rk::NetDev n = *port;
     n.name = "eth" + std::to_string(k);

@@ -68,7 +68,7 @@ fs::path synthetic_fleet(const TempDir& dir) {
   Snapshot base = base_host();
   for (int i = 0; i < 12; ++i) {
     Snapshot s = base;
-    char name[16];
+    char name[32];
     std::snprintf(name, sizeof name, "host-%02d", i);
     s.hostname = name;
     NetDev& eth4 = *s.find_netdev("eth4");
