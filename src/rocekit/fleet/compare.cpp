@@ -63,7 +63,7 @@ Consistency judge(std::string_view rule_id, std::string setting, std::string gro
   } else {
     c.outcome = Outcome::fail;
     c.message = plural(c.outliers.size(), noun_one, noun_many) + " of " + std::to_string(c.known) +
-                " differ from the " + (c.tie ? "tied " : "majority ") + "baseline " + c.baseline +
+                (c.outliers.size() == 1 ? " differs" : " differ") + " from the " + (c.tie ? "tied " : "majority ") + "baseline " + c.baseline +
                 " (" + std::to_string(c.baseline_count) + "/" + std::to_string(c.known) + ")" +
                 unknown_note;
   }

@@ -253,9 +253,9 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
   out += "\n### Cross-host checks\n\n| outcome | severity | rule | setting | group | baseline | result |\n"
          "|---|---|---|---|---|---|---|\n";
   for (const Consistency* c : sorted_checks(r))
-    out += fmt::format("| {} | {} | `{}` | {} | {} | `{}` | {} |\n", label(c->outcome),
+    out += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} |\n", label(c->outcome),
                        to_string(c->severity), c->rule, c->setting, md_escape(c->group),
-                       md_escape(c->baseline), md_escape(c->message));
+                       c->baseline.empty() ? "-" : "`" + md_escape(c->baseline) + "`", md_escape(c->message));
   bool header = false;
   for (const Consistency* c : sorted_checks(r)) {
     if (c->outcome != Outcome::fail) continue;
