@@ -92,16 +92,22 @@ Result<Snapshot> load_snapshot_json(const fs::path& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   const std::string text = ss.str();
-  // Counters (ethtool -S `stats`, RDMA port `counters`) are skipped while parsing: no rule and
-  // no fleet comparison reads them, and on a live host they are most of the document.
-  auto skip_counters = [](int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    return !(event == nlohmann::json::parse_event_t::key && parsed.is_string() &&
-             (parsed.get_ref<const std::string&>() == "stats" ||
-              parsed.get_ref<const std::string&>() == "counters"));
+  // Skipped while parsing: counters (ethtool -S `stats`, RDMA port `counters`: no rule and no
+  // fleet comparison reads them, and on a live host they are most of the document) and the
+  // evidence objects below the top level (`source`, `*_source`: the fleet report keeps no
+  // evidence; rules then cite none).
+  auto skip_unused = [](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    if (event != nlohmann::json::parse_event_t::key || !parsed.is_string()) return true;
+    const std::string& k = parsed.get_ref<const std::string&>();
+    if (k == "stats" || k == "counters") return false;
+    if (depth > 1 && (k == "source" || k == "trust_source" || k == "dscp_source" ||
+                      k == "pfc_source" || k == "mtu_source"))
+      return false;
+    return true;
   };
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text, skip_counters);
+    j = nlohmann::json::parse(text, skip_unused);
   } catch (const nlohmann::json::parse_error& e) {
     std::size_t at = std::min<std::size_t>(e.byte ? e.byte - 1 : 0, text.size());
     std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
