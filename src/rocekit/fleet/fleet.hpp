@@ -211,8 +211,9 @@ struct FleetReport {
 
 /// Loads one host input (snapshot JSON, capture directory or tarball). A capture with no usable
 /// file is an error ("no usable tool output in the capture"). A `*.json` file is parsed here,
-/// without its counter sections (`stats`, `counters`: no rule reads them); invalid JSON is
-/// "not valid JSON at line L, column C".
+/// without its counter sections (`stats`, `counters`: no rule reads them) and its evidence
+/// objects below the top level (`source`, `*_source`: findings then cite no evidence, which the
+/// fleet report does not keep); invalid JSON is "not valid JSON at line L, column C".
 Result<Snapshot> load_host(const std::filesystem::path& path);
 /// The `*.json` part of load_host.
 Result<Snapshot> load_snapshot_json(const std::filesystem::path& path);
