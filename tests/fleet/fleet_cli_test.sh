@@ -46,7 +46,7 @@ grep -q "^| host-c | \`eth4\` | \`none\` |" "$tmp/out" && ok || bad "markdown ou
 
 # 4. Progress bar only when asked (or on a TTY), on stderr; stdout stays the report.
 expect_rc 1 "progress always" "$rk" fleet "$mh" --progress always -j 2
-grep -q "4/4 hosts" "$tmp/err" && ok || bad "no progress on stderr"
+[ "$(grep -c "4/4 hosts" "$tmp/err")" = 1 ] && ok || bad "progress on stderr: want one final 4/4 line: $(cat "$tmp/err")"
 grep -q "hosts" "$tmp/out" && ! grep -q "#####" "$tmp/out" && ok || bad "progress leaked into stdout"
 
 # 5. An unloadable input is reported (file + reason); the rest still runs; exit 1.

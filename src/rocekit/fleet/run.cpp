@@ -66,15 +66,17 @@ FleetReport run_fleet(const Discovery& inputs, const Options& options) {
   std::vector<std::thread> pool;
   pool.reserve(threads);
   for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+  std::size_t reported = static_cast<std::size_t>(-1);
   {
     std::unique_lock<std::mutex> lock(mu);
     while (done.load() < total) {
       cv.wait_for(lock, std::chrono::milliseconds(100));
-      if (options.progress) options.progress(done.load(), total);
+      reported = done.load();
+      if (options.progress) options.progress(reported, total);
     }
   }
   for (std::thread& t : pool) t.join();
-  if (options.progress) options.progress(total, total);
+  if (options.progress && reported != total) options.progress(total, total);  // once at the end
 
   // Hosts must be told apart: when several snapshots carry one hostname (cloned images, fixture
   // trees collected on one machine), each of them is named by its input file instead.
