@@ -98,8 +98,8 @@ expect_rc 0 "parse auto" "$rk" parse auto "$hosts/netarbiter-eth4-qos-healthy/ml
 grep -q '"tool": "mlnx_qos"' "$tmp/out" && ok || bad "parse auto did not identify mlnx_qos"
 
 # 10. docs/rules.md is current.
-"$rk" rules list -f markdown >"$tmp/rules.md"
-cmp -s "$tmp/rules.md" "$src/docs/rules.md" && ok || bad "docs/rules.md is stale: run rocekit rules list -f markdown > docs/rules.md"
+{ "$rk" rules list -f markdown; "$rk" fleet --list-rules; } >"$tmp/rules.md"
+cmp -s "$tmp/rules.md" "$src/docs/rules.md" && ok || bad "docs/rules.md is stale: run { rocekit rules list -f markdown; rocekit fleet --list-rules; } > docs/rules.md"
 
 # 11. Break-test regressions: duplicate tar entries, useless captures, colliding outputs,
 #     out-of-range snapshot numbers, policy label, duplicate policy keys.

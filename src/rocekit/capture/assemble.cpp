@@ -696,6 +696,9 @@ void on_devlink(Ctx& c) {
     p.firmware.value = fw;
     p.firmware.source = c.find(d.name);
     if (d.driver && !p.driver) p.driver = d.driver;
+    if (d.board_serial_number && !d.board_serial_number->empty())
+      p.board_serial_number = d.board_serial_number;
+    if (d.function_uid && !d.function_uid->empty()) p.function_uid = d.function_uid;
   }
 }
 
@@ -716,6 +719,8 @@ void on_lspci(Ctx& c) {
     if (d.vpd) {
       p.vpd_part_number = d.vpd->part_number;
       p.vpd_product_name = d.vpd->product_name;
+      if (d.vpd->serial_number && !d.vpd->serial_number->empty() && !p.board_serial_number)
+        p.board_serial_number = d.vpd->serial_number;
     }
     std::size_t from = d.line;
     if (d.link_capability || d.link_status) {

@@ -42,5 +42,6 @@ void add_plan_command(CLI::App& app, Context& ctx);
 void add_apply_command(CLI::App& app, Context& ctx);
 void add_exporter_command(CLI::App& app, Context& ctx);
 void add_switch_command(CLI::App& app, Context& ctx);
+void add_fleet_command(CLI::App& app, Context& ctx);
 
 }  // namespace rk::cli

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   rk::cli::add_apply_command(app, ctx);
   rk::cli::add_exporter_command(app, ctx);
   rk::cli::add_switch_command(app, ctx);
+  rk::cli::add_fleet_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -499,15 +499,19 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
     set_value(p.link, f->link, ev(cfg_path, t));
     set_value(p.max_read_request_bytes, f->max_read_request_bytes, ev(cfg_path, t));
   }
-  // VPD (product name, part number) of an NVIDIA/Mellanox PF: the first 1 KiB holds the ID
-  // string and VPD-R. Root-only (0600) on real sysfs; when unreadable the fields stay empty and
-  // pcie.bandwidth-feeds-ports says the card's port count is not known.
+  // VPD (product name, part number, serial number) of an NVIDIA/Mellanox PF: the first 1 KiB
+  // holds the ID string and VPD-R. Root-only (0600) on real sysfs; when unreadable the fields
+  // stay empty and pcie.bandwidth-feeds-ports says the card's port count is not known. The
+  // serial number tells one physical NIC seen through several PFs or hosts (Multi-Host;
+  // `rocekit fleet`).
   if (p.vendor_id == 0x15b3 && !p.is_vf.value_or(false) && !p.flash_recovery) {
     if (Result<std::vector<std::uint8_t>> raw = host.read_bytes(base + "/vpd", 1024)) {
       if (Result<PciVpd> vpd = parse_pci_vpd(*raw)) {
         p.vpd_product_name = vpd->product_name;
         if (auto pn = vpd->read_only.find("PN"); pn != vpd->read_only.end() && !pn->second.empty())
           p.vpd_part_number = pn->second;
+        if (auto sn = vpd->read_only.find("SN"); sn != vpd->read_only.end() && !sn->second.empty())
+          p.board_serial_number = sn->second;
       }
     } else if (raw.error().kind == ErrorKind::permission_denied) {
       needs_root.push_back(base + "/vpd");

@@ -18,7 +18,7 @@
 namespace rk {
 
 /// Current snapshot schema version. Bump on any incompatible change of the JSON form.
-inline constexpr int k_snapshot_schema_version = 1;
+inline constexpr int k_snapshot_schema_version = 2;  // 2: PciFunction board_serial_number, function_uid
 
 /// Where a value was read: a capture file and 1-based line (line 0 = whole file), or a sysfs
 /// path / command for live collection, with the decisive text.
@@ -225,6 +225,11 @@ struct PciFunction {
   std::optional<std::string> driver;
   std::optional<std::string> vpd_part_number;
   std::optional<std::string> vpd_product_name;
+  /// Serial number of the physical board: devlink `board.serial_number`, else VPD `[SN]`.
+  /// Identical on every PF of one physical NIC, also across the hosts of a Multi-Host NIC.
+  std::optional<std::string> board_serial_number;
+  /// devlink `function.uid` (mlx5, kernel >= 6.15): board serial + function, unique per PF.
+  std::optional<std::string> function_uid;
   Collected<PcieLinkState> link;
   Collected<int> max_read_request_bytes;    ///< DevCtl MaxReadReq (MRRS)
   Collected<FirmwareImage> firmware;

@@ -1,0 +1,145 @@
+// Host input discovery and loading for `rocekit fleet`.
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+#include "rocekit/fleet/fleet.hpp"
+#include "rocekit/model/json.hpp"
+#include "rocekit/pipeline.hpp"
+
+namespace rk::fleet {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool is_host_file_name(const std::string& name) {
+  return ends_with(name, ".json") || ends_with(name, ".tar.gz") || ends_with(name, ".tgz") ||
+         ends_with(name, ".tar");
+}
+
+/// A capture directory holds tool outputs (`*.txt`) or the capture script's log.
+bool is_capture_dir(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name == "rocekit-capture.log") return true;
+    if (ends_with(name, ".txt") && it->is_regular_file(ec)) return true;
+  }
+  return false;
+}
+
+void expand(const fs::path& p, int depth, bool from_arg, Discovery& out) {
+  std::error_code ec;
+  fs::file_status st = fs::status(p, ec);
+  if (ec || !fs::exists(st)) {
+    out.problems.push_back({p.string(), "no such file or directory"});
+    return;
+  }
+  if (fs::is_regular_file(st)) {
+    out.hosts.push_back(p);
+    return;
+  }
+  if (!fs::is_directory(st)) {
+    out.problems.push_back({p.string(), "not a regular file or directory"});
+    return;
+  }
+  if (is_capture_dir(p)) {
+    out.hosts.push_back(p);
+    return;
+  }
+  if (depth >= 4) {
+    out.problems.push_back({p.string(), "directory nested too deep (more than 4 levels below an argument)"});
+    return;
+  }
+  std::vector<fs::path> entries;
+  fs::directory_iterator it(p, ec);
+  if (ec) {
+    out.problems.push_back({p.string(), "cannot list directory: " + ec.message()});
+    return;
+  }
+  for (fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.empty() || name[0] == '.') continue;
+    std::error_code ec2;
+    if (it->is_directory(ec2) || (is_host_file_name(name) && it->is_regular_file(ec2)))
+      entries.push_back(it->path());
+  }
+  std::sort(entries.begin(), entries.end());
+  std::size_t before = out.hosts.size();
+  for (const fs::path& e : entries) expand(e, depth + 1, false, out);
+  if (out.hosts.size() == before && from_arg)
+    out.problems.push_back({p.string(), "no snapshots or captures found (see README \"Fleet\" for the layout)"});
+}
+
+}  // namespace
+
+Discovery discover_inputs(const std::vector<fs::path>& args) {
+  Discovery d;
+  for (const fs::path& a : args) expand(a, 0, true, d);
+  return d;
+}
+
+Result<Snapshot> load_snapshot_json(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return unexpected(ErrorKind::io, "cannot open", path.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  // Skipped while parsing: counters (ethtool -S `stats`, RDMA port `counters`: no rule and no
+  // fleet comparison reads them, and on a live host they are most of the document) and the
+  // evidence objects below the top level (`source`, `*_source`: the fleet report keeps no
+  // evidence; rules then cite none).
+  auto skip_unused = [](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    if (event != nlohmann::json::parse_event_t::key || !parsed.is_string()) return true;
+    const std::string& k = parsed.get_ref<const std::string&>();
+    if (k == "stats" || k == "counters") return false;
+    if (depth > 1 && (k == "source" || k == "trust_source" || k == "dscp_source" ||
+                      k == "pfc_source" || k == "mtu_source"))
+      return false;
+    return true;
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text, skip_unused);
+  } catch (const nlohmann::json::parse_error& e) {
+    std::size_t at = std::min<std::size_t>(e.byte ? e.byte - 1 : 0, text.size());
+    std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    std::size_t nl = text.rfind('\n', at ? at - 1 : 0);
+    std::size_t column = nl == std::string::npos || at == 0 ? at + 1 : at - nl;
+    return unexpected(ErrorKind::malformed_input,
+                      "not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(column),
+                      path.string());
+  }
+  Result<Snapshot> r = snapshot_from_json(j);
+  if (!r) return unexpected(r.error().kind, r.error().message, path.string());
+  if (r->source.kind.empty()) r->source.kind = "snapshot";
+  if (r->source.path.empty()) r->source.path = path.string();
+  return r;
+}
+
+Result<Snapshot> load_host(const fs::path& path) {
+  std::error_code ec;
+  if (path.extension() == ".json" && fs::is_regular_file(path, ec)) return load_snapshot_json(path);
+  Result<Snapshot> snap = load_input(path);
+  if (!snap) return snap;
+  if (snap->source.kind == "snapshot" || snap->source.kind == "live" || !snap->tool_runs.empty())
+    return snap;
+  for (const InputFile& in : snap->inputs)
+    if (in.status == "parsed" || in.status == "parsed_with_warnings") return snap;
+  std::string why = "no usable tool output in the capture";
+  for (const InputFile& in : snap->inputs)
+    if (!in.messages.empty()) {
+      why += " (" + in.messages.front() + (snap->inputs.size() > 1 ? ", ..." : "") + ")";
+      break;
+    }
+  return unexpected(ErrorKind::malformed_input, why, path.string());
+}
+
+}  // namespace rk::fleet

@@ -1,0 +1,253 @@
+// rk_fleet: many hosts at once (issue 7). Each host input (snapshot JSON, capture directory,
+// capture tarball) is loaded and checked on a worker thread, then reduced to the settings that
+// are compared across hosts plus a summary of its findings; the full Snapshot is dropped at once
+// so memory stays bounded by the reduced form (about a few KiB per host). Cross-host checks then
+// find, per setting, the majority value (the baseline) and the hosts/NICs that differ from it.
+//
+// Library code: no printing, no exit. Progress is reported through a callback that runs on the
+// calling thread.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "rocekit/model/finding.hpp"
+#include "rocekit/model/snapshot.hpp"
+#include "rocekit/policy/policy.hpp"
+
+namespace rk::fleet {
+
+// ---------------------------------------------------------------- inputs -------------------
+
+/// An input that could not be used: the file and why ("not a rocekit snapshot", "no such file").
+struct InputProblem {
+  std::string file;
+  std::string reason;
+};
+
+/// The host inputs found under the command-line arguments, in a stable (sorted) order.
+struct Discovery {
+  std::vector<std::filesystem::path> hosts;
+  std::vector<InputProblem> problems;
+};
+
+/// Expands command-line arguments into host inputs. The rule (README "Fleet"):
+/// - a regular file is one host (snapshot `*.json`, capture `*.tar.gz`/`*.tgz`/`*.tar`); any
+///   other regular file is still tried as a capture tarball and reported if that fails;
+/// - a directory holding at least one `*.txt` file or a `rocekit-capture.log` is one capture
+///   directory (one host);
+/// - any other directory is a fleet directory: each non-hidden entry that is a `*.json`,
+///   `*.tar.gz`, `*.tgz` or `*.tar` file, or a subdirectory, is expanded by the same rule
+///   (up to 4 levels down); other files (README.md, ...) are skipped. A fleet directory in which
+///   nothing is found is a problem ("no snapshots or captures found").
+/// A missing argument is a problem ("no such file or directory"). Never throws.
+Discovery discover_inputs(const std::vector<std::filesystem::path>& args);
+
+// ---------------------------------------------------------------- reduced host ---------------
+
+/// Setting ids compared across hosts. Values are canonical strings (docs/rules.md "Fleet
+/// rules" gives each form), e.g. trust "dscp", pfc "3" or "none", dscp_map "0:0-7 1:8-15 ...",
+/// ecn "rp:3 np:3", mtu "9000", max_read_request "4096", coalescing "adaptive-rx off rx-usecs 8
+/// tx-usecs 16", cnp "dscp 48 priority 6", firmware "28.41.1000", driver "mlx5_core 6.8.12".
+namespace setting {
+inline constexpr std::string_view trust = "trust";
+inline constexpr std::string_view dscp_map = "dscp_map";
+inline constexpr std::string_view pfc = "pfc";
+inline constexpr std::string_view ecn = "ecn";
+inline constexpr std::string_view cnp = "cnp";
+inline constexpr std::string_view mtu = "mtu";
+inline constexpr std::string_view max_read_request = "max_read_request";
+inline constexpr std::string_view coalescing = "coalescing";
+inline constexpr std::string_view firmware = "firmware";
+inline constexpr std::string_view driver = "driver";
+}  // namespace setting
+
+/// One NIC port of a host (a netdev backed by a PCI function or RDMA device; or an NVIDIA PF
+/// without a netdev) reduced to the compared settings.
+struct NicRecord {
+  std::string subject;      ///< netdev name, or the BDF when the port has no netdev
+  std::string bdf;          ///< "dddd:bb:dd.f", "" when unknown
+  std::string model;        ///< comparison group for versions: PSID, else device name, else "unknown model"
+  std::string physical_id;  ///< physical NIC id ("board serial MT..." / "system image GUID ..."), "" unknown
+  /// setting id -> canonical value. A setting absent here was not collected: `unknown` holds
+  /// the reason.
+  std::map<std::string, std::string> values;
+  std::map<std::string, std::string> unknown;
+};
+
+/// Firmware NV configuration of one physical NIC as one host sees it (reported once per physical
+/// NIC; CNP_* parameters are compared per port by fleet.cnp-consistent instead).
+struct PhysicalNicRecord {
+  std::string key;     ///< physical_id, or "<host>/<dddd:bb:dd>" when the NIC has no global id
+  bool global_id = false;  ///< key is a board serial / GUID valid across hosts
+  std::string model;
+  std::string bdf;     ///< the PF whose NV configuration was read
+  std::map<std::string, std::string> nv;  ///< parameter -> current (else next-boot) value
+};
+
+/// A finding of a host kept for the report (failures only; the rest is counted).
+struct HostFinding {
+  std::string rule;
+  std::string subject;
+  Severity severity = Severity::warning;
+  std::string message;
+};
+
+/// Per rule: count of findings per outcome (index = static_cast<int>(Outcome)).
+using OutcomeCounts = std::array<std::uint32_t, 4>;
+
+/// One host after loading, checking and reducing. `loaded == false`: `error` says why and the
+/// rest is empty.
+struct HostSummary {
+  std::string file;      ///< the input path as discovered
+  std::string host;      ///< hostname from the snapshot, else the input's file name
+  bool loaded = false;
+  std::string error;     ///< load failure ("not a rocekit snapshot (no schema_version)")
+  std::vector<NicRecord> nics;
+  std::vector<PhysicalNicRecord> physical;
+  std::vector<HostFinding> failures;
+  std::map<std::string, OutcomeCounts> rule_counts;
+};
+
+/// A caller-supplied per-host check run after the built-in rules (e.g. switch alignment). It
+/// must be thread-safe: it is called from several worker threads at once, one snapshot each.
+/// Its findings are counted and reported like the built-in rules' findings.
+using HostChecker = std::function<std::vector<Finding>(const Snapshot&)>;
+
+/// Reduces one loaded snapshot: runs the policy's rules and the extra checkers, extracts the
+/// compared settings. `file` is the input path (names the host when the snapshot has no
+/// hostname).
+HostSummary summarize_host(const Snapshot& snapshot, const std::string& file, const Policy& policy,
+                           const std::vector<HostChecker>& extra_checks = {});
+
+// ---------------------------------------------------------------- cross-host -----------------
+
+/// A NIC (or physical NIC) whose value is not the baseline, or is unknown (value = the reason).
+struct Outlier {
+  std::string host;
+  std::string subject;  ///< netdev / BDF, or the physical NIC key
+  std::string value;
+};
+
+/// One cross-host comparison: one setting within one group.
+struct Consistency {
+  std::string rule;      ///< fleet.<setting>-consistent, fleet.multi-host-qos-identical
+  Severity severity = Severity::warning;
+  Outcome outcome = Outcome::unknown;  ///< pass: all known values equal; fail: outliers; unknown: no value
+  std::string setting;   ///< setting id, or "nv.<PARAM>"
+  std::string group;     ///< "all NICs", a model (PSID) or a physical NIC key
+  std::string baseline;  ///< the majority value ("" when nothing is known)
+  bool tie = false;      ///< no strict majority: the baseline is the smallest of the most common
+  std::size_t known = 0;           ///< subjects with a value
+  std::size_t baseline_count = 0;  ///< subjects with the baseline value
+  std::vector<std::pair<std::string, std::size_t>> distribution;  ///< value -> subjects, most common first
+  std::vector<Outlier> outliers;   ///< every subject whose value differs from the baseline
+  std::size_t unknown_count = 0;   ///< subjects without a value
+  std::vector<Outlier> unknown;    ///< the first 20 of them, value = the reason
+  std::string message;
+};
+
+/// A physical NIC seen from more than one host (multi-host), with its PFs and its NV
+/// configuration reported once.
+struct MultiHostNic {
+  std::string key;
+  std::string model;
+  std::vector<Outlier> pfs;  ///< host, subject (netdev or BDF), value = BDF
+  std::map<std::string, std::string> nv;  ///< from the first host that has it
+  std::string nv_host;       ///< where `nv` was read
+};
+
+/// Cross-host checks over reduced hosts: per-port QoS/MTU settings across all NICs; MRRS,
+/// coalescing, firmware and driver version within each model group; NV parameters once per
+/// physical NIC within each model group; QoS identical across the PFs of each multi-host NIC.
+struct CrossHost {
+  std::vector<Consistency> checks;
+  std::vector<MultiHostNic> multi_host;
+};
+CrossHost compare_hosts(const std::vector<HostSummary>& hosts);
+
+// ---------------------------------------------------------------- the whole run --------------
+
+struct Options {
+  Policy policy;
+  /// Worker threads; 0 = std::thread::hardware_concurrency() (at least 1).
+  unsigned threads = 0;
+  std::vector<HostChecker> extra_checks;
+  /// Called on the calling thread about every 100 ms while hosts load, and once at the end.
+  std::function<void(std::size_t done, std::size_t total)> progress;
+};
+
+/// Per-host rule tally across the fleet.
+struct RuleTally {
+  std::string rule;
+  Severity severity = Severity::warning;
+  std::size_t hosts_fail = 0;     ///< hosts with at least one failing finding of the rule
+  std::size_t hosts_unknown = 0;  ///< hosts with an unknown and no failure
+  std::size_t hosts_pass = 0;     ///< hosts where every finding passed / not applicable
+  std::size_t findings_fail = 0;
+};
+
+struct FleetReport {
+  std::vector<HostSummary> hosts;  ///< discovery order; unloadable hosts included
+  std::vector<InputProblem> problems;  ///< discovery problems and load failures
+  CrossHost cross;
+  std::vector<RuleTally> rules;    ///< per-host rules, most failing hosts first
+  std::size_t hosts_loaded = 0;
+  std::size_t nic_count = 0;
+
+  /// True when a loaded host has a failure at or above `threshold`, a cross-host check failed,
+  /// or an input could not be loaded.
+  bool has_problem(Severity threshold) const;
+};
+
+/// Loads one host input (snapshot JSON, capture directory or tarball). A capture with no usable
+/// file is an error ("no usable tool output in the capture"). A `*.json` file is parsed here,
+/// without its counter sections (`stats`, `counters`: no rule reads them) and its evidence
+/// objects below the top level (`source`, `*_source`: findings then cite no evidence, which the
+/// fleet report does not keep); invalid JSON is "not valid JSON at line L, column C".
+Result<Snapshot> load_host(const std::filesystem::path& path);
+/// The `*.json` part of load_host.
+Result<Snapshot> load_snapshot_json(const std::filesystem::path& path);
+
+/// Loads, checks and reduces every host (in parallel), then compares them.
+FleetReport run_fleet(const Discovery& inputs, const Options& options);
+
+// ---------------------------------------------------------------- rules and rendering --------
+
+/// A fleet rule (docs/rules.md "Fleet rules"). Ids are a public contract.
+struct FleetRule {
+  std::string_view id;
+  std::string_view setting;   ///< setting id compared ("" for rules that compare several)
+  std::string_view title;
+  Severity severity;
+  std::string_view group;     ///< "all NICs", "NIC model (PSID)", "physical NIC"
+  std::string_view value_form;  ///< the canonical value string compared
+  std::string_view rationale;
+};
+const std::vector<FleetRule>& fleet_rules();
+const FleetRule* find_fleet_rule(std::string_view id);
+
+enum class Format { text, json, markdown };
+struct RenderOptions {
+  std::size_t max_hosts_detail = 200;  ///< text/markdown: host detail rows (JSON lists all)
+  std::size_t max_outliers = 20;       ///< text/markdown: outliers per check (JSON lists all)
+  std::string policy_name = "default";
+};
+/// JSON report: `{fleet_report_version: 1, tool_version, policy, summary {hosts, hosts_loaded,
+/// hosts_failed_to_load, nics, checks_failed, ...}, problems[], rules[], consistency[],
+/// multi_host_nics[], hosts[]}` (README "Fleet" shows the shape).
+nlohmann::json render_json(const FleetReport& r, const RenderOptions& o);
+std::string render(const FleetReport& r, Format f, const RenderOptions& o);
+/// The "Fleet rules" section of docs/rules.md (markdown).
+std::string rules_markdown();
+
+}  // namespace rk::fleet

@@ -1,0 +1,330 @@
+// Fleet report renderers: text, JSON, Markdown. They format; they never decide.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "rocekit/fleet/fleet.hpp"
+#include "rocekit/pipeline.hpp"
+
+namespace rk::fleet {
+
+namespace {
+
+struct HostOutlier {
+  const Consistency* check;
+  const Outlier* outlier;
+};
+
+/// host -> the cross-host outliers that name it.
+std::map<std::string, std::vector<HostOutlier>> outliers_by_host(const FleetReport& r) {
+  std::map<std::string, std::vector<HostOutlier>> m;
+  for (const Consistency& c : r.cross.checks)
+    for (const Outlier& o : c.outliers) m[o.host].push_back({&c, &o});
+  return m;
+}
+
+std::size_t count_checks(const FleetReport& r, Outcome o) {
+  std::size_t n = 0;
+  for (const Consistency& c : r.cross.checks) n += c.outcome == o;
+  return n;
+}
+
+std::size_t hosts_with_failures(const FleetReport& r) {
+  std::size_t n = 0;
+  for (const HostSummary& h : r.hosts) n += h.loaded && !h.failures.empty();
+  return n;
+}
+
+std::string label(Outcome o) {
+  switch (o) {
+    case Outcome::fail: return "FAIL";
+    case Outcome::unknown: return "UNKNOWN";
+    case Outcome::pass: return "pass";
+    case Outcome::not_applicable: return "n/a";
+  }
+  return "?";
+}
+
+int rank(Outcome o) { return o == Outcome::fail ? 0 : o == Outcome::unknown ? 1 : 2; }
+
+std::vector<const Consistency*> sorted_checks(const FleetReport& r) {
+  std::vector<const Consistency*> v;
+  for (const Consistency& c : r.cross.checks) v.push_back(&c);
+  std::stable_sort(v.begin(), v.end(), [](const Consistency* a, const Consistency* b) {
+    if (rank(a->outcome) != rank(b->outcome)) return rank(a->outcome) < rank(b->outcome);
+    return static_cast<int>(a->severity) > static_cast<int>(b->severity);
+  });
+  return v;
+}
+
+std::string md_escape(const std::string& t) {
+  std::string out;
+  for (char c : t) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+std::string summary_line(const FleetReport& r) {
+  return fmt::format("{} hosts ({} loaded, {} input problems), {} NICs, {} Multi-Host NICs; "
+                     "cross-host checks: {} fail, {} unknown, {} pass; {} hosts with failing findings",
+                     r.hosts.size(), r.hosts_loaded, r.problems.size(), r.nic_count,
+                     r.cross.multi_host.size(), count_checks(r, Outcome::fail),
+                     count_checks(r, Outcome::unknown), count_checks(r, Outcome::pass),
+                     hosts_with_failures(r));
+}
+
+}  // namespace
+
+nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
+  using nlohmann::json;
+  json j;
+  j["fleet_report_version"] = 1;
+  j["tool_version"] = std::string(version());
+  j["policy"] = o.policy_name;
+  j["summary"] = {{"hosts", r.hosts.size()},
+                  {"hosts_loaded", r.hosts_loaded},
+                  {"input_problems", r.problems.size()},
+                  {"nics", r.nic_count},
+                  {"multi_host_nics", r.cross.multi_host.size()},
+                  {"hosts_with_failures", hosts_with_failures(r)},
+                  {"checks", {{"fail", count_checks(r, Outcome::fail)},
+                              {"unknown", count_checks(r, Outcome::unknown)},
+                              {"pass", count_checks(r, Outcome::pass)}}}};
+  json problems = json::array();
+  for (const InputProblem& p : r.problems)
+    problems.push_back({{"rule", "fleet.input-loaded"}, {"file", p.file}, {"reason", p.reason}});
+  j["problems"] = std::move(problems);
+  json rules = json::array();
+  for (const RuleTally& t : r.rules)
+    rules.push_back({{"rule", t.rule}, {"severity", std::string(to_string(t.severity))},
+                     {"hosts_fail", t.hosts_fail}, {"hosts_unknown", t.hosts_unknown},
+                     {"hosts_pass", t.hosts_pass}, {"findings_fail", t.findings_fail}});
+  j["rules"] = std::move(rules);
+  json checks = json::array();
+  for (const Consistency& c : r.cross.checks) {
+    json x = {{"rule", c.rule}, {"severity", std::string(to_string(c.severity))},
+              {"outcome", std::string(to_string(c.outcome))}, {"setting", c.setting},
+              {"group", c.group}, {"baseline", c.baseline}, {"tie", c.tie}, {"known", c.known},
+              {"baseline_count", c.baseline_count}, {"unknown_count", c.unknown_count},
+              {"message", c.message}};
+    json dist = json::array();
+    for (const auto& [v, n] : c.distribution) dist.push_back({{"value", v}, {"count", n}});
+    x["distribution"] = std::move(dist);
+    json outl = json::array();
+    for (const Outlier& ol : c.outliers)
+      outl.push_back({{"host", ol.host}, {"subject", ol.subject}, {"value", ol.value}});
+    x["outliers"] = std::move(outl);
+    json unk = json::array();
+    for (const Outlier& u : c.unknown)
+      unk.push_back({{"host", u.host}, {"subject", u.subject}, {"reason", u.value}});
+    x["unknown"] = std::move(unk);
+    checks.push_back(std::move(x));
+  }
+  j["consistency"] = std::move(checks);
+  json multi = json::array();
+  for (const MultiHostNic& m : r.cross.multi_host) {
+    json pfs = json::array();
+    for (const Outlier& p : m.pfs) pfs.push_back({{"host", p.host}, {"subject", p.subject}, {"bdf", p.value}});
+    multi.push_back({{"id", m.key}, {"model", m.model}, {"pfs", std::move(pfs)},
+                     {"nv_config", m.nv}, {"nv_config_from", m.nv_host}});
+  }
+  j["multi_host_nics"] = std::move(multi);
+  auto by_host = outliers_by_host(r);
+  json hosts = json::array();
+  for (const HostSummary& h : r.hosts) {
+    json x = {{"host", h.host}, {"file", h.file}, {"loaded", h.loaded}};
+    if (!h.loaded) {
+      x["error"] = h.error;
+      hosts.push_back(std::move(x));
+      continue;
+    }
+    x["nics"] = h.nics.size();
+    json fails = json::array();
+    for (const HostFinding& f : h.failures)
+      fails.push_back({{"rule", f.rule}, {"subject", f.subject},
+                       {"severity", std::string(to_string(f.severity))}, {"message", f.message}});
+    x["failures"] = std::move(fails);
+    json outl = json::array();
+    if (auto it = by_host.find(h.host); it != by_host.end())
+      for (const HostOutlier& ho : it->second)
+        outl.push_back({{"rule", ho.check->rule}, {"setting", ho.check->setting},
+                        {"subject", ho.outlier->subject}, {"value", ho.outlier->value},
+                        {"baseline", ho.check->baseline}});
+    x["outliers"] = std::move(outl);
+    hosts.push_back(std::move(x));
+  }
+  j["hosts"] = std::move(hosts);
+  return j;
+}
+
+namespace {
+
+std::string render_text(const FleetReport& r, const RenderOptions& o) {
+  std::string out = "rocekit fleet: " + summary_line(r) + "\npolicy " + o.policy_name + "\n";
+  if (!r.problems.empty()) {
+    out += "\ninput problems (fleet.input-loaded):\n";
+    for (const InputProblem& p : r.problems) out += "  " + p.file + ": " + p.reason + "\n";
+  }
+  out += "\ncross-host checks:\n";
+  for (const Consistency* c : sorted_checks(r)) {
+    out += fmt::format("  {:<8} {:<34} {} ({}): {}{}\n", label(c->outcome), c->rule, c->setting,
+                       c->group, c->outcome == Outcome::fail ? "[" + std::string(to_string(c->severity)) + "] " : "",
+                       c->message);
+    std::size_t shown = 0;
+    for (const Outlier& ol : c->outliers) {
+      if (shown++ == o.max_outliers) {
+        out += fmt::format("           ... and {} more (see -f json)\n", c->outliers.size() - o.max_outliers);
+        break;
+      }
+      out += fmt::format("           {} {}: {}\n", ol.host, ol.subject, ol.value);
+    }
+    if (c->outcome == Outcome::unknown)
+      for (const Outlier& u : c->unknown) {
+        out += fmt::format("           {} {}: {}\n", u.host, u.subject, u.value);
+        break;  // one example reason
+      }
+  }
+  if (!r.cross.multi_host.empty()) {
+    out += "\nMulti-Host NICs (one physical NIC seen from several hosts):\n";
+    for (const MultiHostNic& m : r.cross.multi_host) {
+      out += fmt::format("  {} ({}):", m.key, m.model);
+      for (const Outlier& p : m.pfs) out += fmt::format(" {}:{}", p.host, p.subject);
+      out += "\n";
+      if (m.nv.empty()) {
+        out += "    firmware NV configuration: not collected on any of its hosts\n";
+      } else {
+        out += fmt::format("    firmware NV configuration (once, from {}):", m.nv_host);
+        for (const auto& [k, v] : m.nv) out += " " + k + "=" + v;
+        out += "\n";
+      }
+    }
+  }
+  out += "\ntop problems (per-host rules, hosts failing / unknown / passing):\n";
+  std::size_t listed = 0;
+  for (const RuleTally& t : r.rules) {
+    if (t.hosts_fail == 0 && t.hosts_unknown == 0) continue;
+    if (listed++ == 15) break;
+    out += fmt::format("  {:<28} {:<9} {} / {} / {}\n", t.rule, to_string(t.severity), t.hosts_fail,
+                       t.hosts_unknown, t.hosts_pass);
+  }
+  if (listed == 0) out += "  none\n";
+  out += "\nhosts:\n";
+  auto by_host = outliers_by_host(r);
+  std::size_t clean = 0, shown = 0;
+  for (const HostSummary& h : r.hosts) {
+    auto it = by_host.find(h.host);
+    std::size_t outl = it == by_host.end() ? 0 : it->second.size();
+    if (h.loaded && h.failures.empty() && outl == 0) {
+      ++clean;
+      continue;
+    }
+    if (shown++ == o.max_hosts_detail) {
+      out += "  ... more hosts in -f json\n";
+      break;
+    }
+    if (!h.loaded) {
+      out += fmt::format("  {}: not loaded: {}\n", h.file, h.error);
+      continue;
+    }
+    out += fmt::format("  {} ({}, {} NICs): {} failing findings, {} cross-host outliers\n", h.host,
+                       h.file, h.nics.size(), h.failures.size(), outl);
+    for (std::size_t i = 0; i < outl; ++i) {
+      const HostOutlier& ho = it->second[i];
+      out += fmt::format("    outlier  {:<34} {} {}: {} (baseline {})\n", ho.check->rule,
+                         ho.outlier->subject, ho.check->setting, ho.outlier->value, ho.check->baseline);
+    }
+    for (const HostFinding& f : h.failures)
+      out += fmt::format("    FAIL     {:<34} {} [{}] {}\n", f.rule, f.subject, to_string(f.severity), f.message);
+  }
+  out += fmt::format("  {} hosts without failing findings or outliers\n", clean);
+  return out;
+}
+
+std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
+  std::string out = "## rocekit fleet\n\n" + summary_line(r) + ". Policy `" + o.policy_name + "`.\n";
+  if (!r.problems.empty()) {
+    out += "\n### Input problems (`fleet.input-loaded`)\n\n| file | reason |\n|---|---|\n";
+    for (const InputProblem& p : r.problems)
+      out += fmt::format("| `{}` | {} |\n", md_escape(p.file), md_escape(p.reason));
+  }
+  out += "\n### Cross-host checks\n\n| outcome | severity | rule | setting | group | baseline | result |\n"
+         "|---|---|---|---|---|---|---|\n";
+  for (const Consistency* c : sorted_checks(r))
+    out += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} |\n", label(c->outcome),
+                       to_string(c->severity), c->rule, c->setting, md_escape(c->group),
+                       c->baseline.empty() ? "-" : "`" + md_escape(c->baseline) + "`", md_escape(c->message));
+  bool header = false;
+  for (const Consistency* c : sorted_checks(r)) {
+    if (c->outcome != Outcome::fail) continue;
+    if (!header) out += "\n### Outliers\n";
+    header = true;
+    out += fmt::format("\n#### `{}`: {} ({})\n\nBaseline `{}`.\n\n| host | NIC | value |\n|---|---|---|\n",
+                       c->rule, c->setting, md_escape(c->group), md_escape(c->baseline));
+    std::size_t shown = 0;
+    for (const Outlier& ol : c->outliers) {
+      if (shown++ == o.max_outliers) {
+        out += fmt::format("| ... | {} more | see the JSON report |\n", c->outliers.size() - o.max_outliers);
+        break;
+      }
+      out += fmt::format("| {} | `{}` | `{}` |\n", md_escape(ol.host), md_escape(ol.subject), md_escape(ol.value));
+    }
+  }
+  if (!r.cross.multi_host.empty()) {
+    out += "\n### Multi-Host NICs\n\n| physical NIC | model | PFs (host: NIC) | firmware NV (once) |\n|---|---|---|---|\n";
+    for (const MultiHostNic& m : r.cross.multi_host) {
+      std::string pfs, nv;
+      for (const Outlier& p : m.pfs) pfs += (pfs.empty() ? "" : ", ") + p.host + ": `" + p.subject + "`";
+      for (const auto& [k, v] : m.nv) nv += (nv.empty() ? "" : ", ") + k + "=" + v;
+      out += fmt::format("| {} | {} | {} | {} |\n", md_escape(m.key), md_escape(m.model), md_escape(pfs),
+                         nv.empty() ? "not collected" : md_escape(nv));
+    }
+  }
+  out += "\n### Top problems (per-host rules)\n\n| rule | severity | hosts failing | hosts unknown | hosts passing |\n"
+         "|---|---|---|---|---|\n";
+  for (const RuleTally& t : r.rules)
+    if (t.hosts_fail || t.hosts_unknown)
+      out += fmt::format("| `{}` | {} | {} | {} | {} |\n", t.rule, to_string(t.severity), t.hosts_fail,
+                         t.hosts_unknown, t.hosts_pass);
+  out += "\n### Hosts with failures or outliers\n\n| host | file | NICs | failing findings | outliers |\n"
+         "|---|---|---|---|---|\n";
+  auto by_host = outliers_by_host(r);
+  std::size_t shown = 0;
+  for (const HostSummary& h : r.hosts) {
+    auto it = by_host.find(h.host);
+    std::size_t outl = it == by_host.end() ? 0 : it->second.size();
+    if (h.loaded && h.failures.empty() && outl == 0) continue;
+    if (shown++ == o.max_hosts_detail) {
+      out += "| ... | | | | see the JSON report |\n";
+      break;
+    }
+    if (!h.loaded) {
+      out += fmt::format("| {} | `{}` | - | not loaded: {} | |\n", md_escape(h.host), md_escape(h.file), md_escape(h.error));
+      continue;
+    }
+    std::string fails, outs;
+    for (const HostFinding& f : h.failures) fails += (fails.empty() ? "" : "<br>") + ("`" + f.rule + "` " + f.subject);
+    for (std::size_t i = 0; i < outl; ++i)
+      outs += (outs.empty() ? "" : "<br>") + ("`" + it->second[i].check->setting + "` " +
+                                              it->second[i].outlier->subject + " = " + it->second[i].outlier->value);
+    out += fmt::format("| {} | `{}` | {} | {} | {} |\n", md_escape(h.host), md_escape(h.file), h.nics.size(),
+                       md_escape(fails), md_escape(outs));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render(const FleetReport& r, Format f, const RenderOptions& o) {
+  switch (f) {
+    case Format::text: return render_text(r, o);
+    case Format::json:
+      return render_json(r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    case Format::markdown: return render_markdown(r, o);
+  }
+  return {};
+}
+
+}  // namespace rk::fleet

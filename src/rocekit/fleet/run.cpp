@@ -1,0 +1,145 @@
+// The whole fleet run: a pool of worker threads loads, checks and reduces hosts; the calling
+// thread reports progress, then compares the reduced hosts.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "rocekit/fleet/fleet.hpp"
+#include "rocekit/rules/rule.hpp"
+
+namespace rk::fleet {
+
+bool FleetReport::has_problem(Severity threshold) const {
+  if (!problems.empty()) return true;
+  for (const Consistency& c : cross.checks)
+    if (c.outcome == Outcome::fail) return true;
+  for (const HostSummary& h : hosts)
+    for (const HostFinding& f : h.failures)
+      if (static_cast<int>(f.severity) >= static_cast<int>(threshold)) return true;
+  return false;
+}
+
+FleetReport run_fleet(const Discovery& inputs, const Options& options) {
+  FleetReport report;
+  report.problems = inputs.problems;
+  const std::size_t total = inputs.hosts.size();
+  report.hosts.resize(total);
+
+  unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
+  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(total, 1))));
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> done{0};
+  std::mutex mu;
+  std::condition_variable cv;
+
+  auto worker = [&] {
+    for (;;) {
+      std::size_t i = next.fetch_add(1);
+      if (i >= total) break;
+      const std::string file = inputs.hosts[i].string();
+      HostSummary& out = report.hosts[i];
+      Result<Snapshot> snap = load_host(inputs.hosts[i]);
+      if (snap) {
+        try {
+          out = summarize_host(*snap, file, options.policy, options.extra_checks);
+        } catch (const std::exception& e) {  // an extra checker that throws: report, go on
+          out = HostSummary{};
+          out.file = file;
+          out.host = file;
+          out.error = std::string("checking failed: ") + e.what();
+        }
+      } else {
+        out.file = file;
+        out.host = file;
+        out.error = snap.error().message;
+      }
+      // The Snapshot is destroyed here: only the reduced summary stays.
+      if (done.fetch_add(1) + 1 == total) {
+        std::lock_guard<std::mutex> lock(mu);
+        cv.notify_all();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+  std::size_t reported = static_cast<std::size_t>(-1);
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    while (done.load() < total) {
+      cv.wait_for(lock, std::chrono::milliseconds(100));
+      reported = done.load();
+      if (options.progress) options.progress(reported, total);
+    }
+  }
+  for (std::thread& t : pool) t.join();
+  if (options.progress && reported != total) options.progress(total, total);  // once at the end
+
+  // Hosts must be told apart: when several snapshots carry one hostname (cloned images, fixture
+  // trees collected on one machine), each of them is named by its input file instead.
+  std::map<std::string, std::size_t> name_count;
+  for (const HostSummary& h : report.hosts)
+    if (h.loaded) ++name_count[h.host];
+  for (HostSummary& h : report.hosts)
+    if (h.loaded && name_count[h.host] > 1) h.host = h.file;
+  for (HostSummary& h : report.hosts) {
+    if (!h.loaded || h.host != h.file) continue;
+    // Shorten "<dir>/node-a.json" to "node-a" when that stem is unique.
+    std::filesystem::path p(h.file);
+    std::string stem = p.filename().string();
+    for (std::string_view suf : {".tar.gz", ".tgz", ".tar", ".json"})
+      if (stem.size() > suf.size() && stem.compare(stem.size() - suf.size(), suf.size(), suf) == 0) {
+        stem.resize(stem.size() - suf.size());
+        break;
+      }
+    if (!name_count.count(stem)) {
+      name_count[stem] = 1;
+      h.host = stem;
+    }
+  }
+
+  // Tallies and load failures, in discovery order.
+  std::map<std::string, RuleTally> tallies;
+  for (const rules::RuleInfo& r : rules::all_rules()) {
+    std::string id(r.id);
+    if (!options.policy.rule_enabled(id)) continue;
+    RuleTally& t = tallies[id];
+    t.rule = id;
+    t.severity = options.policy.severity_for(id, r.severity);
+  }
+  for (const HostSummary& h : report.hosts) {
+    if (!h.loaded) {
+      report.problems.push_back({h.file, h.error});
+      continue;
+    }
+    ++report.hosts_loaded;
+    report.nic_count += h.nics.size();
+    for (const auto& [rule, counts] : h.rule_counts) {
+      RuleTally& t = tallies[rule];
+      if (t.rule.empty()) t.rule = rule;  // an extra checker's rule
+      std::size_t fail = counts[static_cast<std::size_t>(Outcome::fail)];
+      t.findings_fail += fail;
+      if (fail) ++t.hosts_fail;
+      else if (counts[static_cast<std::size_t>(Outcome::unknown)]) ++t.hosts_unknown;
+      else ++t.hosts_pass;
+    }
+    for (const HostFinding& f : h.failures) {
+      RuleTally& t = tallies[f.rule];
+      t.severity = f.severity;
+    }
+  }
+  for (auto& [id, t] : tallies) report.rules.push_back(t);
+  std::stable_sort(report.rules.begin(), report.rules.end(), [](const RuleTally& a, const RuleTally& b) {
+    if (a.hosts_fail != b.hosts_fail) return a.hosts_fail > b.hosts_fail;
+    if (a.severity != b.severity) return static_cast<int>(a.severity) > static_cast<int>(b.severity);
+    return a.rule < b.rule;
+  });
+
+  report.cross = compare_hosts(report.hosts);
+  return report;
+}
+
+}  // namespace rk::fleet

@@ -1,0 +1,76 @@
+#!/bin/sh
+# shellcheck disable=SC2015
+# `rocekit fleet` end to end: exit codes 0/1/2, text/JSON/Markdown, atomic -o, progress on
+# stderr only, unloadable inputs. Usage: fleet_cli_test.sh ROCEKIT_BINARY SOURCE_DIR
+set -u
+rk=$1
+src=$2
+mh=$src/testdata/fleet/multihost
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+expect_rc() { # expected_rc description command...
+  want=$1; what=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
+  if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; sed 's/^/  | /' "$tmp/err" | head -5; fi
+}
+
+# 1. The Multi-Host fixture: host-c's PF has PFC off -> exit 1, outlier named in the text.
+expect_rc 1 "multi-host fixture" "$rk" fleet "$mh"
+grep -q "FAIL     fleet.multi-host-qos-identical" "$tmp/out" && ok || bad "no multi-host failure line"
+grep -q "host-c eth4: none" "$tmp/out" && ok || bad "outlier host-c eth4 not named"
+grep -q "^rocekit fleet: 4 hosts (4 loaded, 0 input problems), 4 NICs, 1 Multi-Host NICs" "$tmp/out" && ok || bad "summary line"
+[ ! -s "$tmp/err" ] && ok || bad "stderr not empty without a TTY (progress must be off)"
+
+# 2. Two hosts that agree (snapshots of host-a and host-b) exit 0.
+"$rk" snapshot "$mh/host-a" -o "$tmp/a.json" && "$rk" snapshot "$mh/host-b" -o "$tmp/b.json" && ok || bad "snapshot"
+expect_rc 0 "two agreeing hosts" "$rk" fleet "$tmp/a.json" "$tmp/b.json"
+grep -q "pass     fleet.pfc-consistent" "$tmp/out" && ok || bad "pfc-consistent pass line"
+
+# A capture tarball and a capture directory mix with snapshots; the tarball host is named by its file.
+tar -C "$mh" -czf "$tmp/host-c.tar.gz" host-c && ok || bad "tar"
+expect_rc 1 "tarball + directory + snapshot" "$rk" fleet "$tmp/host-c.tar.gz" "$mh/host-d" "$tmp/a.json"
+grep -q "^rocekit fleet: 3 hosts (3 loaded, 0 input problems), 3 NICs" "$tmp/out" && ok || bad "mixed inputs: $(head -1 "$tmp/out")"
+grep -q "host-c eth4: none" "$tmp/out" && ok || bad "tarball host not named host-c"
+
+# 3. JSON to a file (atomically), Markdown.
+expect_rc 1 "json output" "$rk" fleet "$mh" -f json -o "$tmp/fleet.json"
+grep -q '"fleet_report_version": 1' "$tmp/fleet.json" && ok || bad "json report"
+grep -q '"hosts_loaded": 4' "$tmp/fleet.json" && ok || bad "json hosts_loaded"
+ls "$tmp" | grep -q '\.tmp\.' && bad "temporary file left behind" || ok
+expect_rc 1 "markdown" "$rk" fleet "$mh" -f markdown
+grep -q "^| host-c | \`eth4\` | \`none\` |" "$tmp/out" && ok || bad "markdown outlier row"
+
+# 4. Progress bar only when asked (or on a TTY), on stderr; stdout stays the report.
+expect_rc 1 "progress always" "$rk" fleet "$mh" --progress always -j 2
+[ "$(grep -c "4/4 hosts" "$tmp/err")" = 1 ] && ok || bad "progress on stderr: want one final 4/4 line: $(cat "$tmp/err")"
+grep -q "hosts" "$tmp/out" && ! grep -q "#####" "$tmp/out" && ok || bad "progress leaked into stdout"
+
+# 5. An unloadable input is reported (file + reason); the rest still runs; exit 1.
+printf '{"hello": 1}' >"$tmp/bad.json"
+expect_rc 1 "one bad input" "$rk" fleet "$tmp/a.json" "$tmp/bad.json"
+grep -q "bad.json: not a rocekit snapshot (no schema_version)" "$tmp/out" && ok || bad "bad input not reported"
+
+printf '{\n  "schema_version": 2,\n  oops\n}\n' >"$tmp/syntax.json"
+expect_rc 1 "invalid JSON input" "$rk" fleet "$tmp/a.json" "$tmp/syntax.json"
+grep -q "syntax.json: not valid JSON at line 3, column 3" "$tmp/out" && ok || bad "JSON error without line: $(grep syntax "$tmp/out")"
+
+# 6. Usage / no usable input: exit 2 with the reason on stderr.
+expect_rc 2 "no input" "$rk" fleet
+expect_rc 2 "missing path" "$rk" fleet "$tmp/nope"
+grep -q "nope: no such file or directory" "$tmp/err" && ok || bad "missing path not named"
+expect_rc 2 "only bad inputs" "$rk" fleet "$tmp/bad.json"
+grep -q "no host input could be loaded" "$tmp/err" && ok || bad "no-usable-input message"
+mkdir "$tmp/empty"
+expect_rc 2 "empty directory" "$rk" fleet "$tmp/empty"
+expect_rc 2 "bad format" "$rk" fleet "$mh" -f yaml
+
+# 7. --list-rules is the Fleet rules section of docs/rules.md.
+expect_rc 0 "list rules" "$rk" fleet --list-rules
+grep -q '`fleet.multi-host-qos-identical`' "$tmp/out" && ok || bad "list-rules"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
