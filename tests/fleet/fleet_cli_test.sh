@@ -72,5 +72,23 @@ expect_rc 2 "bad format" "$rk" fleet "$mh" -f yaml
 expect_rc 0 "list rules" "$rk" fleet --list-rules
 grep -q '`fleet.multi-host-qos-identical`' "$tmp/out" && ok || bad "list-rules"
 
+# 8. Switch alignment (--switch, with --port-map or --lldp): every host against the switch.
+sonic=$src/testdata/switch/sonic/qos-mellanox4600c-c64-remap-disabled.json
+printf 'host,netdev,switch,port\n*,eth4,,Ethernet0\n' >"$tmp/map.csv"
+expect_rc 1 "fleet --switch sonic default" "$rk" fleet "$mh" --switch "$sonic" --port-map "$tmp/map.csv"
+[ "$(grep -c "FAIL     switch.roce-lossless               Ethernet0 <-> eth4 \[critical\] switch maps DSCP 26 to TC 1" "$tmp/out")" = 4 ] && ok || bad "DSCP 26 mismatch not reported for all 4 hosts"
+grep -q "^  switch.roce-lossless         critical  4 / 0 / 0" "$tmp/out" && ok || bad "switch rule tally"
+expect_rc 1 "fleet --switch cumulus roce defaults" "$rk" fleet "$mh" --switch "$src/testdata/switch/cumulus/nv-show-qos-roce.txt"
+grep -q "^  switch.roce-lossless         critical  1 / 0 / 3" "$tmp/out" && ok || bad "aligned switch: only host-c (PFC off) should fail"
+expect_rc 2 "multi-port switch without a map" "$rk" fleet "$mh" --switch "$sonic"
+expect_rc 2 "--port-map without --switch" "$rk" fleet "$mh" --port-map "$tmp/map.csv"
+mkdir "$tmp/lldp"
+expect_rc 1 "fleet --lldp without captures" "$rk" fleet "$mh" --switch "$sonic" --lldp "$tmp/lldp" -f json -o "$tmp/lldp.json"
+python3 - "$tmp/lldp.json" <<'PY' && ok || bad "missing LLDP captures not reported as unknown for every host"
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["rules"] if r["rule"] == "switch.roce-lossless"]
+assert rows and rows[0]["hosts_unknown"] == 4 and rows[0]["hosts_fail"] == 0, rows
+PY
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

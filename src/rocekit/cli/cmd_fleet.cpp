@@ -3,11 +3,13 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "rocekit/cli/commands.hpp"
 #include "rocekit/fleet/fleet.hpp"
 #include "rocekit/pipeline.hpp"
 #include "rocekit/render/render.hpp"
+#include "rocekit/switchcfg/switchcfg.hpp"
 
 namespace rk::cli {
 
@@ -22,7 +24,79 @@ struct FleetOptions {
   unsigned threads = 0;
   std::string progress = "auto";
   bool list_rules = false;
+  std::vector<std::string> switches;  ///< switch configurations (switch alignment)
+  std::string port_map;               ///< host,netdev,switch,port mapping file
+  std::string lldp_dir;               ///< directory of <hostname>.txt LLDP captures
 };
+
+/// The switch alignment as a fleet per-host checker: every host against every switch, paired
+/// through the port map, the host's LLDP capture, or (single-port configurations only) every
+/// RoCE netdev. Returns nullopt after reporting an error.
+std::optional<fleet::HostChecker> switch_checker(Context& ctx, const FleetOptions& o, const Policy& policy) {
+  auto switches = std::make_shared<std::vector<switchcfg::SwitchQos>>();
+  for (const std::string& f : o.switches) {
+    Result<switchcfg::SwitchQos> sw = switchcfg::load_switch_config(f);
+    if (!sw) {
+      report_error(ctx, sw.error());
+      return std::nullopt;
+    }
+    // Configurations that do not name their switch are named by their file, so a port map's
+    // `switch` column can tell them apart.
+    if (sw->name.empty() && o.switches.size() > 1) sw->name = std::filesystem::path(f).stem().string();
+    switches->push_back(std::move(*sw));
+  }
+  std::shared_ptr<const switchcfg::PortMap> map;
+  if (!o.port_map.empty()) {
+    Result<switchcfg::PortMap> m = switchcfg::load_port_map(o.port_map);
+    if (!m) {
+      report_error(ctx, m.error());
+      return std::nullopt;
+    }
+    map = std::make_shared<const switchcfg::PortMap>(std::move(*m));
+  } else if (o.lldp_dir.empty()) {
+    for (const switchcfg::SwitchQos& sw : *switches)
+      if (sw.ports.size() > 1) {
+        report_error(ctx, Error{ErrorKind::malformed_input,
+                                "the switch configuration has " + std::to_string(sw.ports.size()) +
+                                    " ports: say which faces which host with --port-map or --lldp",
+                                sw.file});
+        return std::nullopt;
+      }
+  }
+  if (!o.lldp_dir.empty() && !std::filesystem::is_directory(o.lldp_dir)) {
+    report_error(ctx, Error{ErrorKind::not_found, "not a directory of <hostname>.txt LLDP captures", o.lldp_dir});
+    return std::nullopt;
+  }
+  std::filesystem::path lldp_dir = o.lldp_dir;
+  return fleet::HostChecker([switches, map, lldp_dir, policy](const Snapshot& s) {
+    std::vector<Finding> out;
+    std::optional<switchcfg::PortMap> host_map;
+    if (!lldp_dir.empty()) {
+      std::filesystem::path f = lldp_dir / (s.hostname + ".txt");
+      Result<switchcfg::PortMap> m = s.hostname.empty()
+                                         ? Result<switchcfg::PortMap>(unexpected(ErrorKind::not_found, "the snapshot has no hostname"))
+                                         : switchcfg::port_map_from_lldp(f, s.hostname);
+      if (!m) {
+        Finding u;
+        u.rule = "switch.roce-lossless";
+        u.subject = "host";
+        u.outcome = Outcome::unknown;
+        u.severity = Severity::critical;
+        u.message = "no switch port known for this host: " + m.error().describe() + " (LLDP capture " +
+                    f.string() + ")";
+        out.push_back(std::move(u));
+        return out;
+      }
+      host_map = std::move(*m);
+    }
+    const switchcfg::PortMap* pm = host_map ? &*host_map : map.get();
+    for (const switchcfg::SwitchQos& sw : *switches) {
+      std::vector<Finding> f = switchcfg::check_alignment(s, sw, pm, policy);
+      out.insert(out.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
+    }
+    return out;
+  });
+}
 
 void run_fleet_command(Context& ctx, const FleetOptions& o) {
   if (o.list_rules) {
@@ -50,6 +124,14 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
 
   fleet::Options fo;
   fo.policy = *policy;
+  if (!o.switches.empty()) {
+    std::optional<fleet::HostChecker> sc = switch_checker(ctx, o, *policy);
+    if (!sc) return;
+    fo.extra_checks.push_back(std::move(*sc));
+  } else if (!o.port_map.empty() || !o.lldp_dir.empty()) {
+    report_error(ctx, Error{ErrorKind::malformed_input, "--port-map and --lldp need --switch", "fleet"});
+    return;
+  }
   fo.threads = o.threads;
   bool bar = o.progress == "always" || (o.progress == "auto" && ::isatty(2));
   if (bar) {
@@ -98,6 +180,14 @@ void add_fleet_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-j,--threads", opts->threads, "Worker threads (default: hardware concurrency)");
   cmd->add_option("--progress", opts->progress, "Progress bar on stderr: auto (when a TTY), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--switch", opts->switches,
+                  "Switch QoS configuration (SONiC config_db.json, NVUE JSON or `nv show qos roce`, "
+                  "EOS running-config); repeatable: every host is checked against it (switch.* rules)");
+  cmd->add_option("--port-map", opts->port_map,
+                  "Which switch port faces which host netdev: CSV host,netdev,switch,port or YAML");
+  cmd->add_option("--lldp", opts->lldp_dir,
+                  "Directory of per-host LLDP captures named <hostname>.txt (lldpctl, -f keyvalue/json, "
+                  "lldptool -t -n -i IF)");
   cmd->add_flag("--list-rules", opts->list_rules, "Print the fleet rules (docs/rules.md \"Fleet rules\") and exit");
   cmd->callback([opts, &ctx] { run_fleet_command(ctx, *opts); });
 }
