@@ -109,6 +109,25 @@ TEST(FleetDiscover, NestedFleetDirectoriesAndMissingPaths) {
   EXPECT_EQ(d.problems[0].reason, "no such file or directory");
 }
 
+// An input listed twice, or reached again through a symlink loop, is loaded once and named.
+TEST(FleetDiscover, DuplicatesAndSymlinkLoopsAreLoadedOnce) {
+  TempDir dir;
+  fs::create_directories(dir.path / "a");
+  write_text(dir.path / "a/x.json", "{}");
+  fs::create_directory_symlink("..", dir.path / "a/up");
+  Discovery d = discover_inputs({dir.path / "a/x.json", dir.path / "a/./x.json", dir.path});
+  ASSERT_EQ(d.hosts.size(), 1u);
+  EXPECT_EQ(d.hosts[0], dir.path / "a/x.json");
+  ASSERT_EQ(d.problems.size(), 3u);
+  EXPECT_EQ(d.problems[0].file, (dir.path / "a/./x.json").string());
+  EXPECT_EQ(d.problems[0].reason, "same input as " + (dir.path / "a/x.json").string() +
+                                      " (listed twice or reached through a symlink); loaded once");
+  // Walking dir meets a/up -> dir (already walked), then a/x.json again.
+  EXPECT_EQ(d.problems[1].file, (dir.path / "a/up").string());
+  EXPECT_EQ(d.problems[1].reason, "directory already walked (a symlink loop or listed twice); skipped");
+  EXPECT_EQ(d.problems[2].file, (dir.path / "a/x.json").string());
+}
+
 TEST(FleetRun, InjectedOutliersAreExactlyTheOnesReported) {
   TempDir dir;
   Options o;

@@ -1,6 +1,8 @@
 // Host input discovery and loading for `rocekit fleet`.
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <system_error>
 
@@ -35,7 +37,32 @@ bool is_capture_dir(const fs::path& dir) {
   return false;
 }
 
-void expand(const fs::path& p, int depth, bool from_arg, Discovery& out) {
+/// Canonical paths already taken (hosts) or walked (fleet directories), so that an input listed
+/// twice, or reached again through a symlink (`a/up -> ..`), is loaded once.
+struct Seen {
+  std::map<std::string, std::string> hosts;  ///< canonical -> the path it was first found as
+  std::set<std::string> dirs;
+  std::size_t repeats = 0;  ///< inputs and directories found again
+};
+
+std::string canonical_of(const fs::path& p) {
+  std::error_code ec;
+  fs::path c = fs::canonical(p, ec);
+  return ec ? fs::absolute(p, ec).lexically_normal().string() : c.string();
+}
+
+void add_host(const fs::path& p, Seen& seen, Discovery& out) {
+  auto [it, inserted] = seen.hosts.emplace(canonical_of(p), p.string());
+  if (inserted) {
+    out.hosts.push_back(p);
+    return;
+  }
+  ++seen.repeats;
+  out.problems.push_back({p.string(), "same input as " + it->second +
+                                          " (listed twice or reached through a symlink); loaded once"});
+}
+
+void expand(const fs::path& p, int depth, bool from_arg, Discovery& out, Seen& seen) {
   std::error_code ec;
   fs::file_status st = fs::status(p, ec);
   if (ec || !fs::exists(st)) {
@@ -43,7 +70,7 @@ void expand(const fs::path& p, int depth, bool from_arg, Discovery& out) {
     return;
   }
   if (fs::is_regular_file(st)) {
-    out.hosts.push_back(p);
+    add_host(p, seen, out);
     return;
   }
   if (!fs::is_directory(st)) {
@@ -51,7 +78,12 @@ void expand(const fs::path& p, int depth, bool from_arg, Discovery& out) {
     return;
   }
   if (is_capture_dir(p)) {
-    out.hosts.push_back(p);
+    add_host(p, seen, out);
+    return;
+  }
+  if (!seen.dirs.insert(canonical_of(p)).second) {
+    ++seen.repeats;
+    out.problems.push_back({p.string(), "directory already walked (a symlink loop or listed twice); skipped"});
     return;
   }
   if (depth >= 4) {
@@ -72,9 +104,10 @@ void expand(const fs::path& p, int depth, bool from_arg, Discovery& out) {
       entries.push_back(it->path());
   }
   std::sort(entries.begin(), entries.end());
-  std::size_t before = out.hosts.size();
-  for (const fs::path& e : entries) expand(e, depth + 1, false, out);
-  if (out.hosts.size() == before && from_arg)
+  const std::size_t before = out.hosts.size();
+  const std::size_t repeats_before = seen.repeats;
+  for (const fs::path& e : entries) expand(e, depth + 1, false, out, seen);
+  if (out.hosts.size() == before && seen.repeats == repeats_before && from_arg)
     out.problems.push_back({p.string(), "no snapshots or captures found (see README \"Fleet\" for the layout)"});
 }
 
@@ -82,7 +115,8 @@ void expand(const fs::path& p, int depth, bool from_arg, Discovery& out) {
 
 Discovery discover_inputs(const std::vector<fs::path>& args) {
   Discovery d;
-  for (const fs::path& a : args) expand(a, 0, true, d);
+  Seen seen;
+  for (const fs::path& a : args) expand(a, 0, true, d, seen);
   return d;
 }
 

@@ -49,7 +49,10 @@ struct Discovery {
 ///   `*.tar.gz`, `*.tgz` or `*.tar` file, or a subdirectory, is expanded by the same rule
 ///   (up to 4 levels down); other files (README.md, ...) are skipped. A fleet directory in which
 ///   nothing is found is a problem ("no snapshots or captures found").
-/// A missing argument is a problem ("no such file or directory"). Never throws.
+/// A missing argument is a problem ("no such file or directory"). An input whose canonical path
+/// was already taken (listed twice, or reached again through a symlink) is loaded once and the
+/// repeat is a problem; a directory walked twice (a symlink loop) is skipped as a problem.
+/// Never throws.
 Discovery discover_inputs(const std::vector<std::filesystem::path>& args);
 
 // ---------------------------------------------------------------- reduced host ---------------
