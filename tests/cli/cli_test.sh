@@ -160,5 +160,21 @@ if [ -w /dev/full ]; then
   [ "$rc" = 2 ] && grep -q "cannot write to standard output" "$tmp/err" && ok || bad "stdout write error ignored (exit $rc)"
 fi
 
+# 15. A hostile hostname (newline, ESC) cannot inject terminal escapes or report lines.
+"$rk" snapshot "$hosts/netarbiter-eth4-qos-healthy" -o "$tmp/h.json" && ok || bad "snapshot for hostile name"
+python3 - "$tmp/h.json" <<'PY' && ok || bad "could not edit the hostname"
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["hostname"] = "gpu01\n## injected\x1b[31m"
+json.dump(j, open(sys.argv[1], "w"))
+PY
+for f in text markdown; do
+  "$rk" check "$tmp/h.json" -f "$f" >"$tmp/out" 2>&1
+  if grep -q "$(printf '\033')" "$tmp/out" || grep -q "^## injected" "$tmp/out"; then bad "check -f $f let the escape through"; else ok; fi
+done
+"$rk" fleet "$tmp/h.json" >"$tmp/out" 2>&1
+if grep -q "$(printf '\033')" "$tmp/out" || grep -q "^## injected" "$tmp/out"; then bad "fleet let the escape through"; else ok; fi
+"$rk" check "$tmp/h.json" >"$tmp/out" 2>&1; grep -qF 'rocekit check: gpu01\x0a## injected\x1b[31m' "$tmp/out" && ok || bad "check does not show the escaped hostname"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

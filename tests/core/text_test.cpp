@@ -37,3 +37,13 @@ TEST(Text, Binary) {
 }
 
 }  // namespace rk::text
+
+namespace rk::text {
+
+TEST(EscapeControl, EscapesTerminalControlButKeepsTextAndUtf8) {
+  EXPECT_EQ(escape_control("gpu01\n## x\x1b[31m"), "gpu01\\x0a## x\\x1b[31m");
+  EXPECT_EQ(escape_control("a\nb\tc\x7f", true), "a\nb\tc\\x7f");
+  EXPECT_EQ(escape_control("enp24s0np0 — ok"), "enp24s0np0 — ok");
+}
+
+}  // namespace rk::text

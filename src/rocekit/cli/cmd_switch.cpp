@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rocekit/cli/commands.hpp"
+#include "rocekit/core/text.hpp"
 #include "rocekit/pipeline.hpp"
 #include "rocekit/switchcfg/switchcfg.hpp"
 
@@ -123,7 +124,7 @@ void add_switch_command(CLI::App& app, Context& ctx) {
   show->callback([file, show_format, show_output, &ctx] {
     Result<switchcfg::SwitchQos> sw = switchcfg::load_switch_config(*file);
     if (!sw) return report_error(ctx, sw.error());
-    write_output(ctx, *show_output, *show_format == "json" ? switchcfg::qos_json(*sw) : switchcfg::qos_text(*sw));
+    write_output(ctx, *show_output, *show_format == "json" ? switchcfg::qos_json(*sw) : text::escape_control(switchcfg::qos_text(*sw), true));
   });
 
   auto o = std::make_shared<SwitchCheckOptions>();

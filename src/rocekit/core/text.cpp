@@ -115,6 +115,23 @@ std::optional<std::string_view> value_after(std::string_view line, std::string_v
   return trim(t.substr(key.size()));
 }
 
+std::string escape_control(std::string_view s, bool keep_newlines) {
+  static constexpr char k_hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t' && !(keep_newlines && c == '\n')) || u == 0x7f) {
+      out += "\\x";
+      out += k_hex[u >> 4];
+      out += k_hex[u & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 bool looks_binary(std::string_view s) {
   std::string_view head = s.substr(0, 4096);
   std::size_t odd = 0;

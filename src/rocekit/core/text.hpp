@@ -44,4 +44,11 @@ std::optional<std::string_view> value_after(std::string_view line, std::string_v
 /// True when the text looks binary (a NUL byte or many non-text bytes in the first 4 KiB).
 bool looks_binary(std::string_view s);
 
+/// `s` safe to print on a terminal: each control character (bytes 0x00-0x1f and 0x7f: ESC,
+/// CR, backspace, ...) becomes a visible `\xNN` escape, except '\n' when `keep_newlines`
+/// and '\t'. Used by the text and Markdown renderers on values that come from inputs
+/// (hostnames, interface and port names, capture lines), so a hostile name cannot inject
+/// terminal escape sequences or forge report lines. Other bytes (UTF-8) pass unchanged.
+std::string escape_control(std::string_view s, bool keep_newlines = false);
+
 }  // namespace rk::text

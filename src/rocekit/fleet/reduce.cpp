@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <set>
 
+#include "rocekit/core/text.hpp"
 #include "rocekit/fleet/fleet.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -235,7 +236,8 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
                            const std::vector<HostChecker>& extra_checks) {
   HostSummary h;
   h.file = file;
-  h.host = s.hostname.empty() ? file_stem_of(file) : s.hostname;
+  // A hostname with a newline or escape in it would forge report lines: printable form only.
+  h.host = text::escape_control(s.hostname.empty() ? file_stem_of(file) : s.hostname);
   h.loaded = true;
 
   // Findings: counted per rule; failures kept.

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rocekit/core/text.hpp"
 #include "rocekit/fleet/fleet.hpp"
 #include "rocekit/pipeline.hpp"
 
@@ -319,10 +320,11 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
 
 std::string render(const FleetReport& r, Format f, const RenderOptions& o) {
   switch (f) {
-    case Format::text: return render_text(r, o);
+    // Host names, subjects and values come from inputs: no terminal escapes get through.
+    case Format::text: return text::escape_control(render_text(r, o), true);
     case Format::json:
       return render_json(r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    case Format::markdown: return render_markdown(r, o);
+    case Format::markdown: return text::escape_control(render_markdown(r, o), true);
   }
   return {};
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "rocekit/core/text.hpp"
 #include "rocekit/model/json.hpp"
 
 namespace rk::render {
@@ -43,12 +44,15 @@ std::string label(Outcome o) {
   return "?";
 }
 
+// Values from inputs (names, capture lines) go through text::escape_control before printing.
+std::string safe(std::string_view t) { return text::escape_control(t); }
+
 std::string evidence_line(const Evidence& e) {
-  std::string loc = e.file;
+  std::string loc = safe(e.file);
   if (e.line) loc += ":" + std::to_string(e.line);
   if (e.text.empty()) return loc;
-  if (loc.empty()) return e.text;
-  return loc + ": " + e.text;
+  if (loc.empty()) return safe(e.text);
+  return loc + ": " + safe(e.text);
 }
 
 /// Describes a subject with the objects linked to it: "eth01 (mlx5_0/1, 0000:2f:00.0)".
@@ -71,10 +75,10 @@ std::string describe_subject(const Snapshot& s, const std::string& subject) {
         if (d.bdf) rel.push_back(*d.bdf);
       }
   }
-  if (rel.empty()) return subject;
+  if (rel.empty()) return safe(subject);
   std::string out = subject + " (";
   for (std::size_t i = 0; i < rel.size(); ++i) out += (i ? ", " : "") + rel[i];
-  return out + ")";
+  return safe(out + ")");
 }
 
 struct Group {
@@ -115,29 +119,29 @@ std::string summary_line(const rules::Report& r) {
 
 std::string report_text(const Snapshot& s, const rules::Report& r, const Options& o) {
   std::string out;
-  out += fmt::format("rocekit check: {} ({})\n", s.hostname.empty() ? "host" : s.hostname,
-                     s.source.path.empty() ? s.source.kind : s.source.path);
+  out += fmt::format("rocekit check: {} ({})\n", s.hostname.empty() ? "host" : safe(s.hostname),
+                     safe(s.source.path.empty() ? s.source.kind : s.source.path));
   out += fmt::format("policy {}: {}\n", o.policy_name, summary_line(r));
-  for (const std::string& n : s.notes) out += "note: " + n + "\n";
+  for (const std::string& n : s.notes) out += "note: " + safe(n) + "\n";
   for (const Group& g : group_findings(r)) {
     out += "\n" + describe_subject(s, g.subject) + "\n";
     for (const Finding* f : g.findings) {
       bool quiet = f->outcome == Outcome::pass || f->outcome == Outcome::not_applicable;
       if (quiet && !o.show_passes) continue;
-      std::string head = fmt::format("  {:<8} {:<28} {}", label(f->outcome), f->rule, f->message);
+      std::string head = fmt::format("  {:<8} {:<28} {}", label(f->outcome), f->rule, safe(f->message));
       if (f->outcome == Outcome::fail)
         head = fmt::format("  {:<8} {:<28} [{}] {}", label(f->outcome), f->rule,
-                           to_string(f->severity), f->message);
+                           to_string(f->severity), safe(f->message));
       out += colour(o, f->outcome, head) + "\n";
       if (quiet) continue;
       for (const Evidence& e : f->evidence) out += "           evidence: " + evidence_line(e) + "\n";
       if (f->outcome == Outcome::fail) {
         if (const rules::RuleInfo* info = rules::find_rule(f->rule))
           out += "           why: " + std::string(info->rationale) + "\n";
-        for (const std::string& c : f->remediation.commands) out += "           fix: $ " + c + "\n";
+        for (const std::string& c : f->remediation.commands) out += "           fix: $ " + safe(c) + "\n";
         if (!f->remediation.notes.empty())
           out += "           note (" + std::string(to_string(f->remediation.scope)) +
-                 "): " + f->remediation.notes + "\n";
+                 "): " + safe(f->remediation.notes) + "\n";
       }
     }
   }
@@ -149,8 +153,8 @@ std::string report_text(const Snapshot& s, const rules::Report& r, const Options
     out += "\ninput problems:\n";
     for (const InputFile& in : s.inputs) {
       if (in.status == "parsed") continue;
-      out += fmt::format("  {} [{}{}]\n", in.file, in.status, in.tool.empty() ? "" : ", " + in.tool);
-      for (const std::string& m : in.messages) out += "    " + m + "\n";
+      out += fmt::format("  {} [{}{}]\n", safe(in.file), in.status, in.tool.empty() ? "" : ", " + in.tool);
+      for (const std::string& m : in.messages) out += "    " + safe(m) + "\n";
     }
   }
   return out;
@@ -188,18 +192,18 @@ nlohmann::json report_json(const Snapshot& s, const rules::Report& r, const Opti
 }
 
 std::string report_markdown(const Snapshot& s, const rules::Report& r, const Options& o) {
-  auto esc = [](std::string t) {
+  auto esc = [](const std::string& t) {
     std::string out;
     for (char c : t) {
       if (c == '|') out += "\\|";
       else if (c == '\n') out += ' ';
       else out += c;
     }
-    return out;
+    return safe(out);
   };
-  std::string out = fmt::format("## rocekit check: {}\n\n", s.hostname.empty() ? s.source.path : s.hostname);
+  std::string out = fmt::format("## rocekit check: {}\n\n", esc(s.hostname.empty() ? s.source.path : s.hostname));
   out += fmt::format("Policy `{}`: **{}**\n\n", o.policy_name, summary_line(r));
-  for (const std::string& n : s.notes) out += "> " + n + "\n\n";
+  for (const std::string& n : s.notes) out += "> " + esc(n) + "\n\n";
   out += "| outcome | severity | rule | subject | finding |\n|---|---|---|---|---|\n";
   std::vector<const Finding*> sorted;
   for (const Finding& f : r.findings) sorted.push_back(&f);
@@ -208,7 +212,7 @@ std::string report_markdown(const Snapshot& s, const rules::Report& r, const Opt
   });
   for (const Finding* f : sorted)
     out += fmt::format("| {} | {} | `{}` | `{}` | {} |\n", label(f->outcome), to_string(f->severity),
-                       f->rule, f->subject, esc(f->message));
+                       f->rule, esc(f->subject), esc(f->message));
   bool header = false;
   for (const Finding* f : sorted) {
     if (f->outcome != Outcome::fail) continue;
@@ -216,15 +220,15 @@ std::string report_markdown(const Snapshot& s, const rules::Report& r, const Opt
       out += "\n### Failures and fixes\n";
       header = true;
     }
-    out += fmt::format("\n#### `{}` on `{}`\n\n{}\n\n", f->rule, f->subject, esc(f->message));
+    out += fmt::format("\n#### `{}` on `{}`\n\n{}\n\n", f->rule, esc(f->subject), esc(f->message));
     for (const Evidence& e : f->evidence) out += "- evidence: `" + evidence_line(e) + "`\n";
     if (!f->remediation.commands.empty()) {
       out += "\n```sh\n";
-      for (const std::string& c : f->remediation.commands) out += c + "\n";
+      for (const std::string& c : f->remediation.commands) out += safe(c) + "\n";
       out += "```\n";
     }
     if (!f->remediation.notes.empty())
-      out += fmt::format("\n*{}*: {}\n", to_string(f->remediation.scope), f->remediation.notes);
+      out += fmt::format("\n*{}*: {}\n", to_string(f->remediation.scope), esc(f->remediation.notes));
   }
   return out;
 }
