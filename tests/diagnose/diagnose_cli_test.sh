@@ -84,6 +84,44 @@ sed -i 's/^rx_discards_phy: 0$/rx_discards_phy: 5000/' "$tmp/af/ethtool_S@eth01.
 expect_rc 1 "4-port bundle, discards on eth01" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval-seconds 10
 grep -q "diag.nic-rx-discards on eth01 (mlx5_0/1)" "$tmp/out" && ok || bad "eth01 not paired with mlx5_0/1: $(grep -n 'diag\.' "$tmp/out" | head -3)"
 
+# --interval-seconds: a finite number of seconds in [0.001, 31536000], else a clear exit 2.
+for v in 0 inf nan 1e308 1e-300 -5 10s; do
+  expect_rc 2 "--interval-seconds $v" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval-seconds "$v"
+  grep -q -- "--interval-seconds must be between 0.001 and 31536000 seconds" "$tmp/err" && ok || bad "--interval-seconds $v: $(cat "$tmp/err")"
+done
+for v in 0.001 31536000; do
+  expect_rc 1 "--interval-seconds $v" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval-seconds "$v"
+done
+
+# Two collects of the DGX tree (no ethtool -S under --root): every RDMA port is paired with its
+# netdev, and the PFC state comes from sysfs qos/pfc. AFTER: mlx5_0/1 out_of_sequence +6000.
+"$rk" collect --root "$src/testdata/sysroots/dgx-h100-8gpu-8nic" -o "$tmp/dgx-a.json" >/dev/null 2>&1 || bad "collect dgx"
+"$rk" collect --root "$src/testdata/sysroots/cx4lx-4port" -o "$tmp/cx4.json" >/dev/null 2>&1 || bad "collect cx4lx"
+python3 - "$tmp/dgx-a.json" "$tmp/dgx-b.json" <<'PY' && ok || bad "edit dgx snapshot"
+import json, sys
+s = json.load(open(sys.argv[1]))
+for d in s["rdma_devices"]:
+    if d["name"] == "mlx5_0":
+        d["ports"][0]["counters"]["value"]["out_of_sequence"] += 6000
+json.dump(s, open(sys.argv[2], "w"))
+PY
+expect_rc 1 "dgx collects" "$rk" diagnose "$tmp/dgx-a.json" "$tmp/dgx-b.json" --interval-seconds 60
+grep -q "no netdev is linked" "$tmp/out" && bad "dgx: a port without its netdev" || ok
+grep -q "diag.retransmission-despite-pfc on enp24s0np0 (mlx5_0/1)" "$tmp/out" && ok || bad "dgx: $(grep 'diag\.' "$tmp/out" | head -3)"
+grep -q "PFC state from /sys/class/net/enp24s0np0/qos/pfc" "$tmp/out" && ok || bad "dgx: PFC source not named"
+
+# Different hosts: by hostname when both have one, else by hardware identity (node_guid).
+expect_rc 2 "different hosts (no hostname)" "$rk" diagnose "$tmp/cx4.json" "$tmp/dgx-a.json" --interval-seconds 60
+grep -q "different hosts: RDMA device mlx5_0 has node_guid" "$tmp/err" && ok || bad "different hosts evidence: $(cat "$tmp/err")"
+python3 - "$tmp/dgx-b.json" "$tmp/dgx-c.json" <<'PY' && ok || bad "edit hostname"
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["hostname"] = "some-other-host"
+json.dump(s, open(sys.argv[2], "w"))
+PY
+expect_rc 2 "different hostnames" "$rk" diagnose "$tmp/dgx-a.json" "$tmp/dgx-c.json" --interval-seconds 60
+grep -q "different hosts (.*, some-other-host)" "$tmp/err" && ok || bad "different hostnames: $(cat "$tmp/err")"
+
 # Live: this machine's netdev counters; the RDMA part says there are none (when there are none).
 if [ -d /sys/class/net ]; then
   expect_rc 0 "live" "$rk" diagnose --interval 1s --count 2

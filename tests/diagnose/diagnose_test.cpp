@@ -8,6 +8,8 @@
 #include <fstream>
 
 #include "golden.hpp"
+#include "rocekit/collect/collect.hpp"
+#include "rocekit/collect/command_runner.hpp"
 #include "rocekit/diagnose/diagnose.hpp"
 #include "rocekit/parse/ethtool_stats.hpp"
 #include "rocekit/parse/rdma_statistic.hpp"
@@ -212,6 +214,89 @@ TEST(DiagnoseDeltas, LinkedRdmaPortWithoutCountersSaysWhyAndIsNotGuessed) {
   EXPECT_NE(w->links[0].rdma.reason.find("not captured (no hw_counters)"), std::string::npos)
       << w->links[0].rdma.reason;
   EXPECT_EQ(w->links[1].subject(), "mlx5_0/1");  // the other port stays on its own
+}
+
+/// `rocekit collect --root testdata/sysroots/<name>`: sysfs only, no ethtool -S.
+Snapshot collect_sysroot(const std::string& name, const std::string& at) {
+  collect::NoToolsRunner runner("vendor tools not requested");
+  collect::CollectRequest req;
+  Snapshot s = collect::collect_snapshot(
+      req, collect::HostView(test::testdata_dir() / "sysroots" / name), runner);
+  s.collected_at = at;
+  return s;
+}
+
+std::uint64_t& hw_counter(Snapshot& s, const std::string& dev, const std::string& name) {
+  for (RdmaDevice& d : s.rdma_devices)
+    if (d.name == dev) return d.ports.at(0).counters.value->at(name);
+  throw std::runtime_error("no RDMA device " + dev);
+}
+
+TEST(DiagnoseDeltas, CollectedSnapshotsPairPortsWithNetdevsAndUseTheirPfcState) {
+  // Two collects of the DGX tree: hw_counters per port, netdevs without ethtool -S, PFC from
+  // sysfs qos/pfc. AFTER: mlx5_0/1 out_of_sequence +6000.
+  std::vector<Snapshot> v{collect_sysroot("dgx-h100-8gpu-8nic", k_t0),
+                          collect_sysroot("dgx-h100-8gpu-8nic", k_t1)};
+  hw_counter(v[1], "mlx5_0", "out_of_sequence") += 6000;
+  Result<Window> w = build_window(v, 0, "");
+  ASSERT_TRUE(w.has_value()) << w.error().describe();
+  const LinkDeltas* l = nullptr;
+  for (const LinkDeltas& x : w->links) {
+    EXPECT_FALSE(x.netdev.empty()) << x.rdma_port << ": every port has its netdev";
+    if (x.rdma_port == "mlx5_0/1") l = &x;
+  }
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(l->subject(), "enp24s0np0 (mlx5_0/1)");
+  EXPECT_EQ(l->pairing_note, "paired by the snapshot's netdev/RDMA link");
+  EXPECT_FALSE(l->eth.available);
+  EXPECT_NE(l->eth.reason.find("ethtool statistics not collected"), std::string::npos) << l->eth.reason;
+  ASSERT_TRUE(l->pfc_enabled.has_value());
+  ASSERT_EQ(l->pfc_enabled->size(), 8u);
+  EXPECT_EQ(l->pfc_source, "/sys/class/net/enp24s0np0/qos/pfc");
+  ASSERT_TRUE(l->rdma.available);
+  EXPECT_EQ(l->rdma.delta("out_of_sequence"), 6000u);
+
+  Diagnosis d = diagnose(*w, Policy{});
+  bool pfc3 = (*l->pfc_enabled)[3];
+  const Cause* c = find(d, pfc3 ? "diag.retransmission-despite-pfc" : "diag.lossy-retransmission");
+  ASSERT_NE(c, nullptr) << ids(d);
+  EXPECT_EQ(c->subject, "enp24s0np0 (mlx5_0/1)");
+  EXPECT_NE(c->summary.find("PFC state from /sys/class/net/enp24s0np0/qos/pfc"), std::string::npos)
+      << c->summary;
+  EXPECT_EQ(find(d, "diag.retransmission"), nullptr) << "PFC state must be known: " << ids(d);
+}
+
+TEST(DiagnoseDeltas, CollectedSnapshotsOfDifferentHostsAreRefused) {
+  // cx4lx-4port has no hostname: the RDMA device mlx5_0 exists in both with another node_guid.
+  std::vector<Snapshot> v{collect_sysroot("cx4lx-4port", k_t0),
+                          collect_sysroot("dgx-h100-8gpu-8nic", k_t1)};
+  ASSERT_TRUE(v[0].hostname.empty());
+  Result<Window> w = build_window(v, 0, "");
+  ASSERT_FALSE(w.has_value());
+  EXPECT_EQ(w.error().message,
+            "the samples come from different hosts: RDMA device mlx5_0 has node_guid "
+            "0200:0003:0000:0011 in one sample and 0200:0003:0000:1a00 in the other");
+  // Same host twice without a hostname: accepted.
+  std::vector<Snapshot> same{collect_sysroot("cx4lx-4port", k_t0), collect_sysroot("cx4lx-4port", k_t1)};
+  EXPECT_TRUE(build_window(same, 0, "").has_value());
+  // No GUIDs: a PCI function at the same BDF with another vendor:device is another host.
+  for (Snapshot& s : same)
+    for (RdmaDevice& d : s.rdma_devices) d.node_guid = d.sys_image_guid = std::nullopt;
+  EXPECT_TRUE(build_window(same, 0, "").has_value());
+  ASSERT_FALSE(same[1].pci_functions.empty());
+  PciFunction& f = same[1].pci_functions.front();
+  ASSERT_TRUE(f.vendor_id && f.device_id);
+  f.device_id = 0xdead;
+  f.vendor_id = 0x15b3;
+  Result<Window> w2 = build_window(same, 0, "");
+  ASSERT_FALSE(w2.has_value());
+  EXPECT_NE(w2.error().message.find("PCI function " + f.bdf + " is "), std::string::npos)
+      << w2.error().message;
+  EXPECT_NE(w2.error().message.find("15b3:dead in the other"), std::string::npos) << w2.error().message;
+  // Both hostnames present and different: refused by name.
+  same[0].hostname = "a";
+  same[1].hostname = "b";
+  EXPECT_EQ(build_window(same, 0, "").error().message, "the samples come from different hosts (a, b)");
 }
 
 // ------------------------------------------------------------------ causes -------------------

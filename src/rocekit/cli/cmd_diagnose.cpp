@@ -1,6 +1,7 @@
 // rocekit diagnose: two samples of one host (snapshots or captures), or live sysfs sampling,
 // -> ranked causes and a per-link rate table (src/rocekit/diagnose/).
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <thread>
@@ -15,7 +16,7 @@ namespace {
 
 struct DiagnoseOptions {
   std::vector<std::string> inputs;
-  double interval_seconds = 0;  ///< --interval-seconds for two inputs without collected_at
+  std::string interval_seconds;  ///< --interval-seconds for two inputs without collected_at
   std::string interval;         ///< live: "10s", "10", "2m"
   int count = 1;                ///< live: number of intervals
   std::string sysroot = "/";
@@ -41,13 +42,41 @@ std::optional<double> parse_duration_s(const std::string& s) {
   return std::nullopt;
 }
 
+/// --interval-seconds: a finite number of seconds in [0.001, 31536000] (one year); nullopt
+/// otherwise ("nan", "inf", "0", "1e308", "10s").
+std::optional<double> parse_interval_seconds(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (...) {
+    return std::nullopt;
+  }
+  if (used != s.size() || !std::isfinite(v) || v < 0.001 || v > 31536000.0) return std::nullopt;
+  return v;
+}
+
 void run_diagnose(Context& ctx, const DiagnoseOptions& o) {
   Result<Policy> policy = load_policy(o.policy);
   if (!policy) return report_error(ctx, policy.error());
   std::vector<Snapshot> samples;
   double interval_s = 0;
   std::string interval_source;
+  std::optional<double> interval_flag;
+  if (!o.interval_seconds.empty()) {
+    interval_flag = parse_interval_seconds(o.interval_seconds);
+    if (!interval_flag)
+      return report_error(ctx, Error{ErrorKind::malformed_input,
+                                     "--interval-seconds must be between 0.001 and 31536000 seconds",
+                                     o.interval_seconds});
+  }
   if (!o.interval.empty()) {
+    if (interval_flag)
+      return report_error(ctx, Error{ErrorKind::malformed_input,
+                                     "--interval-seconds is for two inputs; live sampling measures "
+                                     "its interval",
+                                     "diagnose"});
     if (!o.inputs.empty())
       return report_error(ctx, Error{ErrorKind::malformed_input,
                                      "give either two inputs or --interval (live), not both",
@@ -92,7 +121,7 @@ void run_diagnose(Context& ctx, const DiagnoseOptions& o) {
                                        in});
       samples.push_back(std::move(*s));
     }
-    interval_s = o.interval_seconds;
+    interval_s = interval_flag.value_or(0);
     interval_source = "--interval-seconds";
   }
   Result<diagnose::Window> w = diagnose::build_window(samples, interval_s, interval_source);
@@ -121,8 +150,8 @@ void add_diagnose_command(CLI::App& app, Context& ctx) {
   cmd->add_option("inputs", opts->inputs,
                   "BEFORE AFTER: snapshot .json, capture directory or .tar.gz of the same host");
   cmd->add_option("--interval-seconds", opts->interval_seconds,
-                  "Seconds between BEFORE and AFTER (default: from their collected_at)")
-      ->check(CLI::PositiveNumber);
+                  "Seconds between BEFORE and AFTER, 0.001..31536000 (default: from their "
+                  "collected_at)");
   cmd->add_option("--interval", opts->interval,
                   "Live: sample this host's sysfs counters every DURATION (e.g. 10s)");
   cmd->add_option("--count", opts->count, "Live: number of intervals (default 1)");

@@ -1,5 +1,6 @@
 #include <algorithm>
 // Counter deltas: wrap, reset, disappeared/appeared counters, and pairing netdevs with RDMA ports.
+#include <cctype>
 #include <ctime>
 #include <set>
 
@@ -188,6 +189,47 @@ const std::map<std::string, std::uint64_t>* rdma_counters(const Snapshot& s,
   return p && p->counters.has_value() ? &*p->counters.value : nullptr;
 }
 
+/// GUID text compared without case and separators ("0200:0003:..." == "02000003...").
+std::string guid_key(const std::string& g) {
+  std::string k;
+  for (char c : g)
+    if (c != ':' && c != '.') k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return k;
+}
+
+std::string hex4(std::uint16_t v) {
+  static const char* k_hex = "0123456789abcdef";
+  std::string out(4, '0');
+  for (int i = 3; i >= 0; --i, v = static_cast<std::uint16_t>(v >> 4))
+    out[static_cast<std::size_t>(i)] = k_hex[v & 0xf];
+  return out;
+}
+
+/// Identities that do not change between samples of one host: an RDMA device's node_guid and
+/// sys_image_guid, a PCI function's vendor:device. The first difference, or nullopt.
+std::optional<std::string> different_hardware(const Snapshot& a, const Snapshot& b) {
+  for (const RdmaDevice& da : a.rdma_devices)
+    for (const RdmaDevice& db : b.rdma_devices) {
+      if (da.name != db.name) continue;
+      if (da.node_guid && db.node_guid && guid_key(*da.node_guid) != guid_key(*db.node_guid))
+        return "RDMA device " + da.name + " has node_guid " + *da.node_guid + " in one sample and " +
+               *db.node_guid + " in the other";
+      if (da.sys_image_guid && db.sys_image_guid &&
+          guid_key(*da.sys_image_guid) != guid_key(*db.sys_image_guid))
+        return "RDMA device " + da.name + " has sys_image_guid " + *da.sys_image_guid +
+               " in one sample and " + *db.sys_image_guid + " in the other";
+    }
+  for (const PciFunction& pa : a.pci_functions) {
+    const PciFunction* pb = b.find_pci(pa.bdf);
+    if (!pb || !pa.vendor_id || !pa.device_id || !pb->vendor_id || !pb->device_id) continue;
+    if (*pa.vendor_id != *pb->vendor_id || *pa.device_id != *pb->device_id)
+      return "PCI function " + pa.bdf + " is " + hex4(*pa.vendor_id) + ":" + hex4(*pa.device_id) +
+             " in one sample and " + hex4(*pb->vendor_id) + ":" + hex4(*pb->device_id) +
+             " in the other";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool has_counters(const Snapshot& s) {
@@ -212,10 +254,17 @@ Result<Window> build_window(const std::vector<Snapshot>& samples, double interva
                             "show_counters or rdma statistic output)");
   const Snapshot& first = samples.front();
   const Snapshot& last = samples.back();
-  if (!first.hostname.empty() && !last.hostname.empty() && first.hostname != last.hostname)
-    return unexpected(ErrorKind::malformed_input,
-                      "the samples come from different hosts (" + first.hostname + ", " +
-                          last.hostname + ")");
+  for (const Snapshot& s : samples) {
+    if (!first.hostname.empty() && !s.hostname.empty()) {
+      if (first.hostname != s.hostname)
+        return unexpected(ErrorKind::malformed_input,
+                          "the samples come from different hosts (" + first.hostname + ", " +
+                              s.hostname + ")");
+    } else if (std::optional<std::string> why = different_hardware(first, s)) {
+      return unexpected(ErrorKind::malformed_input,
+                        "the samples come from different hosts: " + *why);
+    }
+  }
   // Samples of one host share at least one netdev or RDMA device name.
   auto names = [](const Snapshot& s) {
     std::set<std::string> n;
@@ -267,18 +316,54 @@ Result<Window> build_window(const std::vector<Snapshot>& samples, double interva
         if (p.counters.has_value() && seen_port.insert(port_key(d.name, p.port)).second)
           ports.emplace_back(d.name, p.port);
   }
-  auto pair_of = [&](const std::string& nd) -> std::optional<std::pair<std::string, int>> {
-    for (const Snapshot& s : samples) {
+  // Pairing, the way collect and check link them (collect.cpp: port netdev from the GID ndevs,
+  // else the netdev on the RDMA device's PCI function): the port's own netdev field, the
+  // netdev's rdma_device/rdma_port, the GID table's ndevs, then a PCI BDF shared by a
+  // single-port RDMA device and the netdev.
+  using PortRef = std::pair<std::string, int>;
+  struct Paired {
+    PortRef port;
+    std::string netdev;
+    std::string how;
+  };
+  auto pair_in = [](const Snapshot& s, const RdmaDevice& d, const RdmaPort& p) -> std::optional<Paired> {
+    if (p.netdev && !p.netdev->empty())
+      return Paired{{d.name, p.port}, *p.netdev, "paired by the snapshot's netdev/RDMA link"};
+    for (const NetDev& n : s.netdevs)
+      if (n.rdma_device && *n.rdma_device == d.name && n.rdma_port.value_or(1) == p.port)
+        return Paired{{d.name, p.port}, n.name, "paired by the snapshot's netdev/RDMA link"};
+    if (p.gids.has_value())
+      for (const Gid& g : *p.gids.value)
+        if (g.netdev && !g.netdev->empty())
+          return Paired{{d.name, p.port}, *g.netdev, "paired by the port's GID ndevs (" + *g.netdev + ")"};
+    if (d.bdf && d.ports.size() == 1)
+      for (const NetDev& n : s.netdevs)
+        if (n.bdf && *n.bdf == *d.bdf)
+          return Paired{{d.name, p.port}, n.name, "paired by the shared PCI function " + *d.bdf};
+    return std::nullopt;
+  };
+  auto pair_of = [&](const std::string& nd) -> std::optional<Paired> {
+    for (const Snapshot& s : samples)
       if (const NetDev* n = s.find_netdev(nd); n && n->rdma_device)
-        return std::make_pair(*n->rdma_device, n->rdma_port.value_or(1));
-      for (const RdmaDevice& d : s.rdma_devices)
+        return Paired{{*n->rdma_device, n->rdma_port.value_or(1)}, nd,
+                      "paired by the snapshot's netdev/RDMA link"};
+    for (auto it = samples.rbegin(); it != samples.rend(); ++it)
+      for (const RdmaDevice& d : it->rdma_devices)
         for (const RdmaPort& p : d.ports)
-          if (p.netdev && *p.netdev == nd) return std::make_pair(d.name, p.port);
-    }
+          if (auto pr = pair_in(*it, d, p); pr && pr->netdev == nd) return pr;
+    return std::nullopt;
+  };
+  auto netdev_of_port = [&](const PortRef& rp) -> std::optional<Paired> {
+    for (auto it = samples.rbegin(); it != samples.rend(); ++it)
+      for (const RdmaDevice& d : it->rdma_devices)
+        if (d.name == rp.first)
+          for (const RdmaPort& p : d.ports)
+            if (p.port == rp.second)
+              if (auto pr = pair_in(*it, d, p)) return pr;
     return std::nullopt;
   };
 
-  auto make_link = [&](const std::string& nd, const std::optional<std::pair<std::string, int>>& rp) {
+  auto make_link = [&](const std::string& nd, const std::optional<PortRef>& rp) {
     LinkDeltas l;
     l.netdev = nd;
     if (!nd.empty()) {
@@ -296,7 +381,10 @@ Result<Window> build_window(const std::vector<Snapshot>& samples, double interva
       }
       if (const NetDev* b = last.find_netdev(nd)) {
         l.eth.source = b->stats.source.file;
-        if (b->qos.has_value() && b->qos->pfc_enabled) l.pfc_enabled = b->qos->pfc_enabled;
+        if (b->qos.has_value() && b->qos->pfc_enabled) {
+          l.pfc_enabled = b->qos->pfc_enabled;
+          l.pfc_source = !b->qos->pfc_source.file.empty() ? b->qos->pfc_source.file : b->qos.source.file;
+        }
       }
     } else {
       l.eth.reason = "no netdev is linked to this RDMA port";
@@ -321,23 +409,31 @@ Result<Window> build_window(const std::vector<Snapshot>& samples, double interva
     return l;
   };
 
-  std::set<std::string> used_ports;
+  std::set<std::string> used_ports, used_nd;
   std::vector<std::string> unpaired_nd;
   for (const std::string& nd : netdevs) {
-    auto rp = pair_of(nd);
-    if (rp && seen_port.count(port_key(rp->first, rp->second))) {
-      used_ports.insert(port_key(rp->first, rp->second));
-      LinkDeltas l = make_link(nd, rp);
-      l.pairing_note = "paired by the snapshot's netdev/RDMA link";
-      w.links.push_back(std::move(l));
-    } else if (rp) {
-      // Linked to an RDMA port that has no counters: keep the link, the RDMA side says why.
-      LinkDeltas l = make_link(nd, rp);
-      l.pairing_note = "paired by the snapshot's netdev/RDMA link";
+    if (auto pr = pair_of(nd)) {
+      // Linked to an RDMA port with or without counters: keep the link, the RDMA side says why.
+      used_ports.insert(port_key(pr->port.first, pr->port.second));
+      used_nd.insert(nd);
+      LinkDeltas l = make_link(nd, pr->port);
+      l.pairing_note = pr->how;
       w.links.push_back(std::move(l));
     } else {
       unpaired_nd.push_back(nd);
     }
+  }
+  // RDMA ports with counters whose netdev has none (a `collect --root` snapshot has no ethtool
+  // -S): keep the pairing, so the netdev's QoS (PFC) state is used and the eth side says why.
+  for (const auto& p : ports) {
+    if (used_ports.count(port_key(p.first, p.second))) continue;
+    auto pr = netdev_of_port(p);
+    if (!pr || used_nd.count(pr->netdev)) continue;
+    used_ports.insert(port_key(p.first, p.second));
+    used_nd.insert(pr->netdev);
+    LinkDeltas l = make_link(pr->netdev, p);
+    l.pairing_note = pr->how;
+    w.links.push_back(std::move(l));
   }
   std::vector<std::pair<std::string, int>> unpaired_ports;
   for (const auto& p : ports)

@@ -63,6 +63,7 @@ struct LinkDeltas {
   CounterTable eth;                     ///< NetDev::stats deltas
   CounterTable rdma;                    ///< RdmaPort::counters deltas
   std::optional<std::vector<bool>> pfc_enabled;  ///< from the snapshot's QoS state, when known
+  std::string pfc_source;               ///< where pfc_enabled was read (mlnx_qos, sysfs qos/pfc)
   std::string subject() const;          ///< "eth4 (mlx5_0/1)", "eth4", "mlx5_0/1"
 };
 
@@ -137,7 +138,9 @@ bool has_counters(const Snapshot& s);
 /// `interval_s` when > 0 (flag or measured, named by `interval_source`), else from the first and
 /// last collected_at. Errors: malformed_input when fewer than 2 samples, when a sample has no
 /// counters at all ("sample N of M has no counters ..."), when the interval is unknown or not
-/// positive, or when the snapshots name different hosts.
+/// positive, or when the samples come from different hosts: different hostnames when every
+/// sample names one, else an RDMA device of the same name with another node_guid or
+/// sys_image_guid, or a PCI function of the same BDF with another vendor:device.
 Result<Window> build_window(const std::vector<Snapshot>& samples, double interval_s,
                             const std::string& interval_source);
 

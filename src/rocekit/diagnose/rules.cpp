@@ -70,7 +70,7 @@ struct Ctx {
   std::optional<bool> pfc_on_roce(std::string* how) const {
     int r = policy.roce_priority;
     if (link.pfc_enabled && link.pfc_enabled->size() == 8) {
-      *how = "mlnx_qos PFC state";
+      *how = link.pfc_source.empty() ? "mlnx_qos PFC state" : "PFC state from " + link.pfc_source;
       return (*link.pfc_enabled)[static_cast<std::size_t>(r)];
     }
     if (!link.eth.available) return std::nullopt;
