@@ -88,6 +88,25 @@ python3 - "$tmp/lldp.json" <<'PY' && ok || bad "missing LLDP captures not report
 import json, sys
 rows = [r for r in json.load(open(sys.argv[1]))["rules"] if r["rule"] == "switch.roce-lossless"]
 assert rows and rows[0]["hosts_unknown"] == 4 and rows[0]["hosts_fail"] == 0, rows
+# The tally's severity is the rule's (critical), not a default, when no host fails it.
+assert rows[0]["severity"] == "critical", rows
+PY
+# The fixture hosts have no hostname: their captures are looked up by input name (host-a.txt).
+mkdir "$tmp/lldp2"
+for h in host-a host-b; do
+  printf 'lldp.eth4.via=LLDP\nlldp.eth4.chassis.name=leaf1\nlldp.eth4.port.ifname=Ethernet0\n' >"$tmp/lldp2/$h.txt"
+done
+expect_rc 1 "fleet --lldp by input name" "$rk" fleet "$mh" --switch "$sonic" --lldp "$tmp/lldp2" -f json -o "$tmp/lldp2.json"
+python3 - "$tmp/lldp2.json" "$tmp/lldp2" <<'PY' && ok || bad "LLDP captures not looked up by input name"
+import json, sys
+j = json.load(open(sys.argv[1]))
+rows = [r for r in j["rules"] if r["rule"] == "switch.roce-lossless"]
+assert rows and rows[0]["hosts_fail"] == 2 and rows[0]["hosts_unknown"] == 2, rows
+assert rows[0]["severity"] == "critical", rows
+hosts = {h["host"]: h for h in j["hosts"]}
+for h in ("host-a", "host-b"):
+    assert any(f["rule"] == "switch.roce-lossless" and "Ethernet0 <-> eth4" in f["subject"]
+               for f in hosts[h]["failures"]), hosts[h]
 PY
 
 echo "$passed passed, $failed failed"

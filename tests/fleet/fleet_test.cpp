@@ -316,7 +316,7 @@ TEST(FleetRender, JsonShape) {
 
 TEST(FleetRun, ExtraPerHostCheckerIsCountedLikeBuiltInRules) {
   Options o;
-  o.extra_checks.push_back([](const Snapshot& s) {
+  o.extra_checks.push_back([](const Snapshot& s, const std::string&) {
     std::vector<Finding> out;
     for (const NetDev& n : s.netdevs) {
       Finding f;

@@ -54,6 +54,31 @@ grep -q 'switch.roce-lossless' "$tmp/out" && ok || bad "markdown lacks the rule"
 expect_rc 0 "check cumulus aligned" "$rk" switch check --switch "$sw/cumulus/nv-show-qos-roce.txt" "$host"
 expect_rc 0 "check nvue json aligned" "$rk" switch check --switch "$sw/cumulus/nv-config-show-json-roce-lossless.json" --port swp1 "$host"
 
+# 3b. A host with trust pcp and PFC off everywhere (DGX fixture) against a switch lossless on 3:
+# roce-lossless fails on the host side, ECN is unknown (host RoCE priority unknown), and
+# extra-lossless does not blame the switch for the RoCE priority.
+expect_rc 0 "collect dgx fixture" "$rk" collect --root "$src/testdata/sysroots/dgx-h100-8gpu-8nic" -o "$tmp/dgx.json"
+expect_rc 1 "check dgx vs cumulus roce" "$rk" switch check --switch "$sw/cumulus/nv-show-qos-roce.txt" "$tmp/dgx.json" -f json -o "$tmp/dgx-check.json"
+python3 - "$tmp/dgx-check.json" <<'PY' && ok || bad "trust-pcp/PFC-off host against cumulus roce"
+import json, sys
+found = {}
+def walk(x):
+    if isinstance(x, dict):
+        if "rule" in x and "enp94s0np0" in str(x.get("subject", "")):
+            found[x["rule"]] = x
+        for v in x.values(): walk(v)
+    elif isinstance(x, list):
+        for v in x: walk(v)
+walk(json.load(open(sys.argv[1])))
+ll, ecn, extra = found["switch.roce-lossless"], found["switch.roce-ecn"], found["switch.extra-lossless"]
+assert ll["outcome"] == "fail", ll
+assert "host PFC is off on every priority the switch makes lossless (host PFC none, switch PFC 3)" in ll["message"], ll
+assert ecn["outcome"] == "unknown", ecn
+assert "host ECN unknown: host trust pcp" in ecn["message"] and "?" not in ecn["message"], ecn
+assert extra["outcome"] == "pass", extra
+assert "also lossless" not in extra["message"], extra
+PY
+
 # 4. Port selection: a mapping file, and errors for a multi-port config without one.
 printf 'host,netdev,switch,port\n,eth4,,Ethernet4\n' >"$tmp/map.csv"
 expect_rc 1 "check port map" "$rk" switch check --switch "$sonic" --port-map "$tmp/map.csv" "$host"

@@ -169,6 +169,48 @@ TEST(Sonic, ErrorsNameFileAndLine) {
   EXPECT_EQ(other.error().kind, ErrorKind::unsupported);
 }
 
+TEST(Sonic, InputChecksNameTheValueAndLine) {
+  // A TC that is a JSON integer is accepted; a TC out of range names the value, not the key.
+  Result<SwitchQos> int_tc = parse_switch_config(
+      "{\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": 3, \"48\": \"6\"}},\n"
+      " \"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"AZURE\"}}}\n", "cfg.json");
+  ASSERT_TRUE(int_tc) << int_tc.error().describe();
+  EXPECT_EQ(int_tc->ports[0].dscp_to_tc->at(26), 3);
+  EXPECT_EQ(int_tc->ports[0].dscp_to_tc->at(48), 6);
+  Result<SwitchQos> big_tc = parse_switch_config(
+      "{\"DSCP_TO_TC_MAP\": {\"AZURE\": {\n  \"26\": \"99999\"}},\n"
+      " \"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"AZURE\"}}}\n", "cfg.json");
+  ASSERT_FALSE(big_tc);
+  EXPECT_EQ(big_tc.error().context, "cfg.json:2");
+  EXPECT_EQ(big_tc.error().message, "DSCP_TO_TC_MAP|AZURE: \"26\": value \"99999\" is not <0-7>");
+  // Wrong JSON type for a table: an error naming the table.
+  Result<SwitchQos> array = parse_switch_config("{\n  \"DSCP_TO_TC_MAP\": [],\n  \"PORT\": {}\n}\n", "cfg.json");
+  ASSERT_FALSE(array);
+  EXPECT_EQ(array.error().context, "cfg.json:2");
+  EXPECT_EQ(array.error().message, "DSCP_TO_TC_MAP is a JSON array, not an object of rows");
+  // WRED thresholds and scheduler weights that are not numbers in range fail with file:line.
+  auto queue_cfg = [](const std::string& wred_field, const std::string& sched_weight) {
+    return "{\"QUEUE\": {\"Ethernet0|3\": {\"scheduler\": \"S\", \"wred_profile\": \"W\"}},\n"
+           " \"SCHEDULER\": {\"S\": {\"type\": \"DWRR\",\n  \"weight\": " + sched_weight + "}},\n"
+           " \"WRED_PROFILE\": {\"W\": {\"ecn\": \"ecn_all\",\n  " + wred_field + "}}}\n";
+  };
+  ASSERT_TRUE(parse_switch_config(queue_cfg("\"green_min_threshold\": \"250000\"", "\"50\""), "q.json"));
+  for (std::string thr : std::vector<std::string>{"\"-1\"", "-5", "\"lots\"", "\"99999999999999999999999\""}) {
+    Result<SwitchQos> r = parse_switch_config(queue_cfg("\"green_min_threshold\": " + thr, "\"50\""), "q.json");
+    ASSERT_FALSE(r) << thr;
+    EXPECT_EQ(r.error().context, "q.json:5") << thr;
+    EXPECT_EQ(r.error().message, "WRED_PROFILE|W: green_min_threshold " + thr + " is not a byte count <0-1099511627776>");
+  }
+  Result<SwitchQos> weight = parse_switch_config(queue_cfg("\"green_min_threshold\": \"250000\"", "1e400"), "q.json");
+  ASSERT_FALSE(weight);  // nlohmann rejects the overflow: an error naming file:line and the number
+  EXPECT_EQ(weight.error().context, "q.json:3");
+  EXPECT_NE(weight.error().message.find("1e400"), std::string::npos) << weight.error().message;
+  Result<SwitchQos> weight_float = parse_switch_config(queue_cfg("\"green_min_threshold\": \"250000\"", "12.5"), "q.json");
+  ASSERT_FALSE(weight_float);
+  EXPECT_EQ(weight_float.error().context, "q.json:3");
+  EXPECT_EQ(weight_float.error().message, "SCHEDULER|S: weight 12.5 is not <0-1000000>");
+}
+
 // ------------------------------------------------------------------ NVUE / EOS --------------
 
 TEST(Nvue, ShowQosRoceSystem) {

@@ -68,22 +68,34 @@ std::optional<fleet::HostChecker> switch_checker(Context& ctx, const FleetOption
     return std::nullopt;
   }
   std::filesystem::path lldp_dir = o.lldp_dir;
-  return fleet::HostChecker([switches, map, lldp_dir, policy](const Snapshot& s) {
+  return fleet::HostChecker([switches, map, lldp_dir, policy](const Snapshot& s, const std::string& input_name) {
     std::vector<Finding> out;
     std::optional<switchcfg::PortMap> host_map;
     if (!lldp_dir.empty()) {
-      std::filesystem::path f = lldp_dir / (s.hostname + ".txt");
-      Result<switchcfg::PortMap> m = s.hostname.empty()
-                                         ? Result<switchcfg::PortMap>(unexpected(ErrorKind::not_found, "the snapshot has no hostname"))
-                                         : switchcfg::port_map_from_lldp(f, s.hostname);
+      // DIR/<hostname>.txt; when the snapshot has no hostname or that file is missing,
+      // DIR/<input name>.txt (the name the report shows for a host without hostname).
+      std::error_code ec;
+      std::filesystem::path f;
+      std::string host = s.hostname;
+      if (!s.hostname.empty()) f = lldp_dir / (s.hostname + ".txt");
+      if ((f.empty() || !std::filesystem::exists(f, ec)) && !input_name.empty() &&
+          std::filesystem::exists(lldp_dir / (input_name + ".txt"), ec)) {
+        f = lldp_dir / (input_name + ".txt");
+        if (host.empty()) host = input_name;
+      }
+      Result<switchcfg::PortMap> m =
+          f.empty() ? Result<switchcfg::PortMap>(unexpected(ErrorKind::not_found,
+                                                            "the snapshot has no hostname and there is no " +
+                                                                (lldp_dir / (input_name + ".txt")).string()))
+                    : switchcfg::port_map_from_lldp(f, host);
       if (!m) {
         Finding u;
         u.rule = "switch.roce-lossless";
         u.subject = "host";
         u.outcome = Outcome::unknown;
         u.severity = Severity::critical;
-        u.message = "no switch port known for this host: " + m.error().describe() + " (LLDP capture " +
-                    f.string() + ")";
+        u.message = "no switch port known for this host: " + m.error().describe();
+        if (!f.empty()) u.message += " (LLDP capture " + f.string() + ")";
         out.push_back(std::move(u));
         return out;
       }
@@ -186,7 +198,8 @@ void add_fleet_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--port-map", opts->port_map,
                   "Which switch port faces which host netdev: CSV host,netdev,switch,port or YAML");
   cmd->add_option("--lldp", opts->lldp_dir,
-                  "Directory of per-host LLDP captures named <hostname>.txt (lldpctl, -f keyvalue/json, "
+                  "Directory of per-host LLDP captures named <hostname>.txt, or <input name>.txt for a host "
+                  "without hostname (lldpctl, -f keyvalue/json, "
                   "lldptool -t -n -i IF)");
   cmd->add_flag("--list-rules", opts->list_rules, "Print the fleet rules (docs/rules.md \"Fleet rules\") and exit");
   cmd->callback([opts, &ctx] { run_fleet_command(ctx, *opts); });

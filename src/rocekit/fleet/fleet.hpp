@@ -123,8 +123,10 @@ struct HostSummary {
 
 /// A caller-supplied per-host check run after the built-in rules (e.g. switch alignment). It
 /// must be thread-safe: it is called from several worker threads at once, one snapshot each.
-/// Its findings are counted and reported like the built-in rules' findings.
-using HostChecker = std::function<std::vector<Finding>(const Snapshot&)>;
+/// Its findings are counted and reported like the built-in rules' findings. `input_name` is the
+/// stem of the host's input path (`<dir>/node-a.json` -> `node-a`), the name the report shows
+/// for a host whose snapshot has no hostname.
+using HostChecker = std::function<std::vector<Finding>(const Snapshot&, const std::string& input_name)>;
 
 /// Reduces one loaded snapshot: runs the policy's rules and the extra checkers, extracts the
 /// compared settings. `file` is the input path (names the host when the snapshot has no

@@ -243,7 +243,7 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
   // Findings: counted per rule; failures kept.
   rules::Report report = rules::evaluate(s, policy);
   for (const HostChecker& check : extra_checks) {
-    std::vector<Finding> more = check(s);
+    std::vector<Finding> more = check(s, file_stem_of(file));
     report.findings.insert(report.findings.end(), std::make_move_iterator(more.begin()),
                            std::make_move_iterator(more.end()));
   }

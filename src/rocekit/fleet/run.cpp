@@ -9,6 +9,7 @@
 
 #include "rocekit/fleet/fleet.hpp"
 #include "rocekit/rules/rule.hpp"
+#include "rocekit/switchcfg/switchcfg.hpp"
 
 namespace rk::fleet {
 
@@ -21,6 +22,19 @@ bool FleetReport::has_problem(Severity threshold) const {
       if (static_cast<int>(f.severity) >= static_cast<int>(threshold)) return true;
   return false;
 }
+
+namespace {
+
+/// The built-in severity of a per-host rule: the switch alignment rules' metadata for
+/// `switch.*`, the host rule registry otherwise (warning for a rule neither knows).
+Severity rule_severity(std::string_view id) {
+  if (id.substr(0, 7) == "switch.")
+    if (const switchcfg::SwitchRule* r = switchcfg::find_switch_rule(id)) return r->severity;
+  if (const rules::RuleInfo* r = rules::find_rule(id)) return r->severity;
+  return Severity::warning;
+}
+
+}  // namespace
 
 FleetReport run_fleet(const Discovery& inputs, const Options& options) {
   FleetReport report;
@@ -119,7 +133,10 @@ FleetReport run_fleet(const Discovery& inputs, const Options& options) {
     report.nic_count += h.nics.size();
     for (const auto& [rule, counts] : h.rule_counts) {
       RuleTally& t = tallies[rule];
-      if (t.rule.empty()) t.rule = rule;  // an extra checker's rule
+      if (t.rule.empty()) {  // an extra checker's rule: its severity from the rule's metadata
+        t.rule = rule;
+        t.severity = options.policy.severity_for(rule, rule_severity(rule));
+      }
       std::size_t fail = counts[static_cast<std::size_t>(Outcome::fail)];
       t.findings_fail += fail;
       if (fail) ++t.hosts_fail;

@@ -355,6 +355,18 @@ void check_lossless(const Pair& c, Out& out) {
   if (c.h.roce_priority && sw_pfc && !sw_pfc->count(hp))
     fails.push_back("host sends RoCE on priority " + std::to_string(hp) + " but the switch has no PFC on it (" +
                     pri_set(*sw_pfc) + "): host PAUSE frames for it are ignored");
+  // The host's RoCE priority unknown (trust pcp, map not shown), but no priority both sides
+  // make lossless: whichever priority the host sends RoCE on, one side does not pause it.
+  bool disjoint_pfc = false;
+  if (!c.h.roce_priority && c.h.pfc && sw_pfc && !sw_pfc->empty()) {
+    disjoint_pfc = true;
+    for (int p : *sw_pfc)
+      if (c.h.pfc->count(p)) disjoint_pfc = false;
+  }
+  if (disjoint_pfc)
+    fails.push_back("host PFC is off on every priority the switch makes lossless (host PFC " + pri_set(*c.h.pfc) +
+                    ", switch PFC " + pri_set(*sw_pfc) + "): whichever priority the host sends RoCE on, one "
+                    "side does not pause it");
   if (c.h.roce_priority && c.h.pfc && !c.h.pfc->count(hp))
     fails.push_back("host PFC is off on its RoCE priority " + std::to_string(hp) + " (host PFC " + pri_set(*c.h.pfc) + ")");
   else if (c.h.roce_priority && !c.h.pfc)
@@ -393,6 +405,7 @@ void check_lossless(const Pair& c, Out& out) {
   if (o != Outcome::fail) return;
   // Align the switch to the host's priority (the host side is the NVIDIA default, usually).
   int want = c.h.roce_priority ? hp : 3;
+  if (!c.h.roce_priority && path.tc && sw_pfc && sw_pfc->count(*path.tc)) want = *path.tc;
   f->remediation.scope = FixScope::persistent;
   if (path.tc && sw_pfc && !sw_pfc->count(*path.tc)) f->remediation.commands.push_back(c.cmds.dscp_to_tc(d, want));
   if (sw_pfc && !sw_pfc->count(want)) f->remediation.commands.push_back(c.cmds.pfc_on(want));
@@ -401,9 +414,14 @@ void check_lossless(const Pair& c, Out& out) {
     for (int i = 0; i < 8; ++i) l += (i ? "," : "") + std::string(c.h.pfc->count(i) || i == want ? "1" : "0");
     f->remediation.commands.push_back("mlnx_qos -i " + sh_quote(c.h.name) + " --pfc " + l);
   }
-  f->remediation.notes = "Switch: " + std::string(r.switch_fix) + " Host: " + std::string(r.host_fix) +
-                         " Fix one side to match the other; the commands move the switch to the host's "
-                         "priority " + std::to_string(want) + ".";
+  if (disjoint_pfc && fails.size() == 1)
+    f->remediation.notes = "Host: " + std::string(r.host_fix) + " The command enables host PFC on the switch's "
+                           "lossless priority " + std::to_string(want) + "; send RoCE on it (trust dscp, see "
+                           "switch.trust-dscp and the host's DSCP->priority map).";
+  else
+    f->remediation.notes = "Switch: " + std::string(r.switch_fix) + " Host: " + std::string(r.host_fix) +
+                           " Fix one side to match the other; the commands move the switch to the host's "
+                           "priority " + std::to_string(want) + ".";
 }
 
 void check_buffer(const Pair& c, Out& out) {
@@ -453,8 +471,7 @@ void check_ecn(const Pair& c, Out& out) {
                         "ECN of switch queue " + std::to_string(q) + " unknown: " +
                             (qc ? qc->ecn.reason : "queue " + std::to_string(q) + " not in config")));
   const EcnConfig& e = *qc->ecn;
-  std::string host_ecn = "host ECN on priority " +
-                         (c.h.roce_priority ? std::to_string(*c.h.roce_priority) : std::string("?")) + ": ";
+  std::string host_ecn = "host ECN on priority " + std::to_string(c.h.roce_priority.value_or(-1)) + ": ";
   if (c.h.ecn_rp || c.h.ecn_np)
     host_ecn += std::string("RP ") + (c.h.ecn_rp ? (*c.h.ecn_rp ? "on" : "off") : "?") + ", NP " +
                 (c.h.ecn_np ? (*c.h.ecn_np ? "on" : "off") : "?");
@@ -475,6 +492,10 @@ void check_ecn(const Pair& c, Out& out) {
     o = Outcome::fail;
     msg = "switch queue " + std::to_string(q) + " has WRED with ECN " + e.mode.value_or("") +
           " but host RP is off: non-ECT RoCE packets are dropped above the WRED threshold";
+  } else if (!c.h.roce_priority) {
+    o = Outcome::unknown;
+    msg = "switch queue " + std::to_string(q) + " marks ECN (" + e.mode.value_or("on") + thr +
+          "); host ECN unknown: " + c.h.prio_reason;
   } else {
     msg = "switch queue " + std::to_string(q) + " marks ECN (" + e.mode.value_or("on") + thr + "); " + host_ecn;
   }
@@ -632,12 +653,19 @@ void check_extra(const Pair& c, Out& out) {
     return void(out.add(r, c.subject, Outcome::unknown, "switch PFC priorities unknown: " + c.p.pfc_enabled.reason));
   if (!c.h.pfc) return void(out.add(r, c.subject, Outcome::unknown, c.h.pfc_reason));
   std::set<int> sw(c.p.pfc_enabled->begin(), c.p.pfc_enabled->end());
+  // The RoCE priority (the host's, else the switch's TC for the RoCE DSCP) is
+  // switch.roce-lossless's business: a host PFC off on it is reported there.
+  std::optional<int> roce = c.h.roce_priority;
+  if (!roce) roce = path_of(c.p, c.h.roce_dscp).tc;
   std::set<int> extra;
   for (int p : sw)
-    if (!c.h.pfc->count(p)) extra.insert(p);
+    if (!c.h.pfc->count(p) && p != roce.value_or(-1)) extra.insert(p);
+  std::string note;
+  if (roce && sw.count(*roce) && !c.h.pfc->count(*roce))
+    note = " (RoCE priority " + std::to_string(*roce) + ": see switch.roce-lossless)";
   Finding* f = out.add(r, c.subject, extra.empty() ? Outcome::pass : Outcome::fail,
                        "switch PFC priorities " + pri_set(sw) + ", host " + pri_set(*c.h.pfc) +
-                           (extra.empty() ? "" : ": switch also lossless on " + pri_set(extra)));
+                           (extra.empty() ? "" : ": switch also lossless on " + pri_set(extra)) + note);
   if (!f) return;
   add_ev(*f, c.p.pfc_enabled.source);
   add_ev(*f, c.h.pfc_ev);

@@ -42,7 +42,11 @@ class Db {
         if (it->is_object()) m_tables[top.substr(0, bar)].push_back({top.substr(bar + 1), &*it, {top}});
         continue;
       }
-      if (!it->is_object()) continue;
+      if (!it->is_object()) {
+        if (qos_tables().count(top) && !m_bad_table) m_bad_table = top + " is a JSON " + it->type_name() + ", not an object of rows";
+        if (qos_tables().count(top) && m_bad_table_line == 0) m_bad_table_line = m_index.line({top});
+        continue;
+      }
       for (auto row = it->begin(); row != it->end(); ++row)
         if (row->is_object()) m_tables[top].push_back({row.key(), &*row, {top, row.key()}});
     }
@@ -77,6 +81,14 @@ class Db {
                     pointer + (v ? " = \"" + *v + "\"" : std::string())};
   }
   const std::string& file() const { return m_file; }
+  /// A QoS table of the wrong JSON type ("DSCP_TO_TC_MAP": []), with its line.
+  const std::optional<std::string>& bad_table() const { return m_bad_table; }
+  std::size_t bad_table_line() const { return m_bad_table_line; }
+  /// The raw value of a field as JSON text (for error messages), or "".
+  static std::string raw(const Row& r, const std::string& name) {
+    auto it = r.fields->find(name);
+    return it == r.fields->end() ? std::string() : it->dump();
+  }
 
  private:
   static std::string escape(const std::string& k) {
@@ -91,6 +103,8 @@ class Db {
   detail::JsonLineIndex m_index;
   std::string m_file;
   std::map<std::string, std::vector<Row>> m_tables;
+  std::optional<std::string> m_bad_table;
+  std::size_t m_bad_table_line = 0;
 };
 
 /// "[SCHEDULER|scheduler.1]" -> "scheduler.1"; bare names unchanged.
@@ -136,11 +150,17 @@ struct Parser {
     for (auto it = r->fields->begin(); it != r->fields->end(); ++it) {
       std::optional<int> k = detail::parse_small_int(it.key(), 0, key_max);
       std::optional<int> v = it->is_string() ? detail::parse_small_int(it->get<std::string>(), 0, value_max)
-                                             : std::nullopt;
-      if (!k || !v) {
-        fail(db.evidence(*r, it.key()), table + "|" + name + ": entry \"" + it.key() +
-                                            "\" is not <0-" + std::to_string(key_max) + ">: \"<0-" +
-                                            std::to_string(value_max) + ">\"");
+                             : it->is_number_integer() && it->get<long long>() >= 0 && it->get<long long>() <= value_max
+                                 ? std::optional<int>(static_cast<int>(it->get<long long>()))
+                                 : std::nullopt;
+      if (!k) {
+        fail(db.evidence(*r, it.key()), table + "|" + name + ": key \"" + it.key() + "\" is not <0-" +
+                                            std::to_string(key_max) + ">");
+        continue;
+      }
+      if (!v) {
+        fail(db.evidence(*r, it.key()), table + "|" + name + ": \"" + it.key() + "\": value " + it->dump() +
+                                            " is not <0-" + std::to_string(value_max) + ">");
         continue;
       }
       m[*k] = *v;
@@ -335,7 +355,13 @@ struct Parser {
     Scheduling sc;
     std::string type = text::to_lower(Db::field(*s, "type").value_or(""));
     sc.type = type == "strict" ? "strict" : type == "dwrr" || type == "wrr" ? "dwrr" : type;
-    if (std::optional<std::string> w = Db::field(*s, "weight")) sc.weight = detail::parse_small_int(*w, 0, 1000000);
+    if (s->fields->contains("weight")) {
+      std::optional<std::string> w = Db::field(*s, "weight");
+      sc.weight = w ? detail::parse_small_int(*w, 0, 1000000) : std::nullopt;
+      if (!sc.weight)
+        fail(db.evidence(*s, "weight"),
+             "SCHEDULER|" + name + ": weight " + Db::raw(*s, "weight") + " is not <0-1000000>");
+    }
     Evidence e = db.evidence(*s, "type");
     e.text += " (via " + bind.text + ")";
     return Fact<Scheduling>::of(sc, e);
@@ -354,14 +380,26 @@ struct Parser {
     e.ecn_marking = e.mode && *e.mode != "ecn_none";
     std::optional<std::string> green = Db::field(*w, "wred_green_enable");
     if (green) e.wred_drop = *green == "true";
+    // A threshold or probability that is present but not a number in range is an input
+    // error (file:line), not a silently missing value.
     auto bytes = [&](const std::string& f) -> std::optional<std::uint64_t> {
+      if (!w->fields->contains(f)) return std::nullopt;
       std::optional<std::string> v = Db::field(*w, f);
-      return v ? text::parse_uint(*v) : std::nullopt;
+      std::optional<std::uint64_t> n = v ? text::parse_uint(*v) : std::nullopt;
+      if (!n || *n > (std::uint64_t{1} << 40))
+        fail(db.evidence(*w, f), "WRED_PROFILE|" + name + ": " + f + " " + Db::raw(*w, f) +
+                                     " is not a byte count <0-1099511627776>");
+      return n;
     };
     e.min_threshold_bytes = bytes("green_min_threshold");
     e.max_threshold_bytes = bytes("green_max_threshold");
-    if (std::optional<std::string> pr = Db::field(*w, "green_drop_probability"))
-      e.mark_probability_percent = detail::parse_small_int(*pr, 0, 100);
+    if (w->fields->contains("green_drop_probability")) {
+      std::optional<std::string> pr = Db::field(*w, "green_drop_probability");
+      e.mark_probability_percent = pr ? detail::parse_small_int(*pr, 0, 100) : std::nullopt;
+      if (!e.mark_probability_percent)
+        fail(db.evidence(*w, "green_drop_probability"), "WRED_PROFILE|" + name + ": green_drop_probability " +
+                                                            Db::raw(*w, "green_drop_probability") + " is not <0-100>");
+    }
     Evidence ev = db.evidence(*w, e.mode ? "ecn" : "");
     if (!e.mode) ev.text += " (no ecn field: ecn_none)";
     ev.text += " (via " + bind.text + ")";
@@ -425,10 +463,23 @@ Result<SwitchQos> parse_sonic_config_db(std::string_view text, const std::string
     std::string what = e.what();
     std::size_t colon = what.rfind(": ");
     return detail::malformed(file, line, "not valid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
+  } catch (const json::exception& e) {  // out_of_range 406: "number overflow parsing '1e400'"
+    std::string what = e.what();
+    std::size_t colon = what.find("] ");
+    what = colon == std::string::npos ? what : what.substr(colon + 2);
+    std::size_t line = 0;
+    std::size_t q1 = what.find('\''), q2 = what.rfind('\'');
+    if (q1 != std::string::npos && q2 > q1 + 1) {
+      std::size_t at = text.find(what.substr(q1 + 1, q2 - q1 - 1));
+      if (at != std::string_view::npos)
+        line = static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) + 1;
+    }
+    return detail::malformed(file, line, "not valid JSON: " + what);
   }
   if (!root.is_object())
     return detail::malformed(file, 1, "SONiC config_db.json must be a JSON object");
   Db db(root, text, file);
+  if (db.bad_table()) return detail::malformed(file, db.bad_table_line(), *db.bad_table());
   bool any = false;
   for (const std::string& t : qos_tables()) any = any || db.has_table(t);
   if (!any)
