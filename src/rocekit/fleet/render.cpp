@@ -5,6 +5,7 @@
 
 #include "rocekit/core/text.hpp"
 #include "rocekit/fleet/fleet.hpp"
+#include "rocekit/render/render.hpp"
 #include "rocekit/pipeline.hpp"
 
 namespace rk::fleet {
@@ -34,16 +35,6 @@ std::size_t hosts_with_failures(const FleetReport& r) {
   std::size_t n = 0;
   for (const HostSummary& h : r.hosts) n += h.loaded && !h.failures.empty();
   return n;
-}
-
-std::string label(Outcome o) {
-  switch (o) {
-    case Outcome::fail: return "FAIL";
-    case Outcome::unknown: return "UNKNOWN";
-    case Outcome::pass: return "pass";
-    case Outcome::not_applicable: return "n/a";
-  }
-  return "?";
 }
 
 int rank(Outcome o) { return o == Outcome::fail ? 0 : o == Outcome::unknown ? 1 : 2; }
@@ -171,7 +162,7 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
   }
   out += "\ncross-host checks:\n";
   for (const Consistency* c : sorted_checks(r)) {
-    out += fmt::format("  {:<8} {:<34} {} ({}): {}{}\n", label(c->outcome), c->rule, c->setting,
+    out += fmt::format("  {:<8} {:<34} {} ({}): {}{}\n", render::outcome_label(c->outcome), c->rule, c->setting,
                        c->group, c->outcome == Outcome::fail ? "[" + std::string(to_string(c->severity)) + "] " : "",
                        c->message);
     std::size_t shown = 0;
@@ -254,7 +245,7 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
   out += "\n### Cross-host checks\n\n| outcome | severity | rule | setting | group | baseline | result |\n"
          "|---|---|---|---|---|---|---|\n";
   for (const Consistency* c : sorted_checks(r))
-    out += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} |\n", label(c->outcome),
+    out += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} |\n", render::outcome_label(c->outcome),
                        to_string(c->severity), c->rule, c->setting, md_escape(c->group),
                        c->baseline.empty() ? "-" : "`" + md_escape(c->baseline) + "`", md_escape(c->message));
   bool header = false;

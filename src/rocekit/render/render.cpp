@@ -34,15 +34,6 @@ std::string colour(const Options& o, Outcome out, std::string_view text) {
   return std::string(c) + std::string(text) + "\x1b[0m";
 }
 
-std::string label(Outcome o) {
-  switch (o) {
-    case Outcome::fail: return "FAIL";
-    case Outcome::unknown: return "UNKNOWN";
-    case Outcome::pass: return "pass";
-    case Outcome::not_applicable: return "n/a";
-  }
-  return "?";
-}
 
 // Values from inputs (names, capture lines) go through text::escape_control before printing.
 std::string safe(std::string_view t) { return text::escape_control(t); }
@@ -117,6 +108,16 @@ std::string summary_line(const rules::Report& r) {
 
 }  // namespace
 
+std::string outcome_label(Outcome o) {
+  switch (o) {
+    case Outcome::fail: return "FAIL";
+    case Outcome::unknown: return "UNKNOWN";
+    case Outcome::pass: return "pass";
+    case Outcome::not_applicable: return "n/a";
+  }
+  return "?";
+}
+
 std::string report_text(const Snapshot& s, const rules::Report& r, const Options& o) {
   std::string out;
   out += fmt::format("rocekit check: {} ({})\n", s.hostname.empty() ? "host" : safe(s.hostname),
@@ -128,9 +129,9 @@ std::string report_text(const Snapshot& s, const rules::Report& r, const Options
     for (const Finding* f : g.findings) {
       bool quiet = f->outcome == Outcome::pass || f->outcome == Outcome::not_applicable;
       if (quiet && !o.show_passes) continue;
-      std::string head = fmt::format("  {:<8} {:<28} {}", label(f->outcome), f->rule, safe(f->message));
+      std::string head = fmt::format("  {:<8} {:<28} {}", outcome_label(f->outcome), f->rule, safe(f->message));
       if (f->outcome == Outcome::fail)
-        head = fmt::format("  {:<8} {:<28} [{}] {}", label(f->outcome), f->rule,
+        head = fmt::format("  {:<8} {:<28} [{}] {}", outcome_label(f->outcome), f->rule,
                            to_string(f->severity), safe(f->message));
       out += colour(o, f->outcome, head) + "\n";
       if (quiet) continue;
@@ -211,7 +212,7 @@ std::string report_markdown(const Snapshot& s, const rules::Report& r, const Opt
     return outcome_rank(a->outcome) < outcome_rank(b->outcome);
   });
   for (const Finding* f : sorted)
-    out += fmt::format("| {} | {} | `{}` | `{}` | {} |\n", label(f->outcome), to_string(f->severity),
+    out += fmt::format("| {} | {} | `{}` | `{}` | {} |\n", outcome_label(f->outcome), to_string(f->severity),
                        f->rule, esc(f->subject), esc(f->message));
   bool header = false;
   for (const Finding* f : sorted) {

@@ -20,6 +20,9 @@ struct Options {
 };
 
 /// Human-readable report grouped by subject (NIC, port, PCI function), failures first.
+/// The outcome as the text reports print it: "FAIL", "UNKNOWN", "pass", "n/a".
+std::string outcome_label(Outcome o);
+
 std::string report_text(const Snapshot& s, const rules::Report& r, const Options& o);
 /// Machine-readable report; see docs/check-output.md for the schema.
 nlohmann::json report_json(const Snapshot& s, const rules::Report& r, const Options& o);
