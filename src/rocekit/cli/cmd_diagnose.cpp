@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <utility>
 #include <memory>
 #include <thread>
 
@@ -25,16 +27,23 @@ struct DiagnoseOptions {
   std::string output;
 };
 
-/// "10s", "10", "2m" -> seconds; nullopt when malformed.
-std::optional<double> parse_duration_s(const std::string& s) {
+/// The number at the start of `s` (std::stod) and where it ends; nullopt when there is none.
+std::optional<std::pair<double, std::size_t>> leading_number(const std::string& s) {
   if (s.empty()) return std::nullopt;
   std::size_t used = 0;
-  double v = 0;
   try {
-    v = std::stod(s, &used);
+    double v = std::stod(s, &used);
+    return std::make_pair(v, used);
   } catch (...) {
     return std::nullopt;
   }
+}
+
+/// "10s", "10", "2m" -> seconds; nullopt when malformed.
+std::optional<double> parse_duration_s(const std::string& s) {
+  std::optional<std::pair<double, std::size_t>> n = leading_number(s);
+  if (!n) return std::nullopt;
+  auto [v, used] = *n;
   std::string unit = s.substr(used);
   if (unit.empty() || unit == "s") return v;
   if (unit == "m") return v * 60;
@@ -45,14 +54,9 @@ std::optional<double> parse_duration_s(const std::string& s) {
 /// --interval-seconds: a finite number of seconds in [0.001, 31536000] (one year); nullopt
 /// otherwise ("nan", "inf", "0", "1e308", "10s").
 std::optional<double> parse_interval_seconds(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(s, &used);
-  } catch (...) {
-    return std::nullopt;
-  }
+  std::optional<std::pair<double, std::size_t>> n = leading_number(s);
+  if (!n) return std::nullopt;
+  auto [v, used] = *n;
   if (used != s.size() || !std::isfinite(v) || v < 0.001 || v > 31536000.0) return std::nullopt;
   return v;
 }
