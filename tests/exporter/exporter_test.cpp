@@ -1,5 +1,7 @@
 // rocekit exporter: metric values from the fixture sysfs trees (testdata/sysroots) and the
 // ethtool -S corpus, wrap widening, failed-device back-off, include/exclude, the textfile writer.
+#include <sys/resource.h>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -166,6 +168,77 @@ TEST(Exporter, Widens32BitCountersAcrossScrapes) {
   clock.now += 15;
   tree.write(k_mlx5_hw + "out_of_sequence", "5");
   EXPECT_EQ(value_of(ex.scrape(), "rocekit_out_of_sequence_packets_total" + l), "4294967451");
+}
+
+TEST(Exporter, CounterFilesStayOpenAndWideningSurvivesStateRefresh) {
+  TempTree tree("procfs-mlx5_0-eth0-ecn");
+  FakeClock clock;
+  ExporterOptions o = options(tree.dir.string(), &clock);
+  o.state_interval_s = 60;
+  Exporter ex(o);
+  tree.write(k_mlx5_hw + "out_of_sequence", "4294967000");
+  const std::string l = "{device=\"mlx5_0\",port=\"1\",netdev=\"\"}";
+  ex.scrape();
+  // Every counter file of the one port, plus its state and rate files, is held open.
+  std::size_t files = 0;
+  for (const char* sub : {"counters", "hw_counters"})
+    for (const auto& e : fs::directory_iterator(tree.dir / "sys/class/infiniband/mlx5_0/ports/1" / sub))
+      files += e.path().filename() != "lifespan" ? 1 : 0;
+  EXPECT_EQ(ex.stats().widened_counters, files);
+  EXPECT_EQ(ex.stats().open_counter_files, files + 2);
+  // An in-place change is seen through the held descriptor (pread at 0), and a state refresh
+  // (which re-opens every file) keeps the widening: 4294967000 -> 100 is a wrap of 396.
+  clock.now += 61;
+  tree.write(k_mlx5_hw + "out_of_sequence", "100");
+  std::string t = ex.scrape();
+  EXPECT_EQ(ex.stats().state_refreshes, 2u);
+  EXPECT_EQ(value_of(t, "rocekit_out_of_sequence_packets_total" + l), "4294967396");
+  EXPECT_EQ(ex.stats().open_counter_files, files + 2);
+}
+
+TEST(Exporter, OverTheDescriptorBudgetCountersAreOpenedPerRead) {
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+  ExporterOptions o = options(k_sysroots + "dgx-h100-8gpu-8nic");
+  std::string expected;
+  {
+    Exporter all(o);
+    expected = all.scrape();
+    ASSERT_GT(all.stats().open_counter_files, 200u);
+  }  // its descriptors are closed before the limit is lowered
+  // A soft limit of 300 leaves a budget of 150 held descriptors: the rest are opened per read,
+  // and the counter samples are the same.
+  rlimit low = saved;
+  low.rlim_cur = 300;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  Exporter few(o);
+  std::string t = few.scrape();
+  std::size_t held = few.stats().open_counter_files;
+  ::setrlimit(RLIMIT_NOFILE, &saved);
+  EXPECT_EQ(held, 150u);
+  auto counters_of = [](const std::string& text) {
+    std::string out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("rocekit_rdma_hw_events_total{", 0) == 0 || line.rfind("rocekit_out_of_", 0) == 0) out += line + "\n";
+    return out;
+  };
+  EXPECT_FALSE(counters_of(t).empty());
+  EXPECT_EQ(counters_of(t), counters_of(expected));
+}
+
+TEST(Exporter, RemovedDeviceIsForgottenAndItsFilesClosed) {
+  TempTree tree("cx4lx-4port");
+  Exporter ex(options(tree.dir.string()));
+  std::string t = ex.scrape();
+  ASSERT_TRUE(has_line_starting(t, "rocekit_port_info{device=\"mlx5_3\""));
+  std::size_t before = ex.stats().open_counter_files;
+  fs::remove(tree.dir / "sys/class/infiniband/mlx5_3");  // the class symlink: the device is gone
+  t = ex.scrape();
+  EXPECT_FALSE(has_line_starting(t, "rocekit_port_info{device=\"mlx5_3\""));
+  EXPECT_TRUE(has_line_starting(t, "rocekit_port_info{device=\"mlx5_2\""));
+  EXPECT_LT(ex.stats().open_counter_files, before);
+  EXPECT_EQ(value_of(t, "rocekit_collection_errors_total{source=\"rdma_counters\"}"), "0");
 }
 
 TEST(Exporter, FailedDeviceIsSkippedCountedAndNotReRead) {

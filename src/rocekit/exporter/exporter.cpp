@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -81,35 +82,30 @@ std::string after_colon(std::string_view s) {
 
 // ------------------------------------------------------------------ widening --------------
 
-std::uint64_t CounterWidener::update(const std::string& key, std::string_view counter,
-                                     std::uint64_t raw, bool is_32bit) {
-  auto it = m_state.find(key);
-  if (it == m_state.end()) {
-    m_state.emplace(key, State{raw, raw, true});
+std::uint64_t WidenedCounter::update(std::string_view counter, std::uint64_t raw, bool is_32bit) {
+  if (!primed || !is_32bit) {
+    // First read, or a 64-bit counter: a decrease is a real reset that Prometheus handles.
+    primed = true;
+    last_raw = raw;
+    value = raw;
     return raw;
   }
-  State& s = it->second;
-  s.seen = true;
-  if (!is_32bit) {
-    s.last_raw = raw;
-    s.value = raw;  // 64-bit: a decrease is a real reset; Prometheus handles it
-    return raw;
-  }
-  diagnose::CounterDelta d = diagnose::compare_counter(std::string(counter), s.last_raw, raw, true);
-  s.value += d.delta;
-  s.last_raw = raw;
-  return s.value;
+  diagnose::CounterDelta d = diagnose::compare_counter(std::string(counter), last_raw, raw, true);
+  value += d.delta;
+  last_raw = raw;
+  return value;
 }
 
-void CounterWidener::sweep() {
-  for (auto it = m_state.begin(); it != m_state.end();) {
-    if (!it->second.seen) {
-      it = m_state.erase(it);
-    } else {
-      it->second.seen = false;
-      ++it;
-    }
+Fd& Fd::operator=(Fd&& o) noexcept {
+  if (this != &o) {
+    if (m_fd >= 0) ::close(m_fd);
+    m_fd = std::exchange(o.m_fd, -1);
   }
+  return *this;
+}
+
+Fd::~Fd() {
+  if (m_fd >= 0) ::close(m_fd);
 }
 
 // ------------------------------------------------------------------ ethtool -S ------------
@@ -171,6 +167,8 @@ Exporter::Exporter(ExporterOptions options) : m_opt(std::move(options)), m_host(
   if (!m_opt.clock) m_opt.clock = steady_seconds;
 }
 
+Exporter::~Exporter() = default;
+
 void Exporter::set_trace(std::vector<std::string>* trace) {
   std::lock_guard<std::mutex> lock(m_mutex);
   m_host.set_trace(trace);
@@ -180,7 +178,9 @@ void Exporter::set_trace(std::vector<std::string>* trace) {
 Exporter::Stats Exporter::stats() const {
   std::lock_guard<std::mutex> lock(m_mutex);
   Stats s = m_stats;
-  s.widened_counters = m_widener.size();
+  for (const auto& [name, dev] : m_devices)
+    for (const CachedPort& p : dev.ports) s.widened_counters += p.counters.size();
+  s.open_counter_files = m_open_fds;
   return s;
 }
 
@@ -201,204 +201,11 @@ std::string Exporter::scrape() {
   return m_last_text;
 }
 
-void Exporter::refresh_state(double now) {
-  collect::CollectRequest req;
-  req.tool_version = m_opt.version;
-  req.kernel_ioctls = m_opt.kernel_ioctls;
-  req.counters = false;
-  req.rdma_device_filter = [this](const std::string& d) { return included(d); };
-  collect::NoToolsRunner runner("rocekit exporter runs no tools");
-  m_state = collect::collect_snapshot(req, m_host, runner);
-  m_findings = rules::evaluate(*m_state, m_opt.policy).findings;
-  m_state_at = now;
-  ++m_stats.state_refreshes;
-}
+namespace {
 
-// Reads every counter file of one directory (a port's counters/ or hw_counters/) with one
-// directory open and openat() per file: the long fixture or sysfs path (through the class
-// symlink) is walked once per directory, not once per counter. Appends (sub, (name, value));
-// a missing directory is fine (bnxt_re has no counters/); any other failure is returned.
-std::optional<std::string> Exporter::read_counter_dir(
-    const std::string& host_dir, const char* sub,
-    std::vector<std::pair<std::string, std::pair<std::string, std::uint64_t>>>& out) {
-  std::string dir = m_opt.root == "/" ? host_dir : m_opt.root + host_dir;
-  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
-    return host_dir + ": " + std::strerror(errno);
-  }
-  DIR* d = ::fdopendir(dfd);
-  if (!d) {
-    int e = errno;
-    ::close(dfd);
-    return host_dir + ": " + std::strerror(e);
-  }
-  std::vector<std::string> names;
-  while (dirent* e = ::readdir(d))
-    if (e->d_name[0] != '.') names.emplace_back(e->d_name);
-  std::sort(names.begin(), names.end());
-  std::optional<std::string> failure;
-  char buf[256];
-  for (const std::string& n : names) {
-    if (n == "lifespan") continue;  // cache time in ms, not a counter
-    if (m_trace) m_trace->push_back(dir + "/" + n);
-    int fd = ::openat(dfd, n.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      if (errno == ENOENT) continue;
-      failure = host_dir + "/" + n + ": " + std::strerror(errno);
-      break;
-    }
-    ssize_t got;
-    do {
-      got = ::read(fd, buf, sizeof buf - 1);
-    } while (got < 0 && errno == EINTR);
-    int read_errno = errno;
-    ::close(fd);
-    if (got < 0) {
-      failure = host_dir + "/" + n + ": " + std::strerror(read_errno);
-      break;
-    }
-    std::string_view v(buf, static_cast<std::size_t>(got));
-    if (std::optional<std::uint64_t> u = text::parse_uint(text::trim(v))) out.push_back({sub, {n, *u}});
-  }
-  ::closedir(d);  // closes dfd
-  return failure;
-}
-
-std::string Exporter::collect_locked(double now) {
-  ++m_stats.scrapes;
-  if (!m_state || m_opt.state_interval_s <= 0 || now - m_state_at >= m_opt.state_interval_s)
-    refresh_state(now);
-  const Snapshot& st = *m_state;
-  Exposition out;
-  out.add("rocekit_build_info", {{"version", m_opt.version}}, std::uint64_t{1});
-  out.add("rocekit_scrape_duration_seconds", {}, m_last_duration_s);
-  out.add("rocekit_scrapes_total", {}, m_stats.scrapes);
-  out.add("rocekit_state_age_seconds", {}, now - m_state_at);
-  out.add("rocekit_roce_priority_info",
-          {{"priority", std::to_string(m_opt.policy.roce_priority)}, {"role", "roce"}}, std::uint64_t{1});
-  out.add("rocekit_roce_priority_info",
-          {{"priority", std::to_string(m_opt.policy.cnp_priority)}, {"role", "cnp"}}, std::uint64_t{1});
-
-  // ---- RDMA devices: listed every scrape (cheap), counters read unless skipped.
-  std::vector<std::string> devices;
-  if (Result<std::vector<std::string>> ibs = m_host.list_dir("/sys/class/infiniband")) devices = *ibs;
-  for (const std::string& dev : devices) {
-    if (!included(dev)) {
-      out.add("rocekit_device_skipped", {{"device", dev}, {"reason", "excluded"}}, std::uint64_t{1});
-      continue;
-    }
-    DeviceHealth& h = m_health[dev];
-    if (h.retry_at > now) {
-      out.add("rocekit_device_read_failures_total", {{"device", dev}}, h.failures);
-      out.add("rocekit_device_skipped", {{"device", dev}, {"reason", "read_failed"}}, std::uint64_t{1});
-      out.add("rocekit_device_backoff_seconds", {{"device", dev}}, h.retry_at - now);
-      continue;
-    }
-    const RdmaDevice* sd = nullptr;
-    for (const RdmaDevice& d : st.rdma_devices)
-      if (d.name == dev) sd = &d;
-    std::string base = "/sys/class/infiniband/" + dev + "/ports";
-    Result<std::vector<std::string>> ports = m_host.list_dir(base);
-    if (!ports) continue;
-    // Read everything first; a failure drops the device's samples for this scrape.
-    struct PortRead {
-      std::string port, netdev, state;
-      std::optional<double> rate_bps;
-      std::vector<std::pair<std::string, std::pair<std::string, std::uint64_t>>> counters;  // dir,(name,raw)
-      std::optional<std::map<std::string, std::uint64_t>> ethtool;
-    };
-    std::vector<PortRead> reads;
-    std::string failure;
-    for (const std::string& p : *ports) {
-      if (!text::parse_uint(p)) continue;
-      PortRead r;
-      r.port = p;
-      std::string pb = base + "/" + p;
-      if (sd)
-        for (const RdmaPort& sp : sd->ports)
-          if (std::to_string(sp.port) == p && sp.netdev) r.netdev = *sp.netdev;
-      if (Result<std::string> s = m_host.read_text(pb + "/state")) r.state = after_colon(*s);
-      if (Result<std::string> s = m_host.read_text(pb + "/rate"))
-        if (std::optional<double> g = text::parse_double(text::words(*s).empty() ? "" : text::words(*s)[0]))
-          r.rate_bps = *g * 1e9 / 8;  // Gb/s -> bytes/s
-      for (const char* sub : {"counters", "hw_counters"}) {
-        if (std::optional<std::string> err = read_counter_dir(pb + "/" + sub, sub, r.counters)) {
-          failure = *err;
-          break;
-        }
-      }
-      if (!failure.empty()) break;
-      if (!m_opt.ethtool_stats_dir.empty() && !r.netdev.empty()) {
-        std::ifstream in(m_opt.ethtool_stats_dir + "/ethtool_S@" + r.netdev + ".txt", std::ios::binary);
-        if (in) {
-          std::stringstream ss;
-          ss << in.rdbuf();
-          std::string text = ss.str();
-          auto parsed = parse::parse_ethtool_stats(parse::strip_capture_header(text).body);
-          if (parsed) {
-            std::map<std::string, std::uint64_t> m;
-            for (const parse::EthtoolStat& c : parsed->value.counters)
-              if (!c.ring) m.emplace(c.name, c.value);
-            r.ethtool = std::move(m);
-          } else {
-            ++m_errors["ethtool_stats"];
-          }
-        }
-      } else if (m_opt.kernel_ioctls && !r.netdev.empty()) {
-        NetDev nd;
-        nd.name = r.netdev;
-        collect::read_ethtool_stats(r.netdev, nd);
-        if (nd.stats.has_value())
-          r.ethtool = *nd.stats;
-        else if (!text::contains(nd.stats.reason, "reports no statistics"))
-          ++m_errors["ethtool_stats"];
-      }
-      reads.push_back(std::move(r));
-    }
-    if (!failure.empty()) {
-      ++h.failures;
-      ++m_errors["rdma_counters"];
-      h.backoff_s = h.backoff_s <= 0 ? m_opt.backoff_initial_s : std::min(h.backoff_s * 2, m_opt.backoff_max_s);
-      h.retry_at = now + h.backoff_s;
-      h.last_error = failure;
-      out.add("rocekit_device_read_failures_total", {{"device", dev}}, h.failures);
-      out.add("rocekit_device_skipped", {{"device", dev}, {"reason", "read_failed"}}, std::uint64_t{1});
-      out.add("rocekit_device_backoff_seconds", {{"device", dev}}, h.retry_at - now);
-      continue;
-    }
-    if (h.failures > 0) out.add("rocekit_device_read_failures_total", {{"device", dev}}, h.failures);
-    if (h.failures > 0 && h.backoff_s > 0) {
-      h.backoff_s = 0;  // read again successfully: back to normal
-      m_state_at = -1e300;  // its identity may be stale: refresh the state next scrape
-    }
-    for (const PortRead& r : reads) {
-      Labels l{{"device", dev}, {"port", r.port}, {"netdev", r.netdev}};
-      std::string ll, bdf = sd && sd->bdf ? *sd->bdf : "", fw = sd && sd->fw_ver ? *sd->fw_ver : "";
-      if (sd)
-        for (const RdmaPort& sp : sd->ports)
-          if (std::to_string(sp.port) == r.port && sp.link_layer) ll = *sp.link_layer;
-      out.add("rocekit_port_info",
-              with(l, {{"link_layer", ll}, {"bdf", bdf}, {"fw_version", fw}}), std::uint64_t{1});
-      if (!r.state.empty()) out.add("rocekit_port_up", l, b(r.state == "ACTIVE"));
-      if (r.rate_bps) out.add("rocekit_port_rate_bytes_per_second", l, *r.rate_bps);
-      for (const auto& [sub, nv] : r.counters) {
-        const auto& [name, raw] = nv;
-        bool hw = std::string_view(sub) == "hw_counters";
-        std::string key = dev + "/" + r.port + "/" + sub + "/" + name;
-        std::uint64_t v = m_widener.update(key, name, raw, hw && diagnose::is_32bit_counter(name));
-        if (const RdmaCounterSpec* spec = rdma_spec(name))
-          out.add(spec->metric, l, v * spec->scale);
-        else
-          out.add(hw ? "rocekit_rdma_hw_events_total" : "rocekit_rdma_port_events_total",
-                  with(l, {{"counter", name}}), v);
-      }
-      if (r.ethtool) add_ethtool_stats(out, l, *r.ethtool);
-    }
-  }
-  m_widener.sweep();
-
-  // ---- Cached state: link, PCIe, QoS per RDMA port's netdev.
+/// The metrics rendered from the cached state: link, MTU, QoS and ECN per RDMA port's netdev,
+/// PCIe per PCI function, rule outcomes and finding counts.
+void render_state(const Snapshot& st, const std::vector<Finding>& findings, Exposition& out) {
   for (const RdmaDevice& d : st.rdma_devices) {
     for (const RdmaPort& p : d.ports) {
       std::string nd = p.netdev.value_or("");
@@ -430,15 +237,14 @@ std::string Exporter::collect_locked(double now) {
     }
   }
 
-  // ---- PCIe: every PCI function of the snapshot (NVIDIA/Mellanox and those behind netdevs).
-  for (const PciFunction& pfn : st.pci_functions) {
-    const PciFunction* pf = &pfn;
+  // PCIe: every PCI function of the snapshot (NVIDIA/Mellanox and those behind netdevs).
+  for (const PciFunction& pf : st.pci_functions) {
     std::string devname;
     for (const RdmaDevice& d : st.rdma_devices)
-      if (d.bdf == pf->bdf) devname = d.name;
-    Labels l{{"device", devname}, {"bdf", pf->bdf}};
-    if (pf->link.has_value()) {
-      const PcieLinkState& ls = *pf->link;
+      if (d.bdf == pf.bdf) devname = d.name;
+    Labels l{{"device", devname}, {"bdf", pf.bdf}};
+    if (pf.link.has_value()) {
+      const PcieLinkState& ls = *pf.link;
       if (ls.status.speed_gts) out.add("rocekit_pcie_link_speed_transfers_per_second", l, *ls.status.speed_gts * 1e9);
       if (ls.capability.speed_gts)
         out.add("rocekit_pcie_link_max_speed_transfers_per_second", l, *ls.capability.speed_gts * 1e9);
@@ -449,15 +255,15 @@ std::string Exporter::collect_locked(double now) {
     } else {
       out.add("rocekit_state_unknown", with(l, {{"section", "pcie_link"}}), std::uint64_t{1});
     }
-    if (pf->max_read_request_bytes.has_value())
-      out.add("rocekit_pcie_max_read_request_bytes", l, static_cast<std::uint64_t>(*pf->max_read_request_bytes));
+    if (pf.max_read_request_bytes.has_value())
+      out.add("rocekit_pcie_max_read_request_bytes", l, static_cast<std::uint64_t>(*pf.max_read_request_bytes));
   }
 
-  // ---- Rule outcomes (cached with the state).
+  // Rule outcomes.
   std::map<std::pair<Outcome, Severity>, std::uint64_t> counts;
   for (Outcome o : {Outcome::pass, Outcome::fail, Outcome::unknown, Outcome::not_applicable})
     for (Severity s : {Severity::info, Severity::warning, Severity::error, Severity::critical}) counts[{o, s}] = 0;
-  for (const Finding& f : m_findings) {
+  for (const Finding& f : findings) {
     std::uint64_t code = f.outcome == Outcome::pass ? 0 : f.outcome == Outcome::fail ? 1 : f.outcome == Outcome::unknown ? 2 : 3;
     out.add("rocekit_rule_status",
             {{"rule", f.rule}, {"subject", f.subject}, {"severity", std::string(to_string(f.severity))}}, code);
@@ -466,6 +272,316 @@ std::string Exporter::collect_locked(double now) {
   for (const auto& [k, c] : counts)
     out.add("rocekit_findings",
             {{"outcome", std::string(to_string(k.first))}, {"severity", std::string(to_string(k.second))}}, c);
+}
+
+/// Counter files held open at most: the soft RLIMIT_NOFILE less room for sockets, the state
+/// collection and the text file. Past it, counter files are opened per read.
+std::size_t descriptor_budget() {
+  rlimit rl{};
+  if (::getrlimit(RLIMIT_NOFILE, &rl) != 0) return 512;
+  if (rl.rlim_cur == RLIM_INFINITY) return std::size_t{1} << 20;
+  std::size_t soft = static_cast<std::size_t>(rl.rlim_cur);
+  return soft > 512 ? soft - 256 : soft / 2;
+}
+
+std::size_t held(const std::vector<Fd*>& fds) {
+  std::size_t n = 0;
+  for (const Fd* f : fds) n += f->get() >= 0 ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+void Exporter::refresh_state(double now) {
+  collect::CollectRequest req;
+  req.tool_version = m_opt.version;
+  req.kernel_ioctls = m_opt.kernel_ioctls;
+  req.counters = false;
+  req.rdma_device_filter = [this](const std::string& d) { return included(d); };
+  collect::NoToolsRunner runner("rocekit exporter runs no tools");
+  m_state = collect::collect_snapshot(req, m_host, runner);
+  std::vector<Finding> findings = rules::evaluate(*m_state, m_opt.policy).findings;
+  auto out = std::make_unique<Exposition>();
+  render_state(*m_state, findings, *out);
+  m_state_out = std::move(out);
+  m_state_at = now;
+  ++m_state_generation;
+  ++m_stats.state_refreshes;
+}
+
+ssize_t Exporter::read_cached(const Fd& fd, const std::string& path, char* buf, std::size_t size) {
+  if (m_trace) m_trace->push_back(path);
+  ssize_t got;
+  if (fd.get() >= 0) {
+    do {
+      got = ::pread(fd.get(), buf, size, 0);
+    } while (got < 0 && errno == EINTR);
+    return got < 0 ? -errno : got;
+  }
+  Fd once(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (once.get() < 0) return -errno;
+  do {
+    got = ::read(once.get(), buf, size);
+  } while (got < 0 && errno == EINTR);
+  return got < 0 ? -errno : got;
+}
+
+std::optional<std::string> Exporter::build_device(const std::string& dev, CachedDevice& cache) {
+  // Widening state survives a rebuild, by file path.
+  std::map<std::string, WidenedCounter> widened;
+  std::vector<Fd*> old_fds;
+  for (CachedPort& p : cache.ports) {
+    old_fds.push_back(&p.state_fd);
+    old_fds.push_back(&p.rate_fd);
+    for (CachedCounter& c : p.counters) {
+      widened.emplace(c.path, c.widened);
+      old_fds.push_back(&c.fd);
+    }
+  }
+  m_open_fds -= held(old_fds);
+  cache.ports.clear();
+  cache.state_generation = m_state_generation;
+
+  const RdmaDevice* sd = nullptr;
+  for (const RdmaDevice& d : m_state->rdma_devices)
+    if (d.name == dev) sd = &d;
+  std::string base = "/sys/class/infiniband/" + dev + "/ports";
+  Result<std::vector<std::string>> ports = m_host.list_dir(base);
+  if (!ports) return std::nullopt;  // gone, or not a device with ports: nothing to read
+  std::string prefix = m_opt.root == "/" ? "" : m_opt.root;
+  std::size_t budget = descriptor_budget();
+  bool vanished = false;  // the last open_held failed with ENOENT
+  auto open_held = [&](const std::string& path) -> Fd {
+    vanished = false;
+    if (m_open_fds >= budget) return Fd();
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() >= 0)
+      ++m_open_fds;
+    else
+      vanished = errno == ENOENT;
+    return fd;  // -1: opened (and its error seen) per read
+  };
+  static const std::size_t k_hw_events = metric_index("rocekit_rdma_hw_events_total");
+  static const std::size_t k_port_events = metric_index("rocekit_rdma_port_events_total");
+  for (const std::string& p : *ports) {
+    if (!text::parse_uint(p)) continue;
+    CachedPort cp;
+    cp.port = p;
+    std::string ll, bdf = sd && sd->bdf ? *sd->bdf : "", fw = sd && sd->fw_ver ? *sd->fw_ver : "";
+    if (sd)
+      for (const RdmaPort& sp : sd->ports)
+        if (std::to_string(sp.port) == p) {
+          if (sp.netdev) cp.netdev = *sp.netdev;
+          if (sp.link_layer) ll = *sp.link_layer;
+        }
+    Labels l{{"device", dev}, {"port", p}, {"netdev", cp.netdev}};
+    cp.labels_info_series =
+        sample_series("rocekit_port_info", with(l, {{"link_layer", ll}, {"bdf", bdf}, {"fw_version", fw}}));
+    cp.up_series = sample_series("rocekit_port_up", l);
+    cp.rate_series = sample_series("rocekit_port_rate_bytes_per_second", l);
+    std::string pb = prefix + base + "/" + p;
+    cp.state_path = pb + "/state";
+    cp.rate_path = pb + "/rate";
+    cp.state_fd = open_held(cp.state_path);
+    cp.rate_fd = open_held(cp.rate_path);
+    for (const char* sub : {"counters", "hw_counters"}) {
+      std::string dir = pb + "/" + sub;
+      DIR* d = ::opendir(dir.c_str());
+      if (!d) {
+        if (errno == ENOENT || errno == ENOTDIR) continue;  // bnxt_re has no counters/
+        cache.ports.push_back(std::move(cp));
+        return base + "/" + p + "/" + sub + ": " + std::strerror(errno);
+      }
+      std::vector<std::string> names;
+      while (dirent* e = ::readdir(d))
+        if (e->d_name[0] != '.' && std::string_view(e->d_name) != "lifespan")  // lifespan: cache ms
+          names.emplace_back(e->d_name);
+      ::closedir(d);
+      std::sort(names.begin(), names.end());
+      bool hw = std::string_view(sub) == "hw_counters";
+      for (const std::string& n : names) {
+        CachedCounter c;
+        c.name = n;
+        c.path = dir + "/" + n;
+        if (const RdmaCounterSpec* spec = rdma_spec(n)) {
+          c.family = metric_index(spec->metric);
+          c.series = sample_series(spec->metric, l);
+          c.scale = spec->scale;
+        } else {
+          c.family = hw ? k_hw_events : k_port_events;
+          c.series = sample_series(hw ? "rocekit_rdma_hw_events_total" : "rocekit_rdma_port_events_total",
+                                   with(l, {{"counter", n}}));
+        }
+        c.is_32bit = hw && diagnose::is_32bit_counter(n);
+        c.fd = open_held(c.path);
+        if (vanished) continue;  // went away between readdir and open
+        if (auto it = widened.find(c.path); it != widened.end()) c.widened = it->second;
+        cp.counters.push_back(std::move(c));
+      }
+    }
+    cache.ports.push_back(std::move(cp));
+  }
+  return std::nullopt;
+}
+
+std::string Exporter::collect_locked(double now) {
+  ++m_stats.scrapes;
+  if (!m_state || m_opt.state_interval_s <= 0 || now - m_state_at >= m_opt.state_interval_s)
+    refresh_state(now);
+  Exposition out;
+  out.add("rocekit_build_info", {{"version", m_opt.version}}, std::uint64_t{1});
+  out.add("rocekit_scrape_duration_seconds", {}, m_last_duration_s);
+  out.add("rocekit_scrapes_total", {}, m_stats.scrapes);
+  out.add("rocekit_state_age_seconds", {}, now - m_state_at);
+  out.add("rocekit_roce_priority_info",
+          {{"priority", std::to_string(m_opt.policy.roce_priority)}, {"role", "roce"}}, std::uint64_t{1});
+  out.add("rocekit_roce_priority_info",
+          {{"priority", std::to_string(m_opt.policy.cnp_priority)}, {"role", "cnp"}}, std::uint64_t{1});
+
+  // ---- RDMA devices: listed every scrape (cheap), counters read unless skipped.
+  std::vector<std::string> devices;
+  if (Result<std::vector<std::string>> ibs = m_host.list_dir("/sys/class/infiniband")) devices = *ibs;
+  auto release = [this](CachedDevice& cache) {
+    std::vector<Fd*> fds;
+    for (CachedPort& p : cache.ports) {
+      fds.push_back(&p.state_fd);
+      fds.push_back(&p.rate_fd);
+      for (CachedCounter& c : p.counters) fds.push_back(&c.fd);
+    }
+    m_open_fds -= held(fds);
+    cache.ports.clear();  // closes them
+  };
+  for (auto it = m_devices.begin(); it != m_devices.end();) {
+    if (std::find(devices.begin(), devices.end(), it->first) == devices.end()) {
+      release(it->second);  // the device went away: forget its files and widening state
+      it = m_devices.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  static const std::size_t k_info = metric_index("rocekit_port_info");
+  static const std::size_t k_up = metric_index("rocekit_port_up");
+  static const std::size_t k_rate = metric_index("rocekit_port_rate_bytes_per_second");
+  for (const std::string& dev : devices) {
+    if (!included(dev)) {
+      out.add("rocekit_device_skipped", {{"device", dev}, {"reason", "excluded"}}, std::uint64_t{1});
+      continue;
+    }
+    DeviceHealth& h = m_health[dev];
+    if (h.retry_at > now) {
+      out.add("rocekit_device_read_failures_total", {{"device", dev}}, h.failures);
+      out.add("rocekit_device_skipped", {{"device", dev}, {"reason", "read_failed"}}, std::uint64_t{1});
+      out.add("rocekit_device_backoff_seconds", {{"device", dev}}, h.retry_at - now);
+      continue;
+    }
+    CachedDevice& cache = m_devices[dev];
+    std::string failure;
+    if (cache.ports.empty() || cache.state_generation != m_state_generation)
+      if (std::optional<std::string> err = build_device(dev, cache)) failure = *err;
+    // Read everything first; a failure drops the device's samples for this scrape.
+    struct PortRead {
+      std::string state;
+      std::optional<double> rate_bps;
+      std::vector<std::optional<std::uint64_t>> raw;  ///< per CachedCounter; nullopt = not a number
+      std::optional<std::map<std::string, std::uint64_t>> ethtool;
+    };
+    std::vector<PortRead> reads;
+    bool gone = false;
+    char buf[256];
+    for (std::size_t pi = 0; failure.empty() && !gone && pi < cache.ports.size(); ++pi) {
+      CachedPort& cp = cache.ports[pi];
+      PortRead r;
+      if (ssize_t got = read_cached(cp.state_fd, cp.state_path, buf, sizeof buf - 1); got >= 0)
+        r.state = after_colon(std::string_view(buf, static_cast<std::size_t>(got)));
+      if (ssize_t got = read_cached(cp.rate_fd, cp.rate_path, buf, sizeof buf - 1); got >= 0) {
+        std::vector<std::string_view> w = text::words(std::string_view(buf, static_cast<std::size_t>(got)));
+        if (std::optional<double> g = text::parse_double(w.empty() ? "" : w[0])) r.rate_bps = *g * 1e9 / 8;  // Gb/s -> bytes/s
+      }
+      r.raw.reserve(cp.counters.size());
+      for (CachedCounter& c : cp.counters) {
+        ssize_t got = read_cached(c.fd, c.path, buf, sizeof buf - 1);
+        if (got == -ENODEV) {  // the device was removed under a held descriptor
+          gone = true;
+          break;
+        }
+        if (got == -ENOENT) {  // opened per read and gone: as if never listed
+          r.raw.push_back(std::nullopt);
+          continue;
+        }
+        if (got < 0) {
+          std::string host_path = c.path.substr(m_opt.root == "/" ? 0 : m_opt.root.size());
+          failure = host_path + ": " + std::strerror(static_cast<int>(-got));
+          break;
+        }
+        r.raw.push_back(text::parse_uint(text::trim(std::string_view(buf, static_cast<std::size_t>(got)))));
+      }
+      if (!failure.empty() || gone) break;
+      if (!m_opt.ethtool_stats_dir.empty() && !cp.netdev.empty()) {
+        std::ifstream in(m_opt.ethtool_stats_dir + "/ethtool_S@" + cp.netdev + ".txt", std::ios::binary);
+        if (in) {
+          std::stringstream ss;
+          ss << in.rdbuf();
+          std::string text = ss.str();
+          auto parsed = parse::parse_ethtool_stats(parse::strip_capture_header(text).body);
+          if (parsed) {
+            std::map<std::string, std::uint64_t> m;
+            for (const parse::EthtoolStat& c : parsed->value.counters)
+              if (!c.ring) m.emplace(c.name, c.value);
+            r.ethtool = std::move(m);
+          } else {
+            ++m_errors["ethtool_stats"];
+          }
+        }
+      } else if (m_opt.kernel_ioctls && !cp.netdev.empty()) {
+        NetDev nd;
+        nd.name = cp.netdev;
+        collect::read_ethtool_stats(cp.netdev, nd);
+        if (nd.stats.has_value())
+          r.ethtool = *nd.stats;
+        else if (!text::contains(nd.stats.reason, "reports no statistics"))
+          ++m_errors["ethtool_stats"];
+      }
+      reads.push_back(std::move(r));
+    }
+    if (gone) {
+      release(cache);  // listed again (or not) next scrape
+      continue;
+    }
+    if (!failure.empty()) {
+      release(cache);  // re-opened after the back-off
+      ++h.failures;
+      ++m_errors["rdma_counters"];
+      h.backoff_s = h.backoff_s <= 0 ? m_opt.backoff_initial_s : std::min(h.backoff_s * 2, m_opt.backoff_max_s);
+      h.retry_at = now + h.backoff_s;
+      h.last_error = failure;
+      out.add("rocekit_device_read_failures_total", {{"device", dev}}, h.failures);
+      out.add("rocekit_device_skipped", {{"device", dev}, {"reason", "read_failed"}}, std::uint64_t{1});
+      out.add("rocekit_device_backoff_seconds", {{"device", dev}}, h.retry_at - now);
+      continue;
+    }
+    if (h.failures > 0) out.add("rocekit_device_read_failures_total", {{"device", dev}}, h.failures);
+    if (h.failures > 0 && h.backoff_s > 0) {
+      h.backoff_s = 0;  // read again successfully: back to normal
+      m_state_at = -1e300;  // its identity may be stale: refresh the state next scrape
+    }
+    for (std::size_t pi = 0; pi < reads.size(); ++pi) {
+      CachedPort& cp = cache.ports[pi];
+      const PortRead& r = reads[pi];
+      out.add_series(k_info, cp.labels_info_series, std::uint64_t{1});
+      if (!r.state.empty()) out.add_series(k_up, cp.up_series, b(r.state == "ACTIVE"));
+      if (r.rate_bps) out.add_series(k_rate, cp.rate_series, *r.rate_bps);
+      for (std::size_t ci = 0; ci < cp.counters.size(); ++ci) {
+        if (!r.raw[ci]) continue;
+        CachedCounter& c = cp.counters[ci];
+        std::uint64_t v = c.widened.update(c.name, *r.raw[ci], c.is_32bit);
+        out.add_series(c.family, c.series, v * c.scale);
+      }
+      if (r.ethtool) add_ethtool_stats(out, {{"device", dev}, {"port", cp.port}, {"netdev", cp.netdev}}, *r.ethtool);
+    }
+  }
+
+  // ---- Cached state (link, PCIe, QoS, rule outcomes), rendered at its refresh.
+  if (m_state_out) out.append(*m_state_out);
   for (const char* src : {"rdma_counters", "ethtool_stats"})
     out.add("rocekit_collection_errors_total", {{"source", src}}, m_errors[src]);
 

@@ -4,10 +4,15 @@
 //
 // Every scrape reads the RDMA port counters (/sys/class/infiniband/<dev>/ports/<p>/{counters,
 // hw_counters}) and, on the live host, `ethtool -S` (SIOCETHTOOL GSTATS) of the ports' netdevs.
+// The counter files are opened once (when a device is first seen and after each state refresh)
+// and re-read with pread at offset 0, which makes sysfs regenerate the value: one syscall per
+// counter instead of open/read/close and a path walk.
 // The configuration state (collect::collect_snapshot without counters) and the rule outcomes
 // (rules::evaluate) are slower and change rarely: they are cached and refreshed every
 // `state_interval_s` (rocekit_state_age_seconds says how old they are).
 #pragma once
+
+#include <sys/types.h>
 
 #include <cstdint>
 #include <functional>
@@ -18,6 +23,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rocekit/collect/host_view.hpp"
@@ -50,30 +56,40 @@ struct ExporterOptions {
   std::function<double()> clock;
 };
 
-/// Widens a 32-bit hardware counter to a monotonic 64-bit one across scrapes (diagnose's wrap
-/// rule: a decrease from below 2^32 whose wrapped delta is < 2^31 is a wrap; any other decrease
-/// is a reset and adds the new value, a lower bound). 64-bit counters pass through unchanged.
-class CounterWidener {
+/// One counter's widening state: a 32-bit hardware counter becomes a monotonic 64-bit one across
+/// scrapes (diagnose's wrap rule: a decrease from below 2^32 whose wrapped delta is < 2^31 is a
+/// wrap; any other decrease is a reset and adds the new value, a lower bound). 64-bit counters
+/// pass through unchanged.
+struct WidenedCounter {
+  std::uint64_t last_raw = 0;
+  std::uint64_t value = 0;
+  bool primed = false;  ///< false until the first read
+  /// The exported value after reading `raw` from the counter file named `counter`.
+  std::uint64_t update(std::string_view counter, std::uint64_t raw, bool is_32bit);
+};
+
+/// A file descriptor owned by one object (closed on destruction; move-only).
+class Fd {
  public:
-  /// The exported value for `key` (device/port/counter) after reading `raw`.
-  std::uint64_t update(const std::string& key, std::string_view counter, std::uint64_t raw,
-                       bool is_32bit);
-  /// Forgets keys not updated since the previous call (devices that disappeared).
-  void sweep();
-  std::size_t size() const { return m_state.size(); }
+  Fd() = default;
+  explicit Fd(int fd) : m_fd(fd) {}
+  Fd(Fd&& o) noexcept : m_fd(std::exchange(o.m_fd, -1)) {}
+  Fd& operator=(Fd&& o) noexcept;
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd();
+  int get() const { return m_fd; }
 
  private:
-  struct State {
-    std::uint64_t last_raw = 0;
-    std::uint64_t value = 0;
-    bool seen = true;
-  };
-  std::map<std::string, State, std::less<>> m_state;
+  int m_fd = -1;
 };
 
 class Exporter {
  public:
   explicit Exporter(ExporterOptions options);
+  ~Exporter();
+  Exporter(const Exporter&) = delete;
+  Exporter& operator=(const Exporter&) = delete;
 
   /// One scrape: the whole exposition text (Prometheus text format 0.0.4). Thread-safe:
   /// concurrent callers are serialised, and a caller that waited while another scrape ran gets
@@ -84,7 +100,8 @@ class Exporter {
   struct Stats {
     std::uint64_t scrapes = 0;        ///< collections actually run
     std::uint64_t state_refreshes = 0;
-    std::size_t widened_counters = 0;
+    std::size_t widened_counters = 0;  ///< counters with widening state (cached counter files)
+    std::size_t open_counter_files = 0;  ///< counter files held open between scrapes
   };
   Stats stats() const;
 
@@ -93,6 +110,29 @@ class Exporter {
   void set_trace(std::vector<std::string>* trace);
 
  private:
+  /// One counter file of a port, held open between scrapes and re-read with pread at offset 0
+  /// (sysfs regenerates an attribute on every read from offset 0).
+  struct CachedCounter {
+    std::string name;          ///< file name in counters/ or hw_counters/
+    std::string path;          ///< filesystem path under the root (trace, errors, re-open)
+    Fd fd;                     ///< -1 when over the descriptor budget: opened per read
+    std::size_t family = 0;    ///< metric_index() of its metric
+    std::string series;        ///< rendered `metric{labels}`
+    std::uint64_t scale = 1;   ///< 4 for dword counters
+    bool is_32bit = false;
+    WidenedCounter widened;
+  };
+  struct CachedPort {
+    std::string port, netdev;
+    std::string labels_info_series, up_series, rate_series;
+    std::string state_path, rate_path;
+    Fd state_fd, rate_fd;
+    std::vector<CachedCounter> counters;  ///< counters/ then hw_counters/, each sorted by name
+  };
+  struct CachedDevice {
+    std::uint64_t state_generation = 0;  ///< the state its labels were rendered from
+    std::vector<CachedPort> ports;
+  };
   struct DeviceHealth {
     double retry_at = 0;       ///< clock time when reads may be tried again
     double backoff_s = 0;      ///< current pause
@@ -102,23 +142,29 @@ class Exporter {
   std::string collect_locked(double now);
   void refresh_state(double now);
   bool included(const std::string& device) const;
-  std::optional<std::string> read_counter_dir(
-      const std::string& host_dir, const char* sub,
-      std::vector<std::pair<std::string, std::pair<std::string, std::uint64_t>>>& out);
+  /// Lists and opens the counter files of `dev` (labels from the cached state), keeping the
+  /// widening state of counters it already had. Errors: the first directory that could not be
+  /// listed for a reason other than not-found.
+  std::optional<std::string> build_device(const std::string& dev, CachedDevice& cache);
+  /// Reads one file of the cache: pread at 0 on the held descriptor, else open/read/close.
+  /// Returns the bytes read or -errno.
+  ssize_t read_cached(const Fd& fd, const std::string& path, char* buf, std::size_t size);
 
   ExporterOptions m_opt;
   collect::HostView m_host;
   mutable std::mutex m_mutex;
   std::string m_last_text;
   double m_last_started = -1;
-  std::uint64_t m_generation = 0;
-  // Cached state.
+  // Cached state and what is rendered from it once per refresh.
   std::optional<Snapshot> m_state;
-  std::vector<Finding> m_findings;
+  std::uint64_t m_state_generation = 0;
+  std::unique_ptr<Exposition> m_state_out;
   double m_state_at = 0;
-  // Per-device health and counter state across scrapes.
+  // Per-device counter files, health and widening state across scrapes.
+  std::map<std::string, CachedDevice> m_devices;
   std::map<std::string, DeviceHealth> m_health;
-  CounterWidener m_widener;
+  std::size_t m_open_fds = 0;     ///< counter files held open
+  std::size_t m_fd_budget = 0;    ///< most counter files held open (from RLIMIT_NOFILE)
   std::map<std::string, std::uint64_t> m_errors;  ///< source -> count
   double m_last_duration_s = 0;
   Stats m_stats;

@@ -138,6 +138,12 @@ const MetricSpec* find_metric(std::string_view name) {
   return nullptr;
 }
 
+std::size_t metric_index(std::string_view name) {
+  for (std::size_t i = 0; i < k_metrics.size(); ++i)
+    if (k_metrics[i].name == name) return i;
+  throw std::logic_error("undeclared metric " + std::string(name));
+}
+
 std::string escape_label_value(std::string_view v) {
   std::string out;
   out.reserve(v.size());
@@ -165,8 +171,7 @@ std::string format_double(double v) {
   return std::string(buf, end);
 }
 
-void Exposition::add_line(std::string_view name, const Labels& labels, const std::string& value) {
-  if (!find_metric(name)) throw std::logic_error("undeclared metric " + std::string(name));
+std::string sample_series(std::string_view name, const Labels& labels) {
   std::string line(name);
   if (!labels.empty()) {
     line += '{';
@@ -181,26 +186,49 @@ void Exposition::add_line(std::string_view name, const Labels& labels, const std
     }
     line += '}';
   }
-  line += ' ';
-  line += value;
-  line += '\n';
-  m_lines[std::string(name)] += line;
+  return line;
+}
+
+void Exposition::add_line(std::size_t family, std::string_view series, std::string_view value) {
+  std::string& lines = m_lines.at(family);
+  lines += series;
+  lines += ' ';
+  lines += value;
+  lines += '\n';
   ++m_count;
 }
 
 void Exposition::add(std::string_view name, const Labels& labels, std::uint64_t value) {
-  add_line(name, labels, std::to_string(value));
+  add_series(metric_index(name), sample_series(name, labels), value);
 }
 
 void Exposition::add(std::string_view name, const Labels& labels, double value) {
-  add_line(name, labels, format_double(value));
+  add_series(metric_index(name), sample_series(name, labels), value);
+}
+
+void Exposition::add_series(std::size_t family, std::string_view series, std::uint64_t value) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  add_line(family, series, std::string_view(buf, static_cast<std::size_t>(end - buf)));
+}
+
+void Exposition::add_series(std::size_t family, std::string_view series, double value) {
+  add_line(family, series, format_double(value));
+}
+
+void Exposition::append(const Exposition& other) {
+  for (std::size_t i = 0; i < m_lines.size(); ++i) m_lines[i] += other.m_lines[i];
+  m_count += other.m_count;
 }
 
 std::string Exposition::str() const {
   std::string out;
-  for (const MetricSpec& m : k_metrics) {
-    auto it = m_lines.find(m.name);
-    if (it == m_lines.end()) continue;
+  std::size_t bytes = 0;
+  for (const std::string& l : m_lines) bytes += l.size();
+  out.reserve(bytes + 16384);
+  for (std::size_t i = 0; i < k_metrics.size(); ++i) {
+    const MetricSpec& m = k_metrics[i];
+    if (m_lines[i].empty()) continue;
     out += "# HELP ";
     out += m.name;
     out += ' ';
@@ -209,7 +237,7 @@ std::string Exposition::str() const {
     out += "\n# TYPE ";
     out += m.name;
     out += m.type == MetricType::counter ? " counter\n" : " gauge\n";
-    out += it->second;
+    out += m_lines[i];
   }
   return out;
 }

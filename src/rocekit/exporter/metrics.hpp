@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,11 +23,18 @@ struct MetricSpec {
 const std::vector<MetricSpec>& all_metrics();
 /// The spec of `name`, or nullptr.
 const MetricSpec* find_metric(std::string_view name);
+/// Index of `name` in all_metrics(). Errors: std::logic_error for an undeclared name (a
+/// programmer error).
+std::size_t metric_index(std::string_view name);
 
 using Labels = std::vector<std::pair<std::string, std::string>>;
 
 /// Escapes a label value as the text format requires: backslash, double quote, newline.
 std::string escape_label_value(std::string_view v);
+
+/// The series part of a sample line: `name{k="v",...}` with escaped values (`name` alone when
+/// `labels` is empty). Rendered once and reused for series sampled every scrape.
+std::string sample_series(std::string_view name, const Labels& labels);
 
 /// Collects samples and writes them grouped per family (HELP and TYPE once each, families in
 /// table order, samples in insertion order). A family without samples is omitted.
@@ -38,14 +44,20 @@ class Exposition {
   /// std::logic_error). Integer values are written exactly (no 2^53 rounding).
   void add(std::string_view name, const Labels& labels, std::uint64_t value);
   void add(std::string_view name, const Labels& labels, double value);
+  /// Adds a sample whose series was rendered by sample_series(); `family` is the metric's
+  /// metric_index(). The hot path for counters read every scrape.
+  void add_series(std::size_t family, std::string_view series, std::uint64_t value);
+  void add_series(std::size_t family, std::string_view series, double value);
+  /// Appends every sample of `other` after this one's own, family by family.
+  void append(const Exposition& other);
   /// Number of samples added.
   std::size_t size() const { return m_count; }
   /// The exposition text; ends with a newline.
   std::string str() const;
 
  private:
-  void add_line(std::string_view name, const Labels& labels, const std::string& value);
-  std::map<std::string, std::string, std::less<>> m_lines;  ///< family -> sample lines
+  void add_line(std::size_t family, std::string_view series, std::string_view value);
+  std::vector<std::string> m_lines = std::vector<std::string>(all_metrics().size());  ///< per family
   std::size_t m_count = 0;
 };
 
