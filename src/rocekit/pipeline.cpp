@@ -5,8 +5,6 @@
 
 namespace rk {
 
-std::string_view version() { return "0.1.0"; }
-
 Result<Snapshot> load_input(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
@@ -18,13 +16,6 @@ Result<Snapshot> load_input(const std::filesystem::path& path) {
   Snapshot s = capture::snapshot_from_capture(*set);
   s.tool_version = std::string(version());
   return s;
-}
-
-Result<Policy> load_policy(const std::filesystem::path& path) {
-  if (path.empty()) return default_policy();
-  Result<Policy> p = load_policy_file(path, rules::rule_ids());
-  if (p && p->name == "default") p->name = path.string();
-  return p;
 }
 
 }  // namespace rk

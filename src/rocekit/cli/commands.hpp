@@ -40,7 +40,13 @@ bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapsho
 void add_select_command(CLI::App& app, Context& ctx);  // also adds `catalog`
 void add_plan_command(CLI::App& app, Context& ctx);
 void add_apply_command(CLI::App& app, Context& ctx);
+/// The exporter subcommand (cmd_exporter.cpp), linked into rocekit-exporter only.
 void add_exporter_command(CLI::App& app, Context& ctx);
+/// In rocekit: lists `exporter` in --help (exec_exporter.cpp).
+void add_exporter_stub(CLI::App& app);
+/// In rocekit: replaces this process with rocekit-exporter from the same directory, passing
+/// argv[2..]. Returns only on failure (message printed; exit code 2).
+int exec_exporter(int argc, char** argv);
 void add_switch_command(CLI::App& app, Context& ctx);
 void add_fleet_command(CLI::App& app, Context& ctx);
 

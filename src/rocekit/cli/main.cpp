@@ -1,6 +1,7 @@
 // rocekit: check RoCE GPU-cluster hosts against a policy. This file is the table of contents;
 // each subcommand lives in its own cmd_*.cpp.
 #include <iostream>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -9,6 +10,8 @@
 
 int main(int argc, char** argv) {
   using rk::cli::ExitCode;
+  // The exporter is its own executable (exec_exporter.cpp); no other global option precedes it.
+  if (argc >= 2 && std::string_view(argv[1]) == "exporter") return rk::cli::exec_exporter(argc, argv);
   CLI::App app{"rocekit: audit RoCE/RDMA hosts (ConnectX NICs, BlueField DPUs) against a policy"};
   app.set_version_flag("--version", std::string(rk::version()));
   app.require_subcommand(1);
@@ -23,7 +26,7 @@ int main(int argc, char** argv) {
   rk::cli::add_select_command(app, ctx);
   rk::cli::add_plan_command(app, ctx);
   rk::cli::add_apply_command(app, ctx);
-  rk::cli::add_exporter_command(app, ctx);
+  rk::cli::add_exporter_stub(app);
   rk::cli::add_switch_command(app, ctx);
   rk::cli::add_fleet_command(app, ctx);
   try {

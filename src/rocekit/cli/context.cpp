@@ -1,0 +1,71 @@
+// The CLI context helpers shared by every subcommand (commands.hpp): error reporting and atomic
+// output files. Its own file so that rocekit-exporter links it without the check command.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "rocekit/cli/commands.hpp"
+
+namespace rk::cli {
+
+void report_error(Context& ctx, const Error& e) {
+  ctx.err << "rocekit: error: " << e.describe() << "\n";
+  ctx.exit_code = ExitCode::usage;
+}
+
+bool write_output(Context& ctx, const std::string& path, const std::string& text) {
+  if (path.empty() || path == "-") {
+    ctx.out << text;
+    return true;
+  }
+  std::error_code ec;
+  std::filesystem::file_status st = std::filesystem::status(path, ec);  // follows symlinks
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+    if (std::filesystem::is_directory(st)) {
+      report_error(ctx, Error{ErrorKind::io, "is a directory", path});
+      return false;
+    }
+    // A device, FIFO or terminal (/dev/stdout, a pipe): write through it, never replace it.
+    std::ofstream dev(path, std::ios::binary);
+    if (!dev || !(dev << text) || !dev.flush()) {
+      report_error(ctx, Error{ErrorKind::io, std::string("cannot write: ") + std::strerror(errno), path});
+      return false;
+    }
+    return true;
+  }
+  // Replace a regular file atomically; through a symlink, replace the file it points to.
+  std::string real = path;
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))) {
+    std::filesystem::path target = std::filesystem::weakly_canonical(path, ec);
+    if (ec) {
+      report_error(ctx, Error{ErrorKind::io, "cannot resolve symbolic link", path});
+      return false;
+    }
+    real = target.string();
+  }
+  std::string tmp = real + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out || !(out << text) || !out.flush()) {
+      int err = errno;
+      std::remove(tmp.c_str());
+      report_error(ctx, Error{ErrorKind::io, std::string("cannot write: ") + std::strerror(err), path});
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), real.c_str()) != 0) {
+    int err = errno;
+    std::remove(tmp.c_str());
+    report_error(ctx, Error{ErrorKind::io,
+                            std::string("cannot rename temporary file into place: ") + std::strerror(err),
+                            path});
+    return false;
+  }
+  return true;
+}
+
+}  // namespace rk::cli

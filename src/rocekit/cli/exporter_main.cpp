@@ -1,0 +1,34 @@
+// rocekit-exporter: `rocekit exporter` as its own executable (rocekit execs it, exec_exporter.cpp),
+// so that the long-running exporter maps only the libraries it uses.
+// `rocekit-exporter ARGS` is `rocekit exporter ARGS`: same options, help and exit codes.
+#include <iostream>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "rocekit/cli/commands.hpp"
+#include "rocekit/pipeline.hpp"
+
+int main(int argc, char** argv) {
+  using rk::cli::ExitCode;
+  CLI::App app{"rocekit: audit RoCE/RDMA hosts (ConnectX NICs, BlueField DPUs) against a policy"};
+  app.name("rocekit");
+  app.set_version_flag("--version", std::string(rk::version()));
+  app.require_subcommand(1);
+  rk::cli::Context ctx{std::cout, std::cerr, ExitCode::ok};
+  rk::cli::add_exporter_command(app, ctx);
+  // Parse as `rocekit exporter ARGS`.
+  std::vector<char*> args;
+  args.push_back(argv[0]);
+  std::string sub = "exporter";
+  args.push_back(sub.data());
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+  try {
+    app.parse(static_cast<int>(args.size()), args.data());
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : static_cast<int>(ExitCode::usage);
+  }
+  std::cout.flush();
+  return static_cast<int>(ctx.exit_code);
+}
