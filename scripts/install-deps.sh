@@ -5,7 +5,7 @@ set -eu
 PKGS="build-essential cmake ninja-build pkg-config git ca-certificates
   libcli11-dev nlohmann-json3-dev libfmt-dev libyaml-cpp-dev libarchive-dev
   libgtest-dev libgmock-dev shellcheck clang libclang-rt-14-dev python3 ansible-core
-  libcpp-httplib-dev libsqlite3-dev prometheus prometheus-node-exporter mstflint curl python3-yaml
+  libevent-dev libsqlite3-dev prometheus prometheus-node-exporter mstflint curl python3-yaml
   libnl-genl-3-dev"
 missing=""
 for p in $PKGS; do

@@ -1,7 +1,9 @@
 #!/bin/sh
 # rocekit exporter CLI: exit codes (2 for a bad regex, a missing --root or textfile directory, a
 # malformed --listen, an address in use), the one-shot textfile, and --textfile --interval
-# rewriting until SIGTERM (exit 0). Usage: cli_test.sh ROCEKIT SOURCE_DIR
+# rewriting until SIGTERM (exit 0), and the HTTP routes of --listen (200 for GET/HEAD /metrics with
+# or without a query string, 405 with Allow for other methods, 404 for other paths, SIGTERM -> exit
+# 0). Usage: cli_test.sh ROCEKIT SOURCE_DIR
 set -u
 ROCEKIT=$1
 SRC=$2
@@ -46,4 +48,47 @@ done
 kill -TERM "$PID"; wait "$PID"; rc=$?; PID=
 [ "$rc" = 0 ] || fail "--interval exited $rc on SIGTERM"
 echo "ok: --textfile --interval rewrites until SIGTERM, exit 0"
+
+# HTTP routes on loopback (python's http.client: no curl needed).
+python3 - "$ROCEKIT" "$TREE" <<'PY' || fail "HTTP routes"
+import http.client, signal, socket, subprocess, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
+p = subprocess.Popen([sys.argv[1], "exporter", "--listen", "127.0.0.1:%d" % port, "--root", sys.argv[2]],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def req(method, path, body=None):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    c.request(method, path, body=body)
+    r = c.getresponse()
+    out = (r.status, r.getheader("Allow") or "", r.getheader("Content-Type") or "", r.read())
+    c.close()
+    return out
+try:
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), 1).close(); break
+        except OSError:
+            assert time.monotonic() < deadline and p.poll() is None, "exporter did not listen"
+            time.sleep(0.1)
+    st, _, ct, body = req("GET", "/metrics")
+    assert st == 200 and ct.startswith("text/plain; version=0.0.4") and b"\nrocekit_" in body, (st, ct)
+    st, allow, _, _ = req("POST", "/metrics", body=b"x=1")
+    assert st == 405 and "GET" in allow and "HEAD" in allow, ("POST /metrics", st, allow)
+    st, allow, _, _ = req("DELETE", "/")
+    assert st == 405 and "GET" in allow, ("DELETE /", st, allow)
+    st, _, _, body = req("GET", "/metrics?foo=1")
+    assert st == 200 and b"\nrocekit_" in body, ("GET /metrics?foo=1", st)
+    st, _, ct, body = req("HEAD", "/metrics")
+    assert st == 200 and body == b"" and ct.startswith("text/plain"), ("HEAD /metrics", st, body[:40])
+    st, _, _, body = req("GET", "/nope")
+    assert st == 404 and body == b"404 page not found\n", ("GET /nope", st, body)
+    st, _, ct, body = req("GET", "/")
+    assert st == 200 and b'href="/metrics"' in body and ct.startswith("text/html"), ("GET /", st)
+    p.send_signal(signal.SIGTERM)
+    assert p.wait(timeout=15) == 0, "exit after SIGTERM"
+finally:
+    if p.poll() is None:
+        p.kill(); p.wait()
+PY
+echo "ok: GET/HEAD /metrics (and ?foo=1) 200, POST /metrics and DELETE / 405 with Allow, /nope 404, SIGTERM exit 0"
 echo PASS

@@ -30,7 +30,6 @@ struct ExporterOpts {
   std::string exclude;
   std::string policy;
   double state_interval_s = 60;
-  std::size_t threads = 4;
   bool kernel_queries = false;
   std::string ethtool_stats_dir;
 };
@@ -87,8 +86,8 @@ void run_exporter(Context& ctx, const ExporterOpts& o) {
     report_error(ctx, Error{ErrorKind::malformed_input, "must not be negative", "--interval/--state-interval"});
     return;
   }
-  // One malloc arena: the worker threads' allocations are small and short-lived, and a
-  // per-thread arena each would only add resident memory.
+  // One malloc arena: the HTTP event-loop thread's allocations are small and short-lived, and
+  // an arena of its own would only add resident memory.
   mallopt(M_ARENA_MAX, 1);
   sigset_t stop_set = block_stop_signals();
   exporter::Exporter ex(std::move(eo));
@@ -116,7 +115,6 @@ void run_exporter(Context& ctx, const ExporterOpts& o) {
   exporter::ServerOptions so;
   so.host = addr->first;
   so.port = addr->second;
-  so.threads = o.threads;
   exporter::Server server(ex, so);
   if (Result<int> b = server.bind(); !b) {
     report_error(ctx, b.error());
@@ -158,8 +156,6 @@ void add_exporter_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--state-interval", o->state_interval_s,
                   "Seconds between refreshes of the configuration state and rule outcomes "
                   "(default 60; counters are read on every scrape)");
-  cmd->add_option("--threads", o->threads, "HTTP worker threads (default 4)")
-      ->check(CLI::Range(1, 64));
   cmd->callback([o, &ctx] { run_exporter(ctx, *o); });
 }
 

@@ -1,7 +1,14 @@
-// HTTP endpoint of rocekit exporter (cpp-httplib): GET /metrics serves Exporter::scrape(), GET /
-// a short page, anything else 404. Bounded: a fixed pool of worker threads, per-read and
-// per-write timeouts, keep-alive limits, no request bodies, TCP_DEFER_ACCEPT on the listening
-// socket (a connection that never sends is not handed to a worker).
+// HTTP endpoint of rocekit exporter, on libevent 2.1's evhttp: one event-loop thread serves every
+// connection. GET or HEAD /metrics (a query string is ignored) -> 200 with Exporter::scrape() as
+// `text/plain; version=0.0.4; charset=utf-8`; GET or HEAD / -> a short HTML page; any other
+// method on those two paths -> 405 with `Allow: GET, HEAD`; any other path -> 404 "404 page not
+// found". Responses are never compressed (no zlib, Accept-Encoding is ignored).
+// Bounds: request headers at most 8 KiB and bodies at most 4 KiB (evhttp answers 400/413); one
+// connection timeout (the larger of read_timeout_s and write_timeout_s: evhttp 2.1 has a single
+// timeout for both directions) after which an idle or stalled connection is closed; a listen
+// backlog of 1024; TCP_DEFER_ACCEPT on the listening socket, so a client that connects and sends
+// nothing is never accepted. A scrape runs in the loop thread: concurrent scrapes are served one
+// after another. libevent's own log messages (per-connection errors) are discarded.
 #pragma once
 
 #include <memory>
@@ -13,13 +20,10 @@
 namespace rk::exporter {
 
 struct ServerOptions {
-  std::string host = "127.0.0.1";
-  int port = 9857;                 ///< default port: see README "rocekit exporter"
-  std::size_t threads = 4;         ///< worker threads (accepted connections queue behind them)
-  int read_timeout_s = 5;          ///< per read of a request; a silent client is dropped after this
-  int write_timeout_s = 5;
-  int keep_alive_timeout_s = 5;
-  std::size_t keep_alive_max_requests = 16;
+  std::string host = "127.0.0.1";  ///< numeric IPv4/IPv6 address or a name getaddrinfo resolves
+  int port = 9857;                 ///< default port: see README "rocekit exporter"; 0 = any free port
+  int read_timeout_s = 5;          ///< a connection silent this long (seconds) is closed
+  int write_timeout_s = 5;         ///< a client not reading its response this long is dropped
 };
 
 /// Splits "ADDR:PORT" ("127.0.0.1:9857", "[::1]:9857", ":9857" = all IPv4 addresses).
@@ -33,11 +37,16 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  /// Binds the listening socket. Errors: io with the address and the reason (in use, refused).
+  /// Raises this process's RLIMIT_NOFILE soft limit to the hard limit (best effort), then creates,
+  /// binds and listens on the socket (SO_REUSEADDR, TCP_DEFER_ACCEPT, backlog 1024). Returns the
+  /// bound port (the chosen one when options.port is 0). Errors: io naming "host:port" with the
+  /// reason (address in use, not local, not permitted, unresolvable host); io when already bound.
   Result<int> bind();
-  /// Serves until stop() (blocks). bind() first.
+  /// Serves until stop() (blocks in the event loop). bind() first; returns at once when stop()
+  /// was already called.
   void run();
-  /// Stops run() from any thread (signal watcher); idempotent.
+  /// Makes run() return, from any thread (e.g. a signal watcher); idempotent, and also effective
+  /// when called before run(). Connections still open are closed by the destructor.
   void stop();
 
  private:
