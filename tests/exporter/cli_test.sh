@@ -38,6 +38,15 @@ grep -q '^rocekit_out_of_buffer_drops_total{device="mlx5_0",port="1",netdev="eth
 [ "$(ls -A "$TMP" | grep -v -e '^rocekit.prom$' -e '^out$' -e '^err$' -e '^holder$')" = "" ] || fail "temp files left: $(ls -A "$TMP")"
 echo "ok: one-shot --textfile wrote rocekit.prom"
 
+# A device filter that matches nothing still writes (state metrics), but says so on stderr.
+"$ROCEKIT" exporter --root "$TREE" --textfile "$TMP" --include-device 'nomatch.*' 2>"$TMP/err" \
+  || fail "--include-device matching nothing exited $?"
+grep -qF "leave none of the 4 RDMA devices" "$TMP/err" || fail "no warning for a filter matching nothing: $(cat "$TMP/err")"
+grep -q '^rocekit_device_skipped{device="mlx5_0",reason="excluded"} 1$' "$TMP/rocekit.prom" || fail "mlx5_0 not reported as excluded"
+"$ROCEKIT" exporter --root "$TREE" --textfile "$TMP" --include-device 'mlx5_0' 2>"$TMP/err" || fail "--include-device mlx5_0 exited $?"
+[ ! -s "$TMP/err" ] || fail "warning although mlx5_0 matches: $(cat "$TMP/err")"
+echo "ok: a device filter matching nothing is warned about"
+
 # --interval: rewrites (rocekit_scrapes_total grows), SIGTERM -> exit 0.
 "$ROCEKIT" exporter --root "$TREE" --textfile "$TMP" --interval 0.2 &
 PID=$!

@@ -91,6 +91,18 @@ void run_exporter(Context& ctx, const ExporterOpts& o) {
   mallopt(M_ARENA_MAX, 1);
   sigset_t stop_set = block_stop_signals();
   exporter::Exporter ex(std::move(eo));
+  // A filter that leaves no device to read would serve only the state metrics, silently.
+  if (!o.include.empty() || !o.exclude.empty()) {
+    std::filesystem::path ib = std::filesystem::path(o.root) / "sys/class/infiniband";
+    std::size_t listed = 0, kept = 0;
+    for (const auto& e : std::filesystem::directory_iterator(ib, ec)) {
+      ++listed;
+      kept += ex.included(e.path().filename().string()) ? 1 : 0;
+    }
+    if (listed > 0 && kept == 0)
+      ctx.err << "rocekit: warning: --include-device/--exclude-device leave none of the " << listed
+              << " RDMA devices under " << ib.string() << " to read\n";
+  }
 
   if (!o.textfile.empty()) {
     for (;;) {

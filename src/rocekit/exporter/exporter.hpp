@@ -105,6 +105,9 @@ class Exporter {
   };
   Stats stats() const;
 
+  /// Whether `device` (an RDMA device name) passes --include-device/--exclude-device.
+  bool included(const std::string& device) const;
+
   /// Records every file the counter reads open (HostView trace), for tests that prove a failed
   /// device is not re-read. nullptr: off.
   void set_trace(std::vector<std::string>* trace);
@@ -141,7 +144,6 @@ class Exporter {
   };
   std::string collect_locked(double now);
   void refresh_state(double now);
-  bool included(const std::string& device) const;
   /// Lists and opens the counter files of `dev` (labels from the cached state), keeping the
   /// widening state of counters it already had. Errors: the first directory that could not be
   /// listed for a reason other than not-found.
