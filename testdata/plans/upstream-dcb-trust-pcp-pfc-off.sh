@@ -9,7 +9,6 @@
 # not planned: qos.trust-dscp ens4f1: QoS state not collected: not captured (no mlnx_qos -i ens4f1 output in the capture)
 # not planned: qos.trust-dscp ens6f1: QoS state not collected: not captured (no mlnx_qos -i ens6f1 output in the capture)
 # not planned: qos.trust-dscp ens6f2: QoS state not collected: not captured (no mlnx_qos -i ens6f2 output in the capture)
-# not planned: qos.trust-dscp ib0: QoS state not collected: not captured (no mlnx_qos -i ib0 output in the capture)
 # not planned: qos.ecn-roce-priority ens6: ECN sysfs not collected: not captured (no /sys/class/net/ens6/ecn output in the capture)
 # not planned: net.mtu ens14f0: netdev MTU not collected: not captured (no ip link / sysfs mtu output in the capture)
 # not planned: net.mtu ens14f1: netdev MTU not collected: not captured (no ip link / sysfs mtu output in the capture)

@@ -31,6 +31,15 @@ TEST(PlanBundles, RoceServerTrustPcpPfcOffUsesMlnxQos) {
   EXPECT_EQ(p.actions[3].current, "0,0,0,0,0,0,0,0");
   EXPECT_EQ(p.actions[3].argv, (Words{"mlnx_qos", "-i", "ens6", "--pfc", "0,0,0,1,0,0,0,0"}));
   EXPECT_EQ(p.actions[3].check_argv, (Words{"mlnx_qos", "-i", "ens6"}));
+  // ib0 (mlx5_5, link layer InfiniBand) has no DCB QoS or RoCE ECN: nothing planned or listed
+  // as not planned for it, while the Ethernet ports without mlnx_qos output are listed.
+  bool ens4f1 = false;
+  for (const Unplanned& u : p.unplanned) {
+    EXPECT_NE(u.subject, "ib0") << u.rule << ": " << u.reason;
+    ens4f1 |= u.subject == "ens4f1" && u.rule == "qos.trust-dscp";
+  }
+  EXPECT_TRUE(ens4f1);
+  for (const Action& a : p.actions) EXPECT_NE(a.subject, "ib0");
 }
 
 TEST(PlanBundles, DellCx4LxMaxReadReq512ToMaskedSetpci) {

@@ -198,6 +198,7 @@ struct Builder {
   }
 
   void qos(const NetDev& n) {
+    if (is_infiniband(s, n)) return;  // IPoIB: no DCB trust, PFC or DSCP map to plan
     if (!n.qos.has_value()) {
       if (n.rdma_device) unplanned("qos.trust-dscp", n.name, "QoS state not collected: " + n.qos.reason);
       return;
@@ -259,6 +260,7 @@ struct Builder {
   }
 
   void ecn(const NetDev& n) {
+    if (is_infiniband(s, n)) return;  // RoCE ECN (DCQCN) does not apply to an InfiniBand port
     if (!n.ecn.has_value()) {
       if (n.rdma_device && n.qos.has_value())
         unplanned("qos.ecn-roce-priority", n.name, "ECN sysfs not collected: " + n.ecn.reason);
