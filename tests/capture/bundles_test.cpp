@@ -52,6 +52,17 @@ TEST_P(Bundle, ReportsEveryExpectedOutcome) {
     EXPECT_NE(in.status, "error") << in.file << ": " << (in.messages.empty() ? "" : in.messages[0]);
 }
 
+TEST(SnapshotJson, WrongTypeNamesTheFieldWithoutLibraryJargon) {
+  Result<Snapshot> snap = load_input(test::testdata_dir() / "hosts" / "cx4lx-4port-fw-mismatch");
+  ASSERT_TRUE(snap.has_value());
+  nlohmann::json j = snapshot_to_json(*snap);
+  j["netdevs"][0]["mtu_bytes"]["value"] = "big";
+  Result<Snapshot> back = snapshot_from_json(j);
+  ASSERT_FALSE(back.has_value());
+  EXPECT_EQ(back.error().message,
+            "bad snapshot field: (/netdevs/0/mtu_bytes/value) type must be number, but is string");
+}
+
 TEST_P(Bundle, SnapshotRoundTripsThroughJson) {
   std::filesystem::path dir = test::testdata_dir() / "hosts" / GetParam();
   Result<Snapshot> snap = load_input(dir);

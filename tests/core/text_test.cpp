@@ -40,6 +40,14 @@ TEST(Text, Binary) {
 
 namespace rk::text {
 
+TEST(JsonErrorMessage, DropsTheLibraryPrefixOnly) {
+  EXPECT_EQ(json_error_message("[json.exception.type_error.302] (/netdevs) type must be array, but is string"),
+            "(/netdevs) type must be array, but is string");
+  EXPECT_EQ(json_error_message("[json.exception.out_of_range.406] number overflow parsing '1e400'"),
+            "number overflow parsing '1e400'");
+  EXPECT_EQ(json_error_message("no prefix [x] here"), "no prefix [x] here");
+}
+
 TEST(EscapeControl, EscapesTerminalControlButKeepsTextAndUtf8) {
   EXPECT_EQ(escape_control("gpu01\n## x\x1b[31m"), "gpu01\\x0a## x\\x1b[31m");
   EXPECT_EQ(escape_control("a\nb\tc\x7f", true), "a\nb\tc\\x7f");

@@ -359,7 +359,7 @@ Result<Catalog> Catalog::load_text(std::string_view json_text, std::string_view 
                       std::string(origin));
   } catch (const json::exception& e) {
     // e.g. out_of_range.406: a number too large for a double ("1e400").
-    return unexpected(ErrorKind::malformed_input, std::string("not usable JSON: ") + e.what(),
+    return unexpected(ErrorKind::malformed_input, "not usable JSON: " + text::json_error_message(e.what()),
                       std::string(origin));
   }
   Reader r{std::string(origin)};

@@ -144,4 +144,12 @@ bool looks_binary(std::string_view s) {
   return !head.empty() && odd * 10 > head.size();
 }
 
+std::string json_error_message(std::string_view what) {
+  if (what.starts_with("[json.exception.")) {
+    std::size_t close = what.find("] ");
+    if (close != std::string_view::npos) what.remove_prefix(close + 2);
+  }
+  return std::string(what);
+}
+
 }  // namespace rk::text

@@ -51,4 +51,8 @@ bool looks_binary(std::string_view s);
 /// terminal escape sequences or forge report lines. Other bytes (UTF-8) pass unchanged.
 std::string escape_control(std::string_view s, bool keep_newlines = false);
 
+/// The message of a nlohmann::json exception without its "[json.exception.type_error.302] "
+/// prefix, for user-facing errors: "(/netdevs) type must be array, but is string".
+std::string json_error_message(std::string_view what);
+
 }  // namespace rk::text

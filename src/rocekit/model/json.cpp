@@ -1,4 +1,5 @@
 #include "rocekit/model/json.hpp"
+#include "rocekit/core/text.hpp"
 
 #include <fstream>
 #include <optional>
@@ -83,7 +84,7 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
     if (j.contains("notes")) s.notes = j.at("notes").get<std::vector<std::string>>();
     return s;
   } catch (const nlohmann::json::exception& e) {
-    return unexpected(ErrorKind::malformed_input, std::string("bad snapshot field: ") + e.what());
+    return unexpected(ErrorKind::malformed_input, "bad snapshot field: " + text::json_error_message(e.what()));
   }
 }
 

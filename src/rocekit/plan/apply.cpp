@@ -1,6 +1,7 @@
 // apply_plan / rollback: ordered execution with read-back, a state file written before the first
 // change, and an flock(2) so that two applies never interleave on one host.
 #include "rocekit/plan/apply.hpp"
+#include "rocekit/core/text.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -328,7 +329,7 @@ Result<ApplyReport> rollback(const ApplyOptions& opts, StepRunner& runner) {
       if (!opts.dry_run) ++rep.steps_done;
     }
   } catch (const nlohmann::json::exception& e) {
-    return unexpected(ErrorKind::malformed_input, e.what(), opts.state_file.string());
+    return unexpected(ErrorKind::malformed_input, "bad state file: " + text::json_error_message(e.what()), opts.state_file.string());
   }
   return rep;
 }
