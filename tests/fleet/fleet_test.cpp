@@ -312,6 +312,14 @@ TEST(FleetRender, JsonShape) {
   EXPECT_NE(text.find("host-c eth4: none"), std::string::npos) << text;
   std::string md = fleet::render(r, Format::markdown, {});
   EXPECT_NE(md.find("| host-c | `eth4` | `none` |"), std::string::npos) << md;
+  // The three passing firmware NV parameters fold into one line per NIC model in text and
+  // Markdown (a full mlxconfig -q has ~300); JSON keeps one check each.
+  EXPECT_NE(text.find("pass     fleet.nv-config-consistent         nv.* (PSID MT_0000000894): 3 firmware "
+                      "parameters, each the same on every physical NIC"),
+            std::string::npos) << text;
+  EXPECT_EQ(text.find("nv.NUM_OF_VFS"), std::string::npos) << text;
+  EXPECT_NE(md.find("| nv.* | PSID MT_0000000894 | - | 3 firmware parameters"), std::string::npos) << md;
+  EXPECT_NE(fleet::render(r, Format::json, {}).find("nv.NUM_OF_VFS"), std::string::npos);
 }
 
 TEST(FleetRun, ExtraPerHostCheckerIsCountedLikeBuiltInRules) {

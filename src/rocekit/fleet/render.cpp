@@ -1,4 +1,7 @@
 // Fleet report renderers: text, JSON, Markdown. They format; they never decide.
+#include <map>
+#include <string>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -47,6 +50,28 @@ std::vector<const Consistency*> sorted_checks(const FleetReport& r) {
     return static_cast<int>(a->severity) > static_cast<int>(b->severity);
   });
   return v;
+}
+
+/// Passing firmware NV checks are one per parameter (300 on a full `mlxconfig -q`): the text and
+/// Markdown reports fold them into one line per NIC model; JSON keeps each.
+bool is_passing_nv(const Consistency& c) {
+  return c.rule == "fleet.nv-config-consistent" && c.outcome == Outcome::pass;
+}
+
+struct NvPass {
+  std::size_t parameters = 0;
+  Severity severity = Severity::warning;
+};
+
+/// NIC model (group) -> its passing NV parameter checks.
+std::map<std::string, NvPass> passing_nv_parameters(const FleetReport& r) {
+  std::map<std::string, NvPass> n;
+  for (const Consistency& c : r.cross.checks)
+    if (is_passing_nv(c)) {
+      ++n[c.group].parameters;
+      n[c.group].severity = c.severity;
+    }
+  return n;
 }
 
 std::string md_escape(const std::string& t) {
@@ -161,7 +186,9 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
     for (const InputProblem& p : r.problems) out += "  " + p.file + ": " + p.reason + "\n";
   }
   out += "\ncross-host checks:\n";
+  std::map<std::string, NvPass> nv_pass = passing_nv_parameters(r);
   for (const Consistency* c : sorted_checks(r)) {
+    if (is_passing_nv(*c)) continue;  // one line per model below
     out += fmt::format("  {:<8} {:<34} {} ({}): {}{}\n", render::outcome_label(c->outcome), c->rule, c->setting,
                        c->group, c->outcome == Outcome::fail ? "[" + std::string(to_string(c->severity)) + "] " : "",
                        c->message);
@@ -179,6 +206,10 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
         break;  // one example reason
       }
   }
+  for (const auto& [group, n] : nv_pass)
+    out += fmt::format("  {:<8} {:<34} nv.* ({}): {} firmware parameters, each the same on every physical NIC "
+                       "(one check each in -f json)\n",
+                       render::outcome_label(Outcome::pass), "fleet.nv-config-consistent", group, n.parameters);
   if (!r.cross.multi_host.empty()) {
     out += "\nMulti-Host NICs (one physical NIC seen from several hosts):\n";
     for (const MultiHostNic& m : r.cross.multi_host) {
@@ -244,10 +275,16 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
   }
   out += "\n### Cross-host checks\n\n| outcome | severity | rule | setting | group | baseline | result |\n"
          "|---|---|---|---|---|---|---|\n";
-  for (const Consistency* c : sorted_checks(r))
+  for (const Consistency* c : sorted_checks(r)) {
+    if (is_passing_nv(*c)) continue;
     out += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} |\n", render::outcome_label(c->outcome),
                        to_string(c->severity), c->rule, c->setting, md_escape(c->group),
                        c->baseline.empty() ? "-" : "`" + md_escape(c->baseline) + "`", md_escape(c->message));
+  }
+  for (const auto& [group, n] : passing_nv_parameters(r))
+    out += fmt::format("| {} | {} | `{}` | nv.* | {} | - | {} firmware parameters, each the same on every physical NIC |\n",
+                       render::outcome_label(Outcome::pass), to_string(n.severity),
+                       "fleet.nv-config-consistent", md_escape(group), n.parameters);
   bool header = false;
   for (const Consistency* c : sorted_checks(r)) {
     if (c->outcome != Outcome::fail) continue;
