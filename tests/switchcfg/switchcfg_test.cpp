@@ -493,5 +493,27 @@ TEST(PortMapFile, CsvAndYaml) {
   EXPECT_EQ(badkey.error().context, "map.yaml:3");
 }
 
+TEST(PortMapFile, CsvQuotedFieldsAsSpreadsheetsExportThem) {
+  Result<PortMap> csv = parse_port_map(
+      "\"host\",\"netdev\",\"switch\",\"port\"\n"
+      "\"node01\",\"eth4\",\"leaf01, rack 12\",\"Ethernet0\"\n"
+      " node02 , eth5 ,\"say \"\"leaf02\"\"\", Ethernet4\n",
+      "map.csv");
+  ASSERT_TRUE(csv) << csv.error().describe();
+  ASSERT_EQ(csv->links.size(), 2u);
+  EXPECT_EQ(csv->links[0].switch_name, "leaf01, rack 12");
+  EXPECT_EQ(csv->links[0].port, "Ethernet0");
+  EXPECT_EQ(csv->links[1].host, "node02");
+  EXPECT_EQ(csv->links[1].switch_name, "say \"leaf02\"");
+  EXPECT_EQ(csv->links[1].port, "Ethernet4");
+  Result<PortMap> open = parse_port_map("host,netdev,switch,port\nnode01,eth4,\"leaf01,Ethernet0\n", "map.csv");
+  ASSERT_FALSE(open);
+  EXPECT_EQ(open.error().context, "map.csv:2");
+  EXPECT_NE(open.error().message.find("unbalanced double quotes"), std::string::npos);
+  Result<PortMap> trailing = parse_port_map("host,netdev,switch,port\nnode01,eth4,\"leaf01\"x,Ethernet0\n", "map.csv");
+  ASSERT_FALSE(trailing);
+  EXPECT_EQ(trailing.error().context, "map.csv:2");
+}
+
 }  // namespace
 }  // namespace rk::switchcfg

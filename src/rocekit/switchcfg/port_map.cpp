@@ -1,6 +1,7 @@
 // Which switch port faces which host netdev: a mapping file (CSV or YAML) or an LLDP capture
 // (`lldpctl` text / -f keyvalue / -f json, `lldptool -t -n -i IF`).
 #include <map>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
@@ -12,6 +13,44 @@
 namespace rk::switchcfg {
 namespace {
 
+/// Splits one CSV record (RFC 4180 quoting: a field in double quotes may hold commas, and `""`
+/// inside it is one quote; fields are trimmed outside quotes). nullopt: a quote left open or text
+/// after a closing quote.
+std::optional<std::vector<std::string>> split_csv_record(std::string_view l) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  for (;;) {
+    while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+    std::string field;
+    if (i < l.size() && l[i] == '"') {
+      ++i;
+      for (;;) {
+        if (i >= l.size()) return std::nullopt;  // unterminated
+        if (l[i] == '"') {
+          if (i + 1 < l.size() && l[i + 1] == '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        field += l[i++];
+      }
+      while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
+      if (i < l.size() && l[i] != ',') return std::nullopt;  // text after the closing quote
+    } else {
+      std::size_t comma = l.find(',', i);
+      std::size_t end = comma == std::string_view::npos ? l.size() : comma;
+      field = std::string(text::trim(l.substr(i, end - i)));
+      i = end;
+    }
+    out.push_back(std::move(field));
+    if (i >= l.size()) return out;
+    ++i;  // the comma
+  }
+}
+
 Result<PortMap> parse_csv(std::string_view text, const std::string& file) {
   PortMap m;
   std::vector<std::string_view> ls = text::lines(text);
@@ -20,8 +59,9 @@ Result<PortMap> parse_csv(std::string_view text, const std::string& file) {
     const std::size_t ln = i + 1;
     std::string_view l = text::trim(ls[i]);
     if (l.empty() || l.front() == '#') continue;
-    std::vector<std::string_view> f = text::split(l, ',');
-    for (std::string_view& s : f) s = text::trim(s);
+    std::optional<std::vector<std::string>> rec = split_csv_record(l);
+    if (!rec) return detail::malformed(file, ln, "unbalanced double quotes (a quoted field must end on its line)");
+    const std::vector<std::string>& f = *rec;
     if (!header) {
       if (f.size() != 4 || f[0] != "host" || f[1] != "netdev" || f[2] != "switch" || f[3] != "port")
         return detail::malformed(file, ln, "the first line must be the header `host,netdev,switch,port`");
@@ -32,8 +72,7 @@ Result<PortMap> parse_csv(std::string_view text, const std::string& file) {
       return detail::malformed(file, ln, "expected 4 columns host,netdev,switch,port, found " + std::to_string(f.size()));
     if (f[1].empty() || f[3].empty())
       return detail::malformed(file, ln, "netdev and port must not be empty");
-    m.links.push_back(Link{std::string(f[0]), std::string(f[1]), std::string(f[2]), std::string(f[3]),
-                           Evidence{file, ln, std::string(l)}});
+    m.links.push_back(Link{f[0], f[1], f[2], f[3], Evidence{file, ln, std::string(l)}});
   }
   if (!header) return detail::malformed(file, 0, "empty port map (expected the header `host,netdev,switch,port`)");
   return m;
@@ -263,7 +302,8 @@ Result<PortMap> parse_port_map(std::string_view text, const std::string& file) {
   for (std::string_view l : text::lines(text)) {
     std::string_view t = text::trim(l);
     if (t.empty() || t.front() == '#') continue;
-    if (text::starts_with(t, "host") && text::contains(t, ",")) return parse_csv(text, file);
+    if ((text::starts_with(t, "host") || text::starts_with(t, "\"host\"")) && text::contains(t, ","))
+      return parse_csv(text, file);
     return parse_yaml(text, file);
   }
   return detail::malformed(file, 0, "empty port map");
