@@ -320,6 +320,18 @@ TEST(FleetRender, JsonShape) {
   EXPECT_EQ(text.find("nv.NUM_OF_VFS"), std::string::npos) << text;
   EXPECT_NE(md.find("| nv.* | PSID MT_0000000894 | - | 3 firmware parameters"), std::string::npos) << md;
   EXPECT_NE(fleet::render(r, Format::json, {}).find("nv.NUM_OF_VFS"), std::string::npos);
+  // A rule unknown on every host says why, with the first host's reason.
+  EXPECT_NE(text.find("  net.mtu                      error     0 / 4 / 0\n"
+                      "      unknown, e.g. host-a eth4: netdev MTU not collected: not captured (no ip link / "
+                      "sysfs mtu output in the capture)\n"),
+            std::string::npos) << text;
+  const RuleTally* mtu = nullptr;
+  for (const RuleTally& t : r.rules)
+    if (t.rule == "net.mtu") mtu = &t;
+  ASSERT_NE(mtu, nullptr);
+  EXPECT_EQ(mtu->unknown_example,
+            "host-a eth4: netdev MTU not collected: not captured (no ip link / sysfs mtu output in the capture)");
+  for (const HostSummary& h : r.hosts) EXPECT_TRUE(h.unknown_examples.empty());
 }
 
 TEST(FleetRun, ExtraPerHostCheckerIsCountedLikeBuiltInRules) {

@@ -119,6 +119,9 @@ struct HostSummary {
   std::vector<PhysicalNicRecord> physical;
   std::vector<HostFinding> failures;
   std::map<std::string, OutcomeCounts> rule_counts;
+  /// Per rule with an unknown finding: the first one's "subject: reason". run_fleet keeps one
+  /// example per rule for the whole fleet and clears this.
+  std::map<std::string, std::string> unknown_examples;
 };
 
 /// A caller-supplied per-host check run after the built-in rules (e.g. switch alignment). It
@@ -199,6 +202,9 @@ struct RuleTally {
   std::size_t hosts_unknown = 0;  ///< hosts with an unknown and no failure
   std::size_t hosts_pass = 0;     ///< hosts where every finding passed / not applicable
   std::size_t findings_fail = 0;
+  /// Why it is unknown, from the first host (in discovery order) with an unknown finding of the
+  /// rule: "host subject: reason". Empty when no host is unknown.
+  std::string unknown_example;
 };
 
 struct FleetReport {

@@ -250,6 +250,7 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
   for (const Finding& f : report.findings) {
     ++h.rule_counts[f.rule][static_cast<std::size_t>(f.outcome)];
     if (f.outcome == Outcome::fail) h.failures.push_back({f.rule, f.subject, f.severity, f.message});
+    if (f.outcome == Outcome::unknown) h.unknown_examples.emplace(f.rule, f.subject + ": " + f.message);
   }
 
   // NIC records: every netdev with a PCI function or RDMA device, then NVIDIA PFs and RDMA

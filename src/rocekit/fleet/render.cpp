@@ -118,7 +118,8 @@ nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
   for (const RuleTally& t : r.rules)
     rules.push_back({{"rule", t.rule}, {"severity", std::string(to_string(t.severity))},
                      {"hosts_fail", t.hosts_fail}, {"hosts_unknown", t.hosts_unknown},
-                     {"hosts_pass", t.hosts_pass}, {"findings_fail", t.findings_fail}});
+                     {"hosts_pass", t.hosts_pass}, {"findings_fail", t.findings_fail},
+                     {"unknown_example", t.unknown_example}});
   j["rules"] = std::move(rules);
   json checks = json::array();
   for (const Consistency& c : r.cross.checks) {
@@ -232,6 +233,8 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
     if (listed++ == 15) break;
     out += fmt::format("  {:<28} {:<9} {} / {} / {}\n", t.rule, to_string(t.severity), t.hosts_fail,
                        t.hosts_unknown, t.hosts_pass);
+    if (t.hosts_unknown && !t.unknown_example.empty())
+      out += fmt::format("      unknown, e.g. {}\n", t.unknown_example);
   }
   if (listed == 0) out += "  none\n";
   out += "\nhosts:\n";
@@ -311,12 +314,13 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
                          nv.empty() ? "not collected" : md_escape(nv));
     }
   }
-  out += "\n### Top problems (per-host rules)\n\n| rule | severity | hosts failing | hosts unknown | hosts passing |\n"
-         "|---|---|---|---|---|\n";
+  out += "\n### Top problems (per-host rules)\n\n| rule | severity | hosts failing | hosts unknown | hosts passing | why unknown (example) |\n"
+         "|---|---|---|---|---|---|\n";
   for (const RuleTally& t : r.rules)
     if (t.hosts_fail || t.hosts_unknown)
-      out += fmt::format("| `{}` | {} | {} | {} | {} |\n", t.rule, to_string(t.severity), t.hosts_fail,
-                         t.hosts_unknown, t.hosts_pass);
+      out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", t.rule, to_string(t.severity), t.hosts_fail,
+                         t.hosts_unknown, t.hosts_pass,
+                         t.hosts_unknown && !t.unknown_example.empty() ? md_escape(t.unknown_example) : "-");
   out += "\n### Hosts with failures or outliers\n\n| host | file | NICs | failing findings | outliers |\n"
          "|---|---|---|---|---|\n";
   auto by_host = outliers_by_host(r);

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -48,6 +49,10 @@ FleetReport run_fleet(const Discovery& inputs, const Options& options) {
   std::atomic<std::size_t> done{0};
   std::mutex mu;
   std::condition_variable cv;
+  // One unknown reason per rule for the whole fleet: from the lowest discovery index, so the
+  // report does not depend on thread timing; the hosts' own copies are dropped.
+  std::mutex examples_mu;
+  std::map<std::string, std::pair<std::size_t, std::string>> unknown_examples;
 
   auto worker = [&] {
     for (;;) {
@@ -69,6 +74,14 @@ FleetReport run_fleet(const Discovery& inputs, const Options& options) {
         out.file = file;
         out.host = file;
         out.error = snap.error().message;
+      }
+      if (!out.unknown_examples.empty()) {
+        std::lock_guard<std::mutex> lock(examples_mu);
+        for (auto& [rule, reason] : out.unknown_examples) {
+          auto [it, fresh] = unknown_examples.try_emplace(rule, i, reason);
+          if (!fresh && i < it->second.first) it->second = {i, std::move(reason)};
+        }
+        out.unknown_examples.clear();
       }
       // The Snapshot is destroyed here: only the reduced summary stays.
       if (done.fetch_add(1) + 1 == total) {
@@ -148,6 +161,9 @@ FleetReport run_fleet(const Discovery& inputs, const Options& options) {
       t.severity = f.severity;
     }
   }
+  for (const auto& [rule, example] : unknown_examples)
+    if (auto it = tallies.find(rule); it != tallies.end())
+      it->second.unknown_example = report.hosts[example.first].host + " " + example.second;
   for (auto& [id, t] : tallies) report.rules.push_back(t);
   std::stable_sort(report.rules.begin(), report.rules.end(), [](const RuleTally& a, const RuleTally& b) {
     if (a.hosts_fail != b.hosts_fail) return a.hosts_fail > b.hosts_fail;
