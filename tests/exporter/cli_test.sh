@@ -22,6 +22,14 @@ expect_rc 2 "invalid regex" --exclude-device '(' --textfile "$TMP" --root "$TREE
 expect_rc 2 "/nonexistent-root: not a directory" --root /nonexistent-root --textfile "$TMP"
 expect_rc 2 "$TMP/missing: not a directory" --root "$TREE" --textfile "$TMP/missing"
 expect_rc 2 "expected ADDR:PORT" --listen 1.2.3.4 --root "$TREE"
+# Seconds must be finite and at most a year (inf used to overflow the sleep: a busy loop deaf to
+# SIGTERM); --interval only repeats a text file.
+expect_rc 2 "from 0 to 31536000" --root "$TREE" --textfile "$TMP" --interval inf
+expect_rc 2 "from 0 to 31536000" --root "$TREE" --textfile "$TMP" --interval 1e300
+expect_rc 2 "from 0 to 31536000" --root "$TREE" --textfile "$TMP" --state-interval nan
+expect_rc 2 "from 0 to 31536000" --root "$TREE" --textfile "$TMP" --interval -1
+expect_rc 2 "only with --textfile" --root "$TREE" --interval 5
+"$ROCEKIT" exporter --version | grep -q '^0\.' || fail "exporter --version"
 # An address in use: a listener held by python for the duration of the call.
 python3 - "$ROCEKIT" "$TREE" <<'PY' || fail "address in use did not exit 2"
 import socket, subprocess, sys
@@ -93,11 +101,28 @@ try:
     assert st == 404 and body == b"404 page not found\n", ("GET /nope", st, body)
     st, _, ct, body = req("GET", "/")
     assert st == 200 and b'href="/metrics"' in body and ct.startswith("text/html"), ("GET /", st)
+    # A client that half-closes after its request (nc -N) still gets the whole exposition
+    # (evhttp used to notice the FIN while writing and drop the rest after 16 KiB).
+    for version in (b"1.0", b"1.1"):
+        hc = socket.create_connection(("127.0.0.1", port), 10)
+        hc.sendall(b"GET /metrics HTTP/" + version + b"\r\nHost: x\r\n\r\n")
+        hc.shutdown(socket.SHUT_WR)
+        raw = b""
+        while True:
+            chunk = hc.recv(65536)
+            if not chunk:
+                break
+            raw += chunk
+        hc.close()
+        head, _, hbody = raw.partition(b"\r\n\r\n")
+        lengths = [int(l.split(b":")[1]) for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")]
+        assert len(hbody) > 16384 and hbody.endswith(b"\n") and lengths == [len(hbody)], \
+            ("half-closed client", version, len(hbody), lengths)
     p.send_signal(signal.SIGTERM)
     assert p.wait(timeout=15) == 0, "exit after SIGTERM"
 finally:
     if p.poll() is None:
         p.kill(); p.wait()
 PY
-echo "ok: GET/HEAD /metrics (and ?foo=1) 200, POST /metrics and DELETE / 405 with Allow, /nope 404, SIGTERM exit 0"
+echo "ok: GET/HEAD /metrics (and ?foo=1) 200, POST /metrics and DELETE / 405 with Allow, /nope 404, half-closed client gets it all, SIGTERM exit 0"
 echo PASS

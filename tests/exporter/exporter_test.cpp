@@ -1,6 +1,8 @@
 // rocekit exporter: metric values from the fixture sysfs trees (testdata/sysroots) and the
 // ethtool -S corpus, wrap widening, failed-device back-off, include/exclude, the textfile writer.
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -243,6 +245,44 @@ TEST(Exporter, RemovedDeviceIsForgottenAndItsFilesClosed) {
   EXPECT_EQ(value_of(t, "rocekit_collection_errors_total{source=\"rdma_counters\"}"), "0");
 }
 
+TEST(Exporter, DeviceAddedBetweenRefreshesHasItsLabelsAtOnce) {
+  TempTree tree("cx4lx-4port");
+  FakeClock clock;
+  ExporterOptions o = options(tree.dir.string(), &clock);
+  o.state_interval_s = 60;
+  Exporter ex(o);
+  fs::path link = tree.dir / "sys/class/infiniband/mlx5_3";
+  fs::path target = fs::read_symlink(link);
+  fs::remove(link);
+  std::string t = ex.scrape();
+  EXPECT_FALSE(has_line_starting(t, "rocekit_port_info{device=\"mlx5_3\""));
+  EXPECT_EQ(ex.stats().state_refreshes, 1u);
+  // Hot-added 10 s later, well inside the 60 s state interval: the listing change refreshes the
+  // state, so the first series of mlx5_3 already carry its netdev and identity.
+  clock.now += 10;
+  fs::create_directory_symlink(target, link);
+  t = ex.scrape();
+  EXPECT_EQ(ex.stats().state_refreshes, 2u);
+  EXPECT_TRUE(has_line_starting(t, "rocekit_port_info{device=\"mlx5_3\",port=\"1\",netdev=\"eth04\",link_layer=\"Ethernet\""))
+      << t.substr(0, 4000);
+  EXPECT_TRUE(has_line_starting(t, "rocekit_out_of_buffer_drops_total{device=\"mlx5_3\",port=\"1\",netdev=\"eth04\"}"));
+  // An unchanged listing does not refresh again before the interval.
+  clock.now += 10;
+  ex.scrape();
+  EXPECT_EQ(ex.stats().state_refreshes, 2u);
+}
+
+TEST(Exporter, CounterThatIsNotANumberIsCountedNotExported) {
+  TempTree tree("procfs-mlx5_0-eth0-ecn");
+  tree.write(k_mlx5_hw + "out_of_sequence", "abc");
+  Exporter ex(options(tree.dir.string()));
+  std::string t = ex.scrape();
+  EXPECT_FALSE(has_line_starting(t, "rocekit_out_of_sequence_packets_total"));
+  EXPECT_TRUE(has_line_starting(t, "rocekit_duplicate_requests_total"));
+  EXPECT_EQ(value_of(t, "rocekit_collection_errors_total{source=\"rdma_counter_values\"}"), "1");
+  EXPECT_EQ(value_of(t, "rocekit_collection_errors_total{source=\"rdma_counters\"}"), "0");
+}
+
 TEST(Exporter, FailedDeviceIsSkippedCountedAndNotReRead) {
   TempTree tree("procfs-mlx5_0-eth0-ecn");
   // A counter whose read fails as on a firmware-restricted PF (here EISDIR: a directory).
@@ -282,6 +322,50 @@ TEST(Exporter, FailedDeviceIsSkippedCountedAndNotReRead) {
   t = ex.scrape();
   EXPECT_EQ(value_of(t, "rocekit_packet_sequence_errors_total{device=\"mlx5_0\",port=\"1\",netdev=\"\"}"), "1");
   EXPECT_FALSE(has_line_starting(t, "rocekit_device_skipped{device=\"mlx5_0\""));
+}
+
+TEST(Exporter, WideningContinuesAfterABackOff) {
+  TempTree tree("procfs-mlx5_0-eth0-ecn");
+  FakeClock clock;
+  ExporterOptions o = options(tree.dir.string(), &clock);
+  o.backoff_initial_s = 300;
+  o.state_interval_s = 10;  // the refresh re-opens the files, and so meets the failing one
+  Exporter ex(o);
+  const std::string l = "{device=\"mlx5_0\",port=\"1\",netdev=\"\"}";
+  tree.write(k_mlx5_hw + "out_of_sequence", "4294967000");
+  EXPECT_EQ(value_of(ex.scrape(), "rocekit_out_of_sequence_packets_total" + l), "4294967000");
+  // A read fails (the device's files are closed and it backs off), then works again after a wrap.
+  fs::remove(tree.dir / k_mlx5_hw / "packet_seq_err");
+  fs::create_directory(tree.dir / k_mlx5_hw / "packet_seq_err");
+  clock.now += 15;
+  EXPECT_EQ(value_of(ex.scrape(), "rocekit_device_skipped{device=\"mlx5_0\",reason=\"read_failed\"}"), "1");
+  fs::remove(tree.dir / k_mlx5_hw / "packet_seq_err");
+  tree.write(k_mlx5_hw + "packet_seq_err", "0");
+  tree.write(k_mlx5_hw + "out_of_sequence", "100");
+  clock.now += 301;
+  EXPECT_EQ(value_of(ex.scrape(), "rocekit_out_of_sequence_packets_total" + l), "4294967396");
+}
+
+TEST(Exporter, UnreadableDeviceListingKeepsTheCaches) {
+  TempTree tree("cx4lx-4port");
+  Exporter ex(options(tree.dir.string()));
+  ex.scrape();
+  std::size_t held = ex.stats().open_counter_files;
+  ASSERT_GT(held, 0u);
+  // /sys/class/infiniband cannot be listed (ELOOP here; EMFILE or EIO on a host): not "no
+  // devices": counted, no counters this scrape, and the held files and widening state stay.
+  fs::path ib = tree.dir / "sys/class/infiniband";
+  fs::rename(ib, tree.dir / "sys/class/infiniband.real");
+  fs::create_directory_symlink("infiniband", ib);
+  std::string t = ex.scrape();
+  EXPECT_EQ(value_of(t, "rocekit_collection_errors_total{source=\"rdma_counters\"}"), "1");
+  EXPECT_FALSE(has_line_starting(t, "rocekit_port_info{"));
+  EXPECT_EQ(ex.stats().open_counter_files, held);
+  fs::remove(ib);
+  fs::rename(tree.dir / "sys/class/infiniband.real", ib);
+  t = ex.scrape();
+  EXPECT_TRUE(has_line_starting(t, "rocekit_port_info{device=\"mlx5_0\""));
+  EXPECT_EQ(ex.stats().open_counter_files, held);
 }
 
 TEST(Exporter, IncludeExcludeRegexes) {
@@ -349,6 +433,26 @@ TEST(ExporterEthtool, PerPriorityAndGlobalPauseFromCorpus) {
   EXPECT_EQ(value_of(pt, "rocekit_pfc_pause_frames_total{direction=\"rx\",priority=\"3\"}"), "7");
   EXPECT_EQ(value_of(pt, "rocekit_pfc_pause_duration_seconds_total{direction=\"tx\",priority=\"3\"}"), "2.5");
   EXPECT_EQ(value_of(pt, "rocekit_pause_storm_events_total{severity=\"warning\"}"), "2");
+}
+
+TEST(ExporterTextfile, RemovesTempFilesOfDeadWritersOnly) {
+  fs::path dir = fs::temp_directory_path() / ("rk-textfile-stale-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  ::waitpid(child, nullptr, 0);  // reaped: this pid runs nothing now
+  std::ofstream(dir / (".rocekit.prom." + std::to_string(child))) << "x";
+  std::ofstream(dir / (".rocekit.prom." + std::to_string(::getpid()))) << "x";  // alive: kept
+  std::ofstream(dir / ".rocekit.prom.notapid") << "x";
+  std::ofstream(dir / "other.prom") << "x";
+  EXPECT_EQ(remove_stale_textfile_temps(dir.string()), 1u);
+  EXPECT_FALSE(fs::exists(dir / (".rocekit.prom." + std::to_string(child))));
+  EXPECT_TRUE(fs::exists(dir / (".rocekit.prom." + std::to_string(::getpid()))));
+  EXPECT_TRUE(fs::exists(dir / ".rocekit.prom.notapid"));
+  EXPECT_TRUE(fs::exists(dir / "other.prom"));
+  fs::remove_all(dir);
 }
 
 TEST(ExporterTextfile, WritesAtomicallyAndRefusesMissingDir) {

@@ -4,6 +4,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <cmath>
@@ -46,6 +47,17 @@ bool compile_regex(Context& ctx, const std::string& flag, const std::string& tex
   return true;
 }
 
+constexpr double k_max_interval_s = 31536000;
+
+/// The exporter holds one descriptor per RDMA counter file between scrapes (and one per HTTP
+/// connection): raise the soft RLIMIT_NOFILE to the hard limit, best effort, in both modes.
+void raise_nofile_limit() {
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= lim.rlim_max) return;
+  lim.rlim_cur = lim.rlim_max;
+  (void)::setrlimit(RLIMIT_NOFILE, &lim);
+}
+
 /// Blocks SIGINT/SIGTERM in this thread and every thread it starts later; they are taken with
 /// sigwait/sigtimedwait instead of a handler.
 sigset_t block_stop_signals() {
@@ -82,10 +94,21 @@ void run_exporter(Context& ctx, const ExporterOpts& o) {
     return;
   }
   eo.policy = *pol;
-  if (o.interval_s < 0 || std::isnan(o.interval_s) || o.state_interval_s < 0) {
-    report_error(ctx, Error{ErrorKind::malformed_input, "must not be negative", "--interval/--state-interval"});
+  // Seconds: finite, 0 .. one year (a larger value overflowed the sleep and made --textfile
+  // --interval spin, deaf to SIGTERM).
+  for (const auto& [flag, v] : {std::pair<const char*, double>{"--interval", o.interval_s},
+                                {"--state-interval", o.state_interval_s}})
+    if (!std::isfinite(v) || v < 0 || v > k_max_interval_s) {
+      report_error(ctx, Error{ErrorKind::malformed_input, "must be a number of seconds from 0 to 31536000 (one year)",
+                              std::string(flag) + " " + std::to_string(v)});
+      return;
+    }
+  if (o.interval_s > 0 && o.textfile.empty()) {
+    report_error(ctx, Error{ErrorKind::malformed_input, "only with --textfile (an HTTP exporter is scraped, it does not repeat)",
+                            "--interval"});
     return;
   }
+  raise_nofile_limit();
   // One malloc arena: the HTTP event-loop thread's allocations are small and short-lived, and
   // an arena of its own would only add resident memory.
   mallopt(M_ARENA_MAX, 1);
@@ -105,6 +128,7 @@ void run_exporter(Context& ctx, const ExporterOpts& o) {
   }
 
   if (!o.textfile.empty()) {
+    exporter::remove_stale_textfile_temps(o.textfile);
     for (;;) {
       if (std::optional<exporter::WriteError> w = exporter::write_textfile(o.textfile, ex.scrape())) {
         report_error(ctx, Error{ErrorKind::io, w->message, w->path});
@@ -168,6 +192,7 @@ void add_exporter_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--state-interval", o->state_interval_s,
                   "Seconds between refreshes of the configuration state and rule outcomes "
                   "(default 60; counters are read on every scrape)");
+  cmd->set_version_flag("--version", std::string(version()));
   cmd->callback([o, &ctx] { run_exporter(ctx, *o); });
 }
 

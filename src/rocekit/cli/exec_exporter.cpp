@@ -1,5 +1,5 @@
 // `rocekit exporter ARGS` runs `rocekit-exporter ARGS`, the exporter's own executable, found beside
-// this one. The exporter is a long-running process: as its own executable it maps only the
+// this one (else on PATH). The exporter is a long-running process: as its own executable it maps only the
 // libraries it uses (no libarchive, SQLite or their dependencies), which halves its resident
 // memory (README "rocekit exporter").
 #include <unistd.h>
@@ -24,12 +24,20 @@ int exec_exporter(int argc, char** argv) {
   args.push_back(path.data());
   for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
   args.push_back(nullptr);
-  if (dir.empty())
-    ::execvp(path.c_str(), args.data());  // rocekit itself was found through PATH
-  else
+  if (!dir.empty()) {
     ::execv(path.c_str(), args.data());
-  std::cerr << "rocekit: error: " << path << ": " << std::strerror(errno)
-            << " (`rocekit exporter` runs the rocekit-exporter executable, built and installed beside rocekit)\n";
+    if (errno != ENOENT) {
+      std::cerr << "rocekit: error: " << path << ": " << std::strerror(errno) << "\n";
+      return static_cast<int>(ExitCode::usage);
+    }
+  }
+  // Not beside rocekit (or where rocekit is cannot be told): the one on PATH.
+  std::string beside = path;
+  path = "rocekit-exporter";
+  args[0] = path.data();
+  ::execvp(path.c_str(), args.data());
+  std::cerr << "rocekit: error: cannot run rocekit-exporter (" << std::strerror(errno) << "): not at " << beside
+            << " nor on PATH; `rocekit exporter` runs that executable, built and installed beside rocekit\n";
   return static_cast<int>(ExitCode::usage);
 }
 

@@ -30,5 +30,9 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : static_cast<int>(ExitCode::usage);
   }
   std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "rocekit: error: cannot write to standard output\n";
+    return static_cast<int>(ExitCode::usage);
+  }
   return static_cast<int>(ctx.exit_code);
 }

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -327,14 +328,15 @@ ssize_t Exporter::read_cached(const Fd& fd, const std::string& path, char* buf, 
 }
 
 std::optional<std::string> Exporter::build_device(const std::string& dev, CachedDevice& cache) {
-  // Widening state survives a rebuild, by file path.
-  std::map<std::string, WidenedCounter> widened;
+  // Widening state survives a rebuild, by file path (also that of files closed earlier).
+  std::map<std::string, WidenedCounter> widened = std::move(cache.widening);
+  cache.widening.clear();
   std::vector<Fd*> old_fds;
   for (CachedPort& p : cache.ports) {
     old_fds.push_back(&p.state_fd);
     old_fds.push_back(&p.rate_fd);
     for (CachedCounter& c : p.counters) {
-      widened.emplace(c.path, c.widened);
+      widened.insert_or_assign(c.path, c.widened);
       old_fds.push_back(&c.fd);
     }
   }
@@ -388,9 +390,10 @@ std::optional<std::string> Exporter::build_device(const std::string& dev, Cached
       std::string dir = pb + "/" + sub;
       DIR* d = ::opendir(dir.c_str());
       if (!d) {
-        if (errno == ENOENT || errno == ENOTDIR) continue;  // bnxt_re has no counters/
+        int e = errno;
+        if (e == ENOENT || e == ENOTDIR) continue;  // bnxt_re has no counters/
         cache.ports.push_back(std::move(cp));
-        return base + "/" + p + "/" + sub + ": " + std::strerror(errno);
+        return base + "/" + p + "/" + sub + ": " + std::strerror(e);
       }
       std::vector<std::string> names;
       while (dirent* e = ::readdir(d))
@@ -426,7 +429,32 @@ std::optional<std::string> Exporter::build_device(const std::string& dev, Cached
 
 std::string Exporter::collect_locked(double now) {
   ++m_stats.scrapes;
-  if (!m_state || m_opt.state_interval_s <= 0 || now - m_state_at >= m_opt.state_interval_s)
+  std::vector<std::string> devices;
+  Result<std::vector<std::string>> ibs = m_host.list_dir("/sys/class/infiniband");
+  // No RDMA class directory is a host without RDMA devices. Any other failure to list it (out
+  // of descriptors, EACCES) must not forget every device's files and widening state: counted,
+  // and this scrape reads no counters.
+  bool listing_failed = !ibs && ibs.error().kind != ErrorKind::not_found;
+  if (ibs) devices = *ibs;
+  if (listing_failed) ++m_errors["rdma_counters"];
+  // A device added or removed since the state was collected (hot plug, new SR-IOV VFs): refresh
+  // now, so that its series carry their netdev and identity labels from the first scrape
+  // instead of changing at the next refresh. Once per change of the listing, so a device that
+  // collect cannot describe does not force a refresh on every scrape.
+  bool listing_changed = false;
+  if (m_state && !listing_failed) {
+    std::vector<std::string> listed, known;
+    for (const std::string& d : devices)
+      if (included(d)) listed.push_back(d);
+    for (const RdmaDevice& d : m_state->rdma_devices) known.push_back(d.name);
+    std::sort(listed.begin(), listed.end());
+    std::sort(known.begin(), known.end());
+    if (listed != known && listed != m_listing_at_forced_refresh) {
+      m_listing_at_forced_refresh = listed;
+      listing_changed = true;
+    }
+  }
+  if (!m_state || listing_changed || m_opt.state_interval_s <= 0 || now - m_state_at >= m_opt.state_interval_s)
     refresh_state(now);
   Exposition out;
   out.add("rocekit_build_info", {{"version", m_opt.version}}, std::uint64_t{1});
@@ -438,20 +466,22 @@ std::string Exporter::collect_locked(double now) {
   out.add("rocekit_roce_priority_info",
           {{"priority", std::to_string(m_opt.policy.cnp_priority)}, {"role", "cnp"}}, std::uint64_t{1});
 
-  // ---- RDMA devices: listed every scrape (cheap), counters read unless skipped.
-  std::vector<std::string> devices;
-  if (Result<std::vector<std::string>> ibs = m_host.list_dir("/sys/class/infiniband")) devices = *ibs;
+  // ---- RDMA devices (listed above, every scrape): counters read unless skipped.
+
   auto release = [this](CachedDevice& cache) {
     std::vector<Fd*> fds;
     for (CachedPort& p : cache.ports) {
       fds.push_back(&p.state_fd);
       fds.push_back(&p.rate_fd);
-      for (CachedCounter& c : p.counters) fds.push_back(&c.fd);
+      for (CachedCounter& c : p.counters) {
+        fds.push_back(&c.fd);
+        if (c.widened.primed) cache.widening.insert_or_assign(c.path, c.widened);
+      }
     }
     m_open_fds -= held(fds);
     cache.ports.clear();  // closes them
   };
-  for (auto it = m_devices.begin(); it != m_devices.end();) {
+  for (auto it = m_devices.begin(); !listing_failed && it != m_devices.end();) {
     if (std::find(devices.begin(), devices.end(), it->first) == devices.end()) {
       release(it->second);  // the device went away: forget its files and widening state
       it = m_devices.erase(it);
@@ -491,8 +521,12 @@ std::string Exporter::collect_locked(double now) {
     for (std::size_t pi = 0; failure.empty() && !gone && pi < cache.ports.size(); ++pi) {
       CachedPort& cp = cache.ports[pi];
       PortRead r;
-      if (ssize_t got = read_cached(cp.state_fd, cp.state_path, buf, sizeof buf - 1); got >= 0)
-        r.state = after_colon(std::string_view(buf, static_cast<std::size_t>(got)));
+      ssize_t state_got = read_cached(cp.state_fd, cp.state_path, buf, sizeof buf - 1);
+      if (state_got == -ENODEV) {  // the device was removed under a held descriptor
+        gone = true;
+        break;
+      }
+      if (state_got >= 0) r.state = after_colon(std::string_view(buf, static_cast<std::size_t>(state_got)));
       if (ssize_t got = read_cached(cp.rate_fd, cp.rate_path, buf, sizeof buf - 1); got >= 0) {
         std::vector<std::string_view> w = text::words(std::string_view(buf, static_cast<std::size_t>(got)));
         if (std::optional<double> g = text::parse_double(w.empty() ? "" : w[0])) r.rate_bps = *g * 1e9 / 8;  // Gb/s -> bytes/s
@@ -514,6 +548,7 @@ std::string Exporter::collect_locked(double now) {
           break;
         }
         r.raw.push_back(text::parse_uint(text::trim(std::string_view(buf, static_cast<std::size_t>(got)))));
+        if (!r.raw.back()) ++m_errors["rdma_counter_values"];  // not a number: no sample, counted
       }
       if (!failure.empty() || gone) break;
       if (!m_opt.ethtool_stats_dir.empty() && !cp.netdev.empty()) {
@@ -582,7 +617,7 @@ std::string Exporter::collect_locked(double now) {
 
   // ---- Cached state (link, PCIe, QoS, rule outcomes), rendered at its refresh.
   if (m_state_out) out.append(*m_state_out);
-  for (const char* src : {"rdma_counters", "ethtool_stats"})
+  for (const char* src : {"rdma_counters", "rdma_counter_values", "ethtool_stats"})
     out.add("rocekit_collection_errors_total", {{"source", src}}, m_errors[src]);
 
   std::string text = out.str();
@@ -591,6 +626,22 @@ std::string Exporter::collect_locked(double now) {
 }
 
 // ------------------------------------------------------------------ textfile --------------
+
+std::size_t remove_stale_textfile_temps(const std::string& dir) {
+  std::error_code ec;
+  std::size_t removed = 0;
+  const std::string prefix = ".rocekit.prom.";
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    std::optional<std::uint64_t> pid = text::parse_uint(std::string_view(name).substr(prefix.size()));
+    if (!pid || *pid == 0 || *pid > 4194304) continue;  // not one of ours (pid_max is at most 2^22)
+    if (::kill(static_cast<pid_t>(*pid), 0) == 0 || errno != ESRCH) continue;  // its writer may run
+    std::error_code rm;
+    if (e.is_regular_file(rm) && std::filesystem::remove(e.path(), rm)) ++removed;
+  }
+  return removed;
+}
 
 std::optional<WriteError> write_textfile(const std::string& dir, const std::string& text) {
   namespace fs = std::filesystem;

@@ -135,6 +135,10 @@ class Exporter {
   struct CachedDevice {
     std::uint64_t state_generation = 0;  ///< the state its labels were rendered from
     std::vector<CachedPort> ports;
+    /// Widening state of counters whose files were closed (read failure, back-off, ENODEV), by
+    /// path: a 32-bit counter continues where it was instead of restarting at its raw value.
+    /// Forgotten with the device when it leaves the listing.
+    std::map<std::string, WidenedCounter> widening;
   };
   struct DeviceHealth {
     double retry_at = 0;       ///< clock time when reads may be tried again
@@ -168,6 +172,8 @@ class Exporter {
   std::size_t m_open_fds = 0;     ///< counter files held open
   std::size_t m_fd_budget = 0;    ///< most counter files held open (from RLIMIT_NOFILE)
   std::map<std::string, std::uint64_t> m_errors;  ///< source -> count
+  /// The device listing that last forced a state refresh (see collect_locked).
+  std::vector<std::string> m_listing_at_forced_refresh;
   double m_last_duration_s = 0;
   Stats m_stats;
   std::vector<std::string>* m_trace = nullptr;
@@ -186,5 +192,9 @@ struct WriteError {
   std::string message;
 };
 std::optional<WriteError> write_textfile(const std::string& dir, const std::string& text);
+
+/// Removes DIR/.rocekit.prom.<pid> files left by a writer that was killed before its rename
+/// (the process <pid> no longer exists). Returns how many were removed; errors are ignored.
+std::size_t remove_stale_textfile_temps(const std::string& dir);
 
 }  // namespace rk::exporter

@@ -18,7 +18,8 @@ const std::vector<MetricSpec> k_metrics{
      "Seconds the previous scrape of this exporter took to collect and render."},
     {"rocekit_scrapes_total", T::counter, "Scrapes served since the exporter started."},
     {"rocekit_collection_errors_total", T::counter,
-     "Reads that failed, by source (rdma_counters, ethtool_stats, state)."},
+     "Reads that failed, by source: rdma_counters (a device's counter files), "
+     "rdma_counter_values (a counter file that is not a number), ethtool_stats."},
     {"rocekit_device_read_failures_total", T::counter,
      "Counter reads of an RDMA device that failed with an error other than not-found "
      "(firmware-restricted PFs: EINVAL/EOPNOTSUPP/EIO)."},

@@ -19,6 +19,8 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <unordered_map>
 
 #include "rocekit/core/text.hpp"
 
@@ -49,6 +51,16 @@ constexpr const char* kIndexPage =
     "<html><head><title>rocekit exporter</title></head><body><h1>rocekit exporter</h1>"
     "<p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
 constexpr const char* kNotFound = "404 page not found\n";
+constexpr const char* kBusy = "503 too many responses in flight, retry\n";
+/// Responses being written at once; past it a request gets 503 (each holds its body: 130 KB on
+/// the 8-NIC tree, so at most ~33 MB).
+constexpr std::size_t kMaxResponsesInFlight = 256;
+/// A response not fully written after this long has its connection closed: a client reading a
+/// byte every few seconds would otherwise keep it (evhttp's timeout restarts on any progress).
+constexpr int kResponseDeadlineSeconds = 30;
+/// After kAcceptsPerRound accepts, accepting resumes when the loop is idle or after this long,
+/// whichever comes first (busy keep-alive clients must not keep new ones out).
+constexpr timeval kAcceptPause{0, 50000};
 // Scheduling, so that a burst of N concurrent scrapes neither holds N responses in memory nor
 // lets an accepted request wait in the loop past the connection timeout (the timer starts at
 // accept; a scrape costs milliseconds of loop time). Priorities: 0 = the stop event and
@@ -63,6 +75,8 @@ constexpr int kReadPriority = 1;
 constexpr int kResumeAcceptPriority = 2;
 constexpr int kReadsPerPass = 8;
 constexpr int kAcceptsPerRound = 64;
+/// Pause after an accept() error such as EMFILE (out of descriptors) before trying again.
+constexpr timeval kAcceptBackoff{0, 100000};
 
 /// libevent logs per-connection trouble (resets, accept errors) to stderr by default: a slow or
 /// broken client must not fill the exporter's log.
@@ -92,8 +106,11 @@ struct Server::Impl {
   evhttp* http = nullptr;
   event* stop_event = nullptr;
   event* resume_accept = nullptr;  ///< priority kResumeAcceptPriority, activated by hand
+  event* resume_timer = nullptr;   ///< or kAcceptPause after the pause, whichever comes first
   evhttp_bound_socket* bound_socket = nullptr;
   int accepted_this_round = 0;
+  struct InFlight;
+  std::unordered_map<evhttp_connection*, std::unique_ptr<InFlight>> in_flight;
   int stop_fd = -1;  ///< eventfd: stop() writes, the loop's callback breaks the loop
   std::atomic<bool> stopped{false};
 
@@ -105,22 +122,71 @@ struct Server::Impl {
     event_base_loopbreak(static_cast<Impl*>(arg)->base);
   }
 
-  static void reply(evhttp_request* req, int code, const char* reason, const char* type,
-                    const char* body, std::size_t size) {
+  /// A response being written: freed at its completion, at its connection's close, or by the
+  /// deadline, which frees the connection of a client that reads too slowly.
+  struct InFlight {
+    Impl* im = nullptr;
+    evhttp_connection* conn = nullptr;
+    event* deadline = nullptr;
+    ~InFlight() {
+      if (deadline) event_free(deadline);
+    }
+  };
+
+  void finish(evhttp_connection* conn) { in_flight.erase(conn); }
+
+  static void on_connection_close(evhttp_connection* conn, void* arg) { static_cast<Impl*>(arg)->finish(conn); }
+
+  static void on_deadline(evutil_socket_t, short, void* arg) {
+    auto* f = static_cast<InFlight*>(arg);
+    Impl* im = f->im;
+    evhttp_connection* conn = f->conn;
+    im->finish(conn);         // frees f
+    evhttp_connection_free(conn);  // its close callback finds nothing left to finish
+  }
+
+  void reply(evhttp_request* req, int code, const char* reason, const char* type, const char* body,
+             std::size_t size) {
     evkeyvalq* headers = evhttp_request_get_output_headers(req);
     evhttp_add_header(headers, "Content-Type", type);
-    if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
-      // evhttp sends no body for HEAD and adds no Content-Length: give the GET one.
-      evhttp_add_header(headers, "Content-Length", std::to_string(size).c_str());
-    } else {
+    // Also for HTTP/1.0 (evhttp adds it only for 1.1), so any client can tell a cut response;
+    // for HEAD, the length of the GET body evhttp does not send.
+    evhttp_add_header(headers, "Content-Length", std::to_string(size).c_str());
+    if (evhttp_request_get_command(req) != EVHTTP_REQ_HEAD)
       evbuffer_add(evhttp_request_get_output_buffer(req), body, size);
-    }
     // Send this response before reading more requests (see kReadsPerPass); back to the read
     // priority once it is written (a keep-alive connection's next request queues like others).
     set_priority(req, kWritePriority);
     evhttp_request_set_on_complete_cb(
-        req, [](evhttp_request* r, void*) { set_priority(r, kReadPriority); }, nullptr);
+        req,
+        [](evhttp_request* r, void* arg) {
+          set_priority(r, kReadPriority);
+          if (evhttp_connection* c = evhttp_request_get_connection(r)) static_cast<Impl*>(arg)->finish(c);
+        },
+        this);
+    bufferevent* bev = nullptr;
+    evhttp_connection* conn = evhttp_request_get_connection(req);
+    if (conn) {
+      bev = evhttp_connection_get_bufferevent(conn);
+      evhttp_connection_set_closecb(conn, &Impl::on_connection_close, this);
+      auto f = std::make_unique<InFlight>();
+      f->im = this;
+      f->conn = conn;
+      f->deadline = evtimer_new(base, &Impl::on_deadline, f.get());
+      if (f->deadline) {
+        timeval tv{kResponseDeadlineSeconds, 0};
+        evtimer_add(f->deadline, &tv);
+      }
+      in_flight[conn] = std::move(f);
+    }
     evhttp_send_reply(req, code, reason, nullptr);
+    // evhttp_send_reply turns reading on to notice a close while it writes; a client that
+    // half-closes after its request (`nc -N`, shutdown(SHUT_WR)) then had its response cut off
+    // after the first chunk. Stop reading until the response is out (the connection is freed
+    // only from the event loop, so `bev` is still valid here): evhttp reads again for the next
+    // request of a keep-alive connection, a write error still ends the connection, and the
+    // deadline still drops a client that reads too slowly.
+    if (bev) bufferevent_disable(bev, EV_READ);
   }
 
   /// Best effort: fails (harmlessly) while one of the connection's events is queued to run.
@@ -140,39 +206,70 @@ struct Server::Impl {
       // The listener stops its accept loop when disabled from inside it.
       evconnlistener_disable(evhttp_bound_socket_get_listener(im.bound_socket));
       event_active(im.resume_accept, EV_TIMEOUT, 0);
+      timeval tv = kAcceptPause;
+      evtimer_add(im.resume_timer, &tv);
     }
     return bev;
   }
 
+  /// accept() failed with an error the listener does not retry (EMFILE, ENFILE, ENOBUFS,
+  /// ENOMEM): the listening socket stays readable, so pause accepting for kAcceptBackoff
+  /// instead of spinning; the pending connections wait in the backlog meanwhile.
+  static void on_accept_error(evconnlistener* listener, void* /*evhttp's*/) {
+    evconnlistener_disable(listener);
+    timeval tv = kAcceptBackoff;
+    event_base_once(
+        evconnlistener_get_base(listener), -1, EV_TIMEOUT,
+        [](evutil_socket_t, short, void* l) { evconnlistener_enable(static_cast<evconnlistener*>(l)); }, listener,
+        &tv);
+  }
+
   static void on_resume_accept(evutil_socket_t, short, void* arg) {
     Impl& im = *static_cast<Impl*>(arg);
+    if (im.accepted_this_round == 0) return;  // the other of the two resumers came first
     im.accepted_this_round = 0;
+    event_del(im.resume_accept);
+    evtimer_del(im.resume_timer);
     if (im.bound_socket) evconnlistener_enable(evhttp_bound_socket_get_listener(im.bound_socket));
   }
 
   static void on_request(evhttp_request* req, void* arg) {
     Impl& im = *static_cast<Impl*>(arg);
+    if (im.in_flight.size() >= kMaxResponsesInFlight) {
+      // Bounded memory: each unfinished response holds its whole body.
+      evhttp_add_header(evhttp_request_get_output_headers(req), "Connection", "close");
+      evhttp_add_header(evhttp_request_get_output_headers(req), "Retry-After", "1");
+      im.reply(req, HTTP_SERVUNAVAIL, "Service Unavailable", "text/plain; charset=utf-8", kBusy, std::strlen(kBusy));
+      return;
+    }
     const evhttp_uri* uri = evhttp_request_get_evhttp_uri(req);
     const char* raw_path = uri ? evhttp_uri_get_path(uri) : nullptr;
     std::string_view path = raw_path ? raw_path : "";
     bool metrics = path == "/metrics";
     if (!metrics && path != "/") {
-      reply(req, HTTP_NOTFOUND, "Not Found", "text/plain; charset=utf-8", kNotFound, std::strlen(kNotFound));
+      im.reply(req, HTTP_NOTFOUND, "Not Found", "text/plain; charset=utf-8", kNotFound, std::strlen(kNotFound));
       return;
     }
     evhttp_cmd_type cmd = evhttp_request_get_command(req);
     if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
       evhttp_add_header(evhttp_request_get_output_headers(req), "Allow", "GET, HEAD");
       static constexpr const char* kNotAllowed = "405 method not allowed\n";
-      reply(req, 405, "Method Not Allowed", "text/plain; charset=utf-8", kNotAllowed,
+      im.reply(req, 405, "Method Not Allowed", "text/plain; charset=utf-8", kNotAllowed,
             std::strlen(kNotAllowed));
       return;
     }
     if (metrics) {
-      std::string body = im.exporter.scrape();
-      reply(req, HTTP_OK, "OK", kMetricsType, body.data(), body.size());
+      std::string body;
+      try {
+        body = im.exporter.scrape();
+      } catch (const std::exception& e) {  // never out through libevent's C frames
+        std::string msg = std::string("scrape failed: ") + e.what() + "\n";
+        im.reply(req, HTTP_INTERNAL, "Internal Server Error", "text/plain; charset=utf-8", msg.data(), msg.size());
+        return;
+      }
+      im.reply(req, HTTP_OK, "OK", kMetricsType, body.data(), body.size());
     } else {
-      reply(req, HTTP_OK, "OK", "text/html; charset=utf-8", kIndexPage, std::strlen(kIndexPage));
+      im.reply(req, HTTP_OK, "OK", "text/html; charset=utf-8", kIndexPage, std::strlen(kIndexPage));
     }
   }
 };
@@ -199,7 +296,9 @@ Server::Server(Exporter& exporter, ServerOptions options)
     }
     im.resume_accept = event_new(im.base, -1, 0, &Impl::on_resume_accept, &im);
     if (im.resume_accept) event_priority_set(im.resume_accept, kResumeAcceptPriority);
-    if (im.stop_event && im.resume_accept) im.http = evhttp_new(im.base);
+    im.resume_timer = evtimer_new(im.base, &Impl::on_resume_accept, &im);
+    if (im.resume_timer) event_priority_set(im.resume_timer, kWritePriority);
+    if (im.stop_event && im.resume_accept && im.resume_timer) im.http = evhttp_new(im.base);
   }
   if (!im.http) return;  // bind() reports it
   evhttp_set_bevcb(im.http, &Impl::on_accept, &im);
@@ -217,7 +316,9 @@ Server::Server(Exporter& exporter, ServerOptions options)
 Server::~Server() {
   Impl& im = *m_impl;
   if (im.http) evhttp_free(im.http);  // closes the listener and every open connection
+  im.in_flight.clear();  // their timers, before the base
   if (im.resume_accept) event_free(im.resume_accept);
+  if (im.resume_timer) event_free(im.resume_timer);
   if (im.stop_event) event_free(im.stop_event);
   if (im.base) event_base_free(im.base);
   if (im.stop_fd >= 0) ::close(im.stop_fd);
@@ -274,6 +375,7 @@ Result<int> Server::bind() {
     // Out of memory inside libevent; it may already have closed fd, so it is not closed here.
     return unexpected(ErrorKind::io, "cannot listen: evhttp refused the socket", where);
   }
+  evconnlistener_set_error_cb(evhttp_bound_socket_get_listener(im.bound_socket), &Impl::on_accept_error);
   return port;
 }
 
