@@ -118,9 +118,10 @@ void run_exporter(Context& ctx, const ExporterOpts& o) {
   if (!o.include.empty() || !o.exclude.empty()) {
     std::filesystem::path ib = std::filesystem::path(o.root) / "sys/class/infiniband";
     std::size_t listed = 0, kept = 0;
-    for (const auto& e : std::filesystem::directory_iterator(ib, ec)) {
+    std::filesystem::directory_iterator it(ib, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {  // the non-throwing increment
       ++listed;
-      kept += ex.included(e.path().filename().string()) ? 1 : 0;
+      kept += ex.included(it->path().filename().string()) ? 1 : 0;
     }
     if (listed > 0 && kept == 0)
       ctx.err << "rocekit: warning: --include-device/--exclude-device leave none of the " << listed

@@ -60,7 +60,10 @@ Result<PortMap> parse_csv(std::string_view text, const std::string& file) {
     std::string_view l = text::trim(ls[i]);
     if (l.empty() || l.front() == '#') continue;
     std::optional<std::vector<std::string>> rec = split_csv_record(l);
-    if (!rec) return detail::malformed(file, ln, "unbalanced double quotes (a quoted field must end on its line)");
+    if (!rec)
+      return detail::malformed(file, ln,
+                               "bad double quotes: a quoted field must end on its line, followed by a comma "
+                               "or the line's end");
     const std::vector<std::string>& f = *rec;
     if (!header) {
       if (f.size() != 4 || f[0] != "host" || f[1] != "netdev" || f[2] != "switch" || f[3] != "port")
