@@ -20,6 +20,11 @@ struct Context {
   ExitCode exit_code;
 };
 
+/// Parses argv into `app` (running the chosen subcommand) and returns the process exit code:
+/// CLI11's for --help/--version (0) and parse errors (2), else ctx.exit_code; 2 when standard
+/// output could not be written.
+int run_app(CLI::App& app, int argc, char** argv, Context& ctx);
+
 /// Prints "rocekit: error: <context>: <message>" and sets the usage/input exit code.
 void report_error(Context& ctx, const Error& e);
 

@@ -68,4 +68,19 @@ bool write_output(Context& ctx, const std::string& path, const std::string& text
   return true;
 }
 
+int run_app(CLI::App& app, int argc, char** argv, Context& ctx) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : static_cast<int>(ExitCode::usage);
+  }
+  ctx.out.flush();
+  if (!ctx.out) {
+    ctx.err << "rocekit: error: cannot write to standard output\n";
+    return static_cast<int>(ExitCode::usage);
+  }
+  return static_cast<int>(ctx.exit_code);
+}
+
 }  // namespace rk::cli

@@ -23,16 +23,5 @@ int main(int argc, char** argv) {
   std::string sub = "exporter";
   args.push_back(sub.data());
   for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
-  try {
-    app.parse(static_cast<int>(args.size()), args.data());
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : static_cast<int>(ExitCode::usage);
-  }
-  std::cout.flush();
-  if (!std::cout) {
-    std::cerr << "rocekit: error: cannot write to standard output\n";
-    return static_cast<int>(ExitCode::usage);
-  }
-  return static_cast<int>(ctx.exit_code);
+  return rk::cli::run_app(app, static_cast<int>(args.size()), args.data(), ctx);
 }

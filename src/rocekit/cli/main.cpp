@@ -29,16 +29,5 @@ int main(int argc, char** argv) {
   rk::cli::add_exporter_stub(app);
   rk::cli::add_switch_command(app, ctx);
   rk::cli::add_fleet_command(app, ctx);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : static_cast<int>(ExitCode::usage);
-  }
-  std::cout.flush();
-  if (!std::cout) {
-    std::cerr << "rocekit: error: cannot write to standard output\n";
-    return static_cast<int>(ExitCode::usage);
-  }
-  return static_cast<int>(ctx.exit_code);
+  return rk::cli::run_app(app, argc, argv, ctx);
 }
