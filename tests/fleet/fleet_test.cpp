@@ -357,6 +357,36 @@ TEST(FleetRun, ExtraPerHostCheckerIsCountedLikeBuiltInRules) {
   EXPECT_EQ(it->severity, Severity::error);
 }
 
+TEST(FleetRules, PolicyKnowsEveryConfigurableFleetRuleId) {
+  const std::vector<std::string>& ids = fleet_and_switch_rule_ids();
+  std::size_t fleet_ids = 0;
+  for (const std::string& id : ids) fleet_ids += id.rfind("fleet.", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(fleet_ids + 1, fleet_rules().size());  // all but fleet.input-loaded
+  for (const FleetRule& r : fleet_rules()) {
+    if (r.id == "fleet.input-loaded") continue;
+    EXPECT_NE(std::find(ids.begin(), ids.end(), std::string(r.id)), ids.end()) << r.id;
+  }
+  Result<Policy> bad = load_policy_text("rules:\n  fleet.input-loaded: {enabled: false}\n", "site.yaml", ids);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("cannot be configured"), std::string::npos) << bad.error().describe();
+}
+
+TEST(FleetRun, PolicyRulesSectionDisablesAndResetsFleetRules) {
+  Options o;
+  Result<Policy> pol = load_policy_text(
+      "rules:\n  fleet.pfc-consistent: {severity: warning}\n  fleet.driver-version-consistent: {enabled: false}\n",
+      "site.yaml", fleet_and_switch_rule_ids());
+  ASSERT_TRUE(pol) << pol.error().describe();
+  o.policy = *pol;
+  FleetReport r = run_fleet(discover_inputs({td() / "fleet/multihost"}), o);
+  const Consistency* pfc = find_check(r, "fleet.pfc-consistent");
+  ASSERT_NE(pfc, nullptr);
+  EXPECT_EQ(pfc->outcome, Outcome::fail);
+  EXPECT_EQ(pfc->severity, Severity::warning);  // critical by default
+  EXPECT_EQ(find_check(r, "fleet.driver-version-consistent"), nullptr);
+  EXPECT_NE(find_check(r, "fleet.firmware-version-consistent"), nullptr);
+}
+
 TEST(FleetRules, IdsAreUniqueAndDocumented) {
   std::set<std::string_view> ids;
   for (const FleetRule& r : fleet_rules()) EXPECT_TRUE(ids.insert(r.id).second) << r.id;

@@ -330,6 +330,34 @@ TEST(Alignment, CumulusRoceDefaultsVsNvidiaDefaultHostPass) {
   EXPECT_EQ(find(fs, "switch.pfc-watchdog")->outcome, Outcome::unknown);
 }
 
+TEST(Alignment, PolicyRulesSectionDisablesAndResetsSwitchRules) {
+  Snapshot h = host("netarbiter-eth4-qos-healthy");
+  SwitchQos sw = load("sonic/qos-mellanox4600c-c64-remap-disabled.json");
+  PortMap m{{Link{"", "*", "", "Ethernet0", {}}}};
+  Result<Policy> pol = load_policy_text(
+      "rules:\n  switch.extra-lossless: {enabled: false}\n  switch.roce-lossless: {severity: warning}\n",
+      "site.yaml", [] {
+        std::vector<std::string> ids = rules::rule_ids();
+        for (const std::string& id : fleet_and_switch_rule_ids()) ids.push_back(id);
+        return ids;
+      }());
+  ASSERT_TRUE(pol) << pol.error().describe();
+  std::vector<Finding> fs = check_alignment(h, sw, &m, *pol);
+  EXPECT_EQ(find(fs, "switch.extra-lossless"), nullptr);
+  ASSERT_NE(find(fs, "switch.roce-lossless"), nullptr);
+  EXPECT_EQ(find(fs, "switch.roce-lossless")->outcome, Outcome::fail);
+  EXPECT_EQ(find(fs, "switch.roce-lossless")->severity, Severity::warning);  // critical by default
+}
+
+TEST(Alignment, PolicyKnowsEverySwitchRuleId) {
+  const std::vector<std::string>& ids = fleet_and_switch_rule_ids();
+  std::size_t switch_ids = 0;
+  for (const std::string& id : ids) switch_ids += id.rfind("switch.", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(switch_ids, switch_rules().size());
+  for (const SwitchRule& r : switch_rules())
+    EXPECT_NE(std::find(ids.begin(), ids.end(), std::string(r.id)), ids.end()) << r.id;
+}
+
 TEST(Alignment, EosSampleWithoutDscpMapIsUnknownNotPass) {
   Snapshot h = host("netarbiter-eth4-qos-healthy");
   SwitchQos sw = load("arista/eos-roce-dcqcn-7388.cfg");

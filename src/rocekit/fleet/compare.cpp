@@ -88,7 +88,7 @@ std::vector<Sample> samples_of(const std::vector<std::pair<const HostSummary*, c
 
 }  // namespace
 
-CrossHost compare_hosts(const std::vector<HostSummary>& hosts) {
+CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& policy) {
   CrossHost out;
   using NicRef = std::pair<const HostSummary*, const NicRecord*>;
   std::vector<NicRef> all;
@@ -161,6 +161,8 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts) {
       out.checks.push_back(judge("fleet.multi-host-qos-identical", std::string(s), key,
                                  samples_of(pfs, std::string(s)), "PF", "PFs"));
   }
+  std::erase_if(out.checks, [&](const Consistency& c) { return !policy.rule_enabled(c.rule); });
+  for (Consistency& c : out.checks) c.severity = policy.severity_for(c.rule, c.severity);
   return out;
 }
 

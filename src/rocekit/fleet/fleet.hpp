@@ -181,7 +181,9 @@ struct CrossHost {
   std::vector<Consistency> checks;
   std::vector<MultiHostNic> multi_host;
 };
-CrossHost compare_hosts(const std::vector<HostSummary>& hosts);
+/// `policy`'s `rules:` section applies: a disabled fleet.* rule yields no checks, and a
+/// severity set there replaces the rule's.
+CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& policy = default_policy());
 
 // ---------------------------------------------------------------- the whole run --------------
 

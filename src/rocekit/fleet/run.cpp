@@ -171,7 +171,7 @@ FleetReport run_fleet(const Discovery& inputs, const Options& options) {
     return a.rule < b.rule;
   });
 
-  report.cross = compare_hosts(report.hosts);
+  report.cross = compare_hosts(report.hosts, options.policy);
   return report;
 }
 

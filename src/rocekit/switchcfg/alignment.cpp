@@ -776,6 +776,9 @@ std::vector<Finding> check_alignment(const Snapshot& host, const SwitchQos& sw, 
     };
     return idx(a.rule) < idx(b.rule);
   });
+  // The policy's `rules:` section: disabled switch rules report nothing; severities as set.
+  std::erase_if(out, [&](const Finding& f) { return !policy.rule_enabled(f.rule); });
+  for (Finding& f : out) f.severity = policy.severity_for(f.rule, f.severity);
   return out;
 }
 
