@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include "rocekit/cli/commands.hpp"
@@ -99,8 +100,10 @@ void run_exporter(Context& ctx, const ExporterOpts& o) {
   for (const auto& [flag, v] : {std::pair<const char*, double>{"--interval", o.interval_s},
                                 {"--state-interval", o.state_interval_s}})
     if (!std::isfinite(v) || v < 0 || v > k_max_interval_s) {
+      std::ostringstream given;  // "-1", "1e+300", "inf": not std::to_string's 300 digits
+      given << v;
       report_error(ctx, Error{ErrorKind::malformed_input, "must be a number of seconds from 0 to 31536000 (one year)",
-                              std::string(flag) + " " + std::to_string(v)});
+                              std::string(flag) + " " + given.str()});
       return;
     }
   if (o.interval_s > 0 && o.textfile.empty()) {
@@ -112,6 +115,10 @@ void run_exporter(Context& ctx, const ExporterOpts& o) {
   // One malloc arena: the HTTP event-loop thread's allocations are small and short-lived, and
   // an arena of its own would only add resident memory.
   mallopt(M_ARENA_MAX, 1);
+  // A fixed mmap threshold: exposition strings and response buffers over 1 MiB (hosts with many
+  // devices) are mapped and unmapped, not left on the heap after a burst (glibc's dynamic
+  // threshold would grow to them and keep the memory).
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
   sigset_t stop_set = block_stop_signals();
   exporter::Exporter ex(std::move(eo));
   // A filter that leaves no device to read would serve only the state metrics, silently.
