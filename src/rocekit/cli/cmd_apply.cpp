@@ -53,22 +53,8 @@ void run_apply(Context& ctx, const ApplyCliOptions& o) {
     return print_report(ctx, *rep);
   }
   ao.state_file = o.state;
-  Result<Policy> policy = load_policy(o.policy);
-  if (!policy) return report_error(ctx, policy.error());
-  Snapshot snap;
-  if (o.input.empty() || o.input == "live") {
-    if (!collect_live(ctx, o.root, false, snap)) return;
-  } else {
-    Result<Snapshot> loaded = load_input(o.input);
-    if (!loaded) return report_error(ctx, loaded.error());
-    snap = std::move(*loaded);
-  }
-  Result<plan::NvDbChoice> nv = plan::open_nv_db_if_present(o.mlxconfig_db);
-  if (!nv) return report_error(ctx, nv.error());
-  plan::PlanOptions popts;
-  popts.nv_db = nv->db ? &*nv->db : nullptr;
-  popts.nv_db_missing = nv->missing;
-  plan::Plan p = plan::make_plan(snap, *policy, popts);
+  plan::Plan p;
+  if (!make_cli_plan(ctx, o.input, o.root, o.policy, o.mlxconfig_db, p)) return;
   ctx.out << plan::render_sh(p);
   if (p.actions.empty()) return;
   if (!o.yes && !o.dry_run) {

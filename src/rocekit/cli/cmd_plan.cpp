@@ -9,6 +9,42 @@
 
 namespace rk::cli {
 
+bool make_cli_plan(Context& ctx, const std::string& input, const std::string& root,
+                   const std::string& policy_file, const std::string& mlxconfig_db, plan::Plan& out,
+                   plan::Plan* boot) {
+  Result<Policy> policy = load_policy(policy_file);
+  if (!policy) {
+    report_error(ctx, policy.error());
+    return false;
+  }
+  Snapshot snap;
+  if (input.empty() || input == "live") {
+    if (!collect_live(ctx, root, false, snap)) return false;
+  } else {
+    Result<Snapshot> loaded = load_input(input);
+    if (!loaded) {
+      report_error(ctx, loaded.error());
+      return false;
+    }
+    snap = std::move(*loaded);
+  }
+  Result<plan::NvDbChoice> nv = plan::open_nv_db_if_present(mlxconfig_db);
+  if (!nv) {
+    report_error(ctx, nv.error());
+    return false;
+  }
+  plan::PlanOptions popts;
+  popts.nv_db = nv->db ? &*nv->db : nullptr;
+  popts.nv_db_missing = nv->missing;
+  out = plan::make_plan(snap, *policy, popts);
+  if (boot) {
+    // The boot script re-applies every runtime setting, not only those that differ now.
+    popts.all_runtime = true;
+    *boot = plan::make_plan(snap, *policy, popts);
+  }
+  return true;
+}
+
 namespace {
 
 struct PlanOptions {
@@ -21,22 +57,9 @@ struct PlanOptions {
 };
 
 void run_plan(Context& ctx, const PlanOptions& o) {
-  Result<Policy> policy = load_policy(o.policy);
-  if (!policy) return report_error(ctx, policy.error());
-  Snapshot snap;
-  if (o.input.empty() || o.input == "live") {
-    if (!collect_live(ctx, o.root, false, snap)) return;
-  } else {
-    Result<Snapshot> loaded = load_input(o.input);
-    if (!loaded) return report_error(ctx, loaded.error());
-    snap = std::move(*loaded);
-  }
-  Result<plan::NvDbChoice> nv = plan::open_nv_db_if_present(o.mlxconfig_db);
-  if (!nv) return report_error(ctx, nv.error());
-  plan::PlanOptions popts;
-  popts.nv_db = nv->db ? &*nv->db : nullptr;
-  popts.nv_db_missing = nv->missing;
-  plan::Plan p = plan::make_plan(snap, *policy, popts);
+  plan::Plan p, boot;
+  if (!make_cli_plan(ctx, o.input, o.root, o.policy, o.mlxconfig_db, p, o.format == "systemd" ? &boot : nullptr))
+    return;
   if (o.format == "systemd") {
     if (o.output.empty() || o.output == "-")
       return report_error(ctx, Error{ErrorKind::malformed_input,
@@ -44,10 +67,7 @@ void run_plan(Context& ctx, const PlanOptions& o) {
     std::error_code ec;
     std::filesystem::create_directories(o.output, ec);
     if (ec) return report_error(ctx, Error{ErrorKind::io, ec.message(), o.output});
-    // The boot script re-applies every runtime setting, not only those that differ now.
-    plan::PlanOptions boot_opts = popts;
-    boot_opts.all_runtime = true;
-    for (const plan::GeneratedFile& f : plan::render_systemd(plan::make_plan(snap, *policy, boot_opts))) {
+    for (const plan::GeneratedFile& f : plan::render_systemd(boot)) {
       std::string path = (std::filesystem::path(o.output) / f.name).string();
       if (!write_output(ctx, path, f.content)) return;
       ctx.out << "wrote " << path << "  (install as " << f.install_path << ")\n";

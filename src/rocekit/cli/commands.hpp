@@ -9,6 +9,10 @@
 #include "rocekit/core/result.hpp"
 #include "rocekit/model/snapshot.hpp"
 
+namespace rk::plan {
+struct Plan;
+}
+
 namespace rk::cli {
 
 /// Documented exit codes (README "Exit codes").
@@ -44,6 +48,13 @@ void add_collect_command(CLI::App& app, Context& ctx);
 bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapshot& out);
 void add_select_command(CLI::App& app, Context& ctx);  // also adds `catalog`
 void add_plan_command(CLI::App& app, Context& ctx);
+/// The plan for `input` (a capture, tarball or snapshot; "" or "live" = this host under `root`)
+/// under `policy_file` ("" = built-in) with firmware names checked against `mlxconfig_db` when
+/// present (cmd_plan.cpp; `plan` and `apply` share it). `boot`, when given, also gets the plan
+/// that re-applies every runtime setting (the systemd boot script). False: the error is reported.
+bool make_cli_plan(Context& ctx, const std::string& input, const std::string& root,
+                   const std::string& policy_file, const std::string& mlxconfig_db, plan::Plan& out,
+                   plan::Plan* boot = nullptr);
 void add_apply_command(CLI::App& app, Context& ctx);
 /// The exporter subcommand (cmd_exporter.cpp), linked into rocekit-exporter only.
 void add_exporter_command(CLI::App& app, Context& ctx);

@@ -285,12 +285,6 @@ std::size_t descriptor_budget() {
   return soft > 512 ? soft - 256 : soft / 2;
 }
 
-std::size_t held(const std::vector<Fd*>& fds) {
-  std::size_t n = 0;
-  for (const Fd* f : fds) n += f->get() >= 0 ? 1 : 0;
-  return n;
-}
-
 }  // namespace
 
 void Exporter::refresh_state(double now) {
@@ -327,21 +321,22 @@ ssize_t Exporter::read_cached(const Fd& fd, const std::string& path, char* buf, 
   return got < 0 ? -errno : got;
 }
 
-std::optional<std::string> Exporter::build_device(const std::string& dev, CachedDevice& cache) {
-  // Widening state survives a rebuild, by file path (also that of files closed earlier).
-  std::map<std::string, WidenedCounter> widened = std::move(cache.widening);
-  cache.widening.clear();
-  std::vector<Fd*> old_fds;
+void Exporter::release(CachedDevice& cache) {
   for (CachedPort& p : cache.ports) {
-    old_fds.push_back(&p.state_fd);
-    old_fds.push_back(&p.rate_fd);
+    for (const Fd* f : {&p.state_fd, &p.rate_fd}) m_open_fds -= f->get() >= 0 ? 1 : 0;
     for (CachedCounter& c : p.counters) {
-      widened.insert_or_assign(c.path, c.widened);
-      old_fds.push_back(&c.fd);
+      m_open_fds -= c.fd.get() >= 0 ? 1 : 0;
+      if (c.widened.primed) cache.widening.insert_or_assign(c.path, c.widened);
     }
   }
-  m_open_fds -= held(old_fds);
-  cache.ports.clear();
+  cache.ports.clear();  // closes them
+}
+
+std::optional<std::string> Exporter::build_device(const std::string& dev, CachedDevice& cache) {
+  // Widening state survives a rebuild, by file path (also that of files closed earlier).
+  release(cache);
+  std::map<std::string, WidenedCounter> widened = std::move(cache.widening);
+  cache.widening.clear();
   cache.state_generation = m_state_generation;
 
   const RdmaDevice* sd = nullptr;
@@ -468,19 +463,6 @@ std::string Exporter::collect_locked(double now) {
 
   // ---- RDMA devices (listed above, every scrape): counters read unless skipped.
 
-  auto release = [this](CachedDevice& cache) {
-    std::vector<Fd*> fds;
-    for (CachedPort& p : cache.ports) {
-      fds.push_back(&p.state_fd);
-      fds.push_back(&p.rate_fd);
-      for (CachedCounter& c : p.counters) {
-        fds.push_back(&c.fd);
-        if (c.widened.primed) cache.widening.insert_or_assign(c.path, c.widened);
-      }
-    }
-    m_open_fds -= held(fds);
-    cache.ports.clear();  // closes them
-  };
   for (auto it = m_devices.begin(); !listing_failed && it != m_devices.end();) {
     if (std::find(devices.begin(), devices.end(), it->first) == devices.end()) {
       release(it->second);  // the device went away: forget its files and widening state

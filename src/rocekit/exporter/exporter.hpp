@@ -152,6 +152,9 @@ class Exporter {
   /// widening state of counters it already had. Errors: the first directory that could not be
   /// listed for a reason other than not-found.
   std::optional<std::string> build_device(const std::string& dev, CachedDevice& cache);
+  /// Closes the device's held files (m_open_fds follows) and keeps the widening state of the
+  /// counters read so far in cache.widening.
+  void release(CachedDevice& cache);
   /// Reads one file of the cache: pread at 0 on the held descriptor, else open/read/close.
   /// Returns the bytes read or -errno.
   ssize_t read_cached(const Fd& fd, const std::string& path, char* buf, std::size_t size);

@@ -140,8 +140,7 @@ const MetricSpec* find_metric(std::string_view name) {
 }
 
 std::size_t metric_index(std::string_view name) {
-  for (std::size_t i = 0; i < k_metrics.size(); ++i)
-    if (k_metrics[i].name == name) return i;
+  if (const MetricSpec* m = find_metric(name)) return static_cast<std::size_t>(m - k_metrics.data());
   throw std::logic_error("undeclared metric " + std::string(name));
 }
 

@@ -10,7 +10,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/eventfd.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -86,15 +85,6 @@ void discard_libevent_log(int /*severity*/, const char* /*msg*/) {}
 std::string address_text(const std::string& host, int port) {
   bool v6 = host.find(':') != std::string::npos;
   return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
-}
-
-/// Best effort: many concurrent scrapes each hold a descriptor; the soft limit (often 1024) is
-/// the one that runs out first.
-void raise_nofile_limit() {
-  rlimit lim{};
-  if (::getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= lim.rlim_max) return;
-  lim.rlim_cur = lim.rlim_max;
-  (void)::setrlimit(RLIMIT_NOFILE, &lim);
 }
 
 }  // namespace
@@ -326,7 +316,6 @@ Server::~Server() {
 
 Result<int> Server::bind() {
   Impl& im = *m_impl;
-  raise_nofile_limit();
   std::string where = address_text(im.opt.host, im.opt.port);
   if (!im.http) return unexpected(ErrorKind::io, "cannot listen: cannot set up the event loop", where);
   if (im.bound_socket) return unexpected(ErrorKind::io, "cannot listen: already bound", where);

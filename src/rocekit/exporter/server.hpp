@@ -37,8 +37,8 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  /// Raises this process's RLIMIT_NOFILE soft limit to the hard limit (best effort), then creates,
-  /// binds and listens on the socket (SO_REUSEADDR, TCP_DEFER_ACCEPT, backlog 1024). Returns the
+  /// Creates, binds and listens on the socket (the CLI raises RLIMIT_NOFILE beforehand, since
+  /// each connection holds a descriptor) (SO_REUSEADDR, TCP_DEFER_ACCEPT, backlog 1024). Returns the
   /// bound port (the chosen one when options.port is 0). Errors: io naming "host:port" with the
   /// reason (address in use, not local, not permitted, unresolvable host); io when already bound.
   Result<int> bind();
