@@ -121,10 +121,26 @@ TEST(PersistenceRule, EnabledUnitPasses) {
 }
 
 TEST(PersistenceRule, FactoryQosHasNothingToPersist) {
-  // roce-server: trust pcp, PFC off, default dscp2prio: the reboot state already.
+  // roce-server: ens6 has trust pcp, PFC off, default dscp2prio (the reboot state already), but
+  // the other Ethernet netdevs have no mlnx_qos output: unknown, naming them, never n/a.
   Result<Snapshot> s = load_input(test::testdata_dir() / "hosts" / "roce-server-8dev-trust-pcp-pfc-off");
   ASSERT_TRUE(s.has_value());
+  Finding f = persistence_finding(*s);
+  EXPECT_EQ(f.outcome, Outcome::unknown);
+  EXPECT_NE(f.message.find("ens4f1: not captured (no mlnx_qos -i ens4f1 output"), std::string::npos) << f.message;
+  EXPECT_EQ(f.message.find("ens6:"), std::string::npos) << f.message;
+  // With only the netdevs whose QoS was captured: nothing differs from the defaults.
+  std::erase_if(s->netdevs, [](const NetDev& n) { return !n.qos.has_value(); });
   EXPECT_EQ(persistence_finding(*s).outcome, Outcome::not_applicable);
+}
+
+TEST(PersistenceRule, EthernetRdmaPortsWithoutNetdevsAreUnknown) {
+  // tf-gdr: ibv_devinfo shows link_layer Ethernet on mlx4_0 ports 1 and 2; no netdev captured.
+  Result<Snapshot> s = load_input(test::testdata_dir() / "hosts" / "tf-gdr-k40-cx3-cross-socket");
+  ASSERT_TRUE(s.has_value());
+  Finding f = persistence_finding(*s);
+  EXPECT_EQ(f.outcome, Outcome::unknown);
+  EXPECT_NE(f.message.find("RDMA ports on Ethernet (mlx4_0/1, mlx4_0/2)"), std::string::npos) << f.message;
 }
 
 TEST(PersistenceCollect, ReadsTheGeneratedUnitAndOtherBootScripts) {

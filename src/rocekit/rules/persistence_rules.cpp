@@ -12,15 +12,19 @@ namespace {
 
 /// Runtime settings in place that differ from the mlx5 driver defaults after a reboot (trust
 /// pcp, PFC off, DSCP -> priority dscp>>3). Each item: "ens6: trust dscp".
+/// `unknown_qos` gets each Ethernet netdev whose trust or PFC state is not known, with why.
 std::vector<std::string> runtime_settings(const Snapshot& s, std::vector<Evidence>& ev,
-                                          bool& any_qos, bool& any_roce) {
+                                          std::vector<std::string>& unknown_qos, bool& any_roce) {
   std::vector<std::string> out;
   for (const NetDev& n : s.netdevs) {
     if (is_infiniband_netdev(s, n)) continue;
     any_roce = true;
-    if (!n.qos.has_value()) continue;
-    any_qos = true;
+    if (!n.qos.has_value()) {
+      unknown_qos.push_back(n.name + ": " + n.qos.reason);
+      continue;
+    }
     const QosState& q = *n.qos;
+    if (!q.trust || !q.pfc_enabled) unknown_qos.push_back(n.name + ": trust or PFC state not shown");
     if (q.trust && *q.trust == "dscp") {
       out.push_back(n.name + ": trust dscp");
       ev.push_back(q.trust_source);
@@ -47,14 +51,23 @@ std::vector<std::string> runtime_settings(const Snapshot& s, std::vector<Evidenc
 
 void eval_runtime_persistence(const Snapshot& s, const Policy&, Emitter& e) {
   std::vector<Evidence> ev;
-  bool any_qos = false, any_roce = false;
-  std::vector<std::string> settings = runtime_settings(s, ev, any_qos, any_roce);
+  std::vector<std::string> unknown_qos;
+  bool any_roce = false;
+  std::vector<std::string> settings = runtime_settings(s, ev, unknown_qos, any_roce);
   if (settings.empty()) {
-    if (!any_roce) {
-      e.not_applicable("host", "no Ethernet RDMA netdev in the input");
-    } else if (!any_qos) {
-      e.unknown("host", "QoS state not collected for any netdev: cannot tell which runtime "
-                        "settings need re-applying at boot");
+    std::vector<std::string> eth_ports;  // RDMA ports on Ethernet, whatever netdevs were captured
+    for (const RdmaDevice& d : s.rdma_devices)
+      for (const RdmaPort& p : d.ports)
+        if (p.link_layer && *p.link_layer == "Ethernet") eth_ports.push_back(d.name + "/" + std::to_string(p.port));
+    if (!any_roce && eth_ports.empty()) {
+      e.not_applicable("host", "no Ethernet RDMA port or netdev in the input");
+    } else if (!any_roce) {
+      e.unknown("host", "RDMA ports on Ethernet (" + join(eth_ports, ", ") +
+                            ") but no netdev or QoS state in the input: cannot tell which runtime "
+                            "settings need re-applying at boot");
+    } else if (!unknown_qos.empty()) {
+      e.unknown("host", "cannot tell which runtime settings need re-applying at boot: QoS state not "
+                            "known for " + join(unknown_qos, "; "));
     } else {
       e.not_applicable("host", "no runtime QoS setting differs from the driver defaults (trust "
                                "pcp, PFC off, dscp>>3): nothing to re-apply at boot");
