@@ -1,3 +1,5 @@
+# The fuzz targets: the tool ids of src/rocekit/capture/tools.cpp, in table order
+# (tests/capture/tools_test.cpp holds this list equal to the table).
 set(RK_FUZZ_TOOLS
   mlnx_qos
   system_checks
@@ -33,4 +35,6 @@ set(RK_FUZZ_TOOLS
   ip_link
   lsmod
   persistence
+  sysfs_peermem
+  dmesg
 )

@@ -8,7 +8,7 @@
 
 #include "rocekit/cli/commands.hpp"
 #include "rocekit/parse/common.hpp"
-#include "rocekit/parse/registry.hpp"
+#include "rocekit/capture/tools.hpp"
 #include "rocekit/pipeline.hpp"
 #include "rocekit/switchcfg/switchcfg.hpp"
 
@@ -77,14 +77,14 @@ void add_parse_command(CLI::App& app, Context& ctx) {
     parse::CaptureText ct = parse::strip_capture_header(text);
     std::string id = *tool;
     if (id == "auto") {
-      const parse::ToolParser* t = parse::identify(ct.body);
+      const capture::Tool* t = capture::identify(ct.body);
       if (!t) return report_error(ctx, Error{ErrorKind::unsupported, "output not recognised", *file});
       id = std::string(t->id);
     }
-    const parse::ToolParser* t = parse::find_tool(id);
+    const capture::Tool* t = capture::find_tool(id);
     if (!t) {
       std::string ids;
-      for (const parse::ToolParser& p : parse::all_tools()) ids += (ids.empty() ? "" : ", ") + std::string(p.id);
+      for (const capture::Tool& p : capture::all_tools()) ids += (ids.empty() ? "" : ", ") + std::string(p.id);
       return report_error(ctx, Error{ErrorKind::not_found, "unknown tool id (known: " + ids + ")", id});
     }
     nlohmann::json j = t->parse_to_json(ct.body);

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "rocekit/build/builder.hpp"
 #include "rocekit/catalog/catalog.hpp"
 #include "rocekit/collect/dcbnl.hpp"
 #include "rocekit/collect/ethtool.hpp"
@@ -218,17 +219,6 @@ void read_qos(const HostView& host, bool live, NetDev& n) {
 
 // ------------------------------------------------------------------ RDMA -------------------
 
-std::optional<std::string> ipv4_of(const std::string& gid) {
-  // IPv4-mapped: 0000:0000:0000:0000:0000:ffff:AABB:CCDD
-  std::string_view g(gid);
-  if (g.size() != 39 || !g.starts_with("0000:0000:0000:0000:0000:ffff:")) return std::nullopt;
-  std::optional<std::uint64_t> hi = text::parse_hex(g.substr(30, 4));
-  std::optional<std::uint64_t> lo = text::parse_hex(g.substr(35, 4));
-  if (!hi || !lo) return std::nullopt;
-  return std::to_string(*hi >> 8) + "." + std::to_string(*hi & 0xff) + "." + std::to_string(*lo >> 8) +
-         "." + std::to_string(*lo & 0xff);
-}
-
 void read_gids(const HostView& host, const std::string& pbase, RdmaPort& port) {
   Result<std::vector<std::string>> idx = host.list_dir(pbase + "/gids");
   if (!idx) {
@@ -247,13 +237,9 @@ void read_gids(const HostView& host, const std::string& pbase, RdmaPort& port) {
     Gid gid;
     gid.index = static_cast<int>(*n);
     gid.gid = *g;
-    gid.ipv4 = ipv4_of(*g);
-    if (Result<std::string> t = host.read_text(pbase + "/gid_attrs/types/" + i)) {
-      if (*t == "RoCE v2") gid.type = "RoCE v2";
-      else if (text::contains(*t, "RoCE v1") || *t == "IB/RoCE v1") gid.type = ib ? "IB" : "RoCE v1";
-    } else if (ib) {
-      gid.type = "IB";
-    }
+    gid.ipv4 = build::gid_ipv4(*g);
+    Result<std::string> t = host.read_text(pbase + "/gid_attrs/types/" + i);
+    gid.type = build::gid_type_sysfs(t ? std::optional<std::string>(*t) : std::nullopt, ib);
     if (Result<std::string> nd = host.read_text(pbase + "/gid_attrs/ndevs/" + i)) gid.netdev = *nd;
     std::string line = "gids/" + i + " " + gid.gid + " " + gid.type.value_or("?") +
                        (gid.netdev ? " " + *gid.netdev : "");
@@ -355,7 +341,7 @@ RdmaDevice read_rdma(const HostView& host, const std::string& name, const Snapsh
     p.port = static_cast<int>(*num);
     std::string pbase = base + "/ports/" + pn;
     if (Result<std::string> st = host.read_text(pbase + "/state"))
-      set_value(p.state, after_colon(*st), ev(pbase + "/state", *st));
+      set_value(p.state, build::port_state_sysfs(*st), ev(pbase + "/state", *st));
     else
       p.state.reason = why(st.error());
     if (Result<std::string> ps = host.read_text(pbase + "/phys_state")) p.phys_state = after_colon(*ps);
@@ -421,23 +407,7 @@ void read_nv_config(const CollectRequest& req, CommandRunner& runner, PciFunctio
     p.nv_config.reason = cmd + ": " + q.error().message;
     return;
   }
-  NvConfig cfg;
-  for (const parse::MlxconfigParam& m : q->value.params) {
-    NvParam np;
-    np.name = m.name;
-    if (m.default_value) np.default_value = m.default_value->text;
-    if (m.current) np.current_value = m.current->text;
-    if (m.next_boot) np.next_boot_value = m.next_boot->text;
-    np.marked_modified = m.modified;
-    np.line = m.line;
-    cfg.params.push_back(np);
-  }
-  const auto& cols = q->value.columns;
-  cfg.has_current_column = std::find(cols.begin(), cols.end(), parse::MlxconfigColumn::current) != cols.end();
-  if (q->value.device) {
-    cfg.description = q->value.device->description;
-    cfg.part_number = q->value.device->name;
-  }
+  NvConfig cfg = build::nv_config(q->value, 0);
   std::size_t first = cfg.params.empty() ? 0 : cfg.params.front().line;
   set_value(p.nv_config, cfg, Evidence{cmd, first, ""});
   for (const parse::Warning& w : q->warnings) p.nv_config.notes.push_back(cmd + ":" + std::to_string(w.line) + ": " + w.message);
@@ -781,14 +751,11 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
     for (const std::string& name : *ibs) {
       if (req.rdma_device_filter && !req.rdma_device_filter(name)) continue;
       RdmaDevice d = read_rdma(host, name, s, req.counters);
+      std::vector<std::pair<int, std::string>> pairs;
       for (const RdmaPort& p : d.ports)
-        if (p.netdev)
-          if (NetDev* n = s.find_netdev(*p.netdev)) {
-            n->rdma_device = d.name;
-            n->rdma_port = p.port;
-            if (!n->bdf) n->bdf = d.bdf;
-          }
+        if (p.netdev && s.find_netdev(*p.netdev)) pairs.emplace_back(p.port, *p.netdev);
       s.rdma_devices.push_back(std::move(d));
+      for (const auto& [port, netdev] : pairs) build::pair_netdev(s, name, port, netdev);
     }
   }
 
@@ -816,9 +783,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   }
   std::vector<std::string> needs_root;
   for (const std::string& b : bdfs) s.pci_functions.push_back(read_pci(req, host, runner, b, needs_root));
-  for (NetDev& n : s.netdevs)
-    if (n.bdf && !n.numa_node)
-      if (const PciFunction* p = s.find_pci(*n.bdf)) n.numa_node = p->numa_node;
+  build::finish_links(s);
 
   read_host(host, s, nvidia_gpus);
   s.persistence = read_persistence(host);

@@ -1,0 +1,146 @@
+#include "rocekit/build/builder.hpp"
+
+#include <algorithm>
+
+#include "rocekit/core/text.hpp"
+
+namespace rk::build {
+
+std::string port_state(parse::PortState s) {
+  switch (s) {
+    case parse::PortState::nop: return "NOP";
+    case parse::PortState::down: return "DOWN";
+    case parse::PortState::init: return "INIT";
+    case parse::PortState::armed: return "ARMED";
+    case parse::PortState::active: return "ACTIVE";
+    case parse::PortState::active_defer: return "ACTIVE_DEFER";
+  }
+  return "UNKNOWN";
+}
+
+std::string port_state_sysfs(std::string_view s) {
+  std::size_t c = s.find(':');
+  return std::string(text::trim(c == std::string_view::npos ? s : s.substr(c + 1)));
+}
+
+std::string link_layer(parse::LinkLayer l) {
+  return l == parse::LinkLayer::infiniband ? "InfiniBand" : "Ethernet";
+}
+
+std::string trust(parse::QosTrust t) { return std::string(parse::to_string(t)); }
+
+std::optional<std::string> gid_type(const std::optional<parse::GidType>& t, bool ib) {
+  // An Ethernet port's GID without a type keeps "" (as printed: no type column).
+  if (!t) return ib ? "IB" : "";
+  if (*t == parse::GidType::roce_v2) return "RoCE v2";
+  return ib ? "IB" : "RoCE v1";
+}
+
+std::optional<std::string> gid_type_sysfs(const std::optional<std::string>& t, bool ib) {
+  // drivers/infiniband/core/sysfs.c: gid_attrs/types/<i> prints ib_cache_gid_type_str():
+  // "IB/RoCE v1" or "RoCE v2".
+  if (!t) return ib ? std::optional<std::string>("IB") : std::nullopt;
+  if (*t == "RoCE v2") return "RoCE v2";
+  if (text::contains(*t, "RoCE v1") || *t == "IB/RoCE v1") return ib ? "IB" : "RoCE v1";
+  return std::nullopt;
+}
+
+std::optional<std::string> gid_ipv4(std::string_view g) {
+  // One conversion for every source: the parser's (ibv_devinfo -v prints the same GIDs).
+  return parse::ipv4_from_gid(g);
+}
+
+RdmaPort& rdma_port(RdmaDevice& d, int port) {
+  for (RdmaPort& p : d.ports)
+    if (p.port == port) return p;
+  RdmaPort p;
+  p.port = port;
+  d.ports.push_back(std::move(p));
+  std::sort(d.ports.begin(), d.ports.end(), [](const RdmaPort& a, const RdmaPort& b) { return a.port < b.port; });
+  for (RdmaPort& q : d.ports)
+    if (q.port == port) return q;
+  return d.ports.back();
+}
+
+void pair_netdev(Snapshot& s, const std::string& dev, int port, const std::string& netdev) {
+  RdmaDevice& d = s.rdma(dev);
+  rdma_port(d, port).netdev = netdev;
+  std::optional<std::string> bdf = d.bdf;  // s.netdev() may reallocate; d stays valid (other vector)
+  NetDev& n = s.netdev(netdev);
+  n.rdma_device = dev;
+  n.rdma_port = port;
+  if (!n.bdf && bdf) n.bdf = bdf;
+}
+
+void finish_links(Snapshot& s) {
+  for (NetDev& n : s.netdevs) {
+    if (!n.bdf && n.rdma_device)
+      if (RdmaDevice* d = s.find_rdma(*n.rdma_device); d && d->bdf) n.bdf = d->bdf;
+    if (n.bdf)
+      if (PciFunction* p = s.find_pci(*n.bdf); p && p->numa_node && !n.numa_node) n.numa_node = p->numa_node;
+  }
+}
+
+QosState qos_state(const parse::MlnxQos& v) {
+  QosState q;
+  if (v.trust) q.trust = trust(*v.trust);
+  for (const auto& [d, p] : v.dscp_to_priority) q.dscp_to_priority[static_cast<int>(d)] = static_cast<int>(p);
+  if (v.pfc_enabled) q.pfc_enabled = std::vector<bool>(v.pfc_enabled->begin(), v.pfc_enabled->end());
+  return q;
+}
+
+NvConfig nv_config(const parse::MlxconfigQuery& q, std::size_t line_offset) {
+  NvConfig cfg;
+  for (const parse::MlxconfigParam& m : q.params) {
+    NvParam np;
+    np.name = m.name;
+    if (m.default_value) np.default_value = m.default_value->text;
+    if (m.current) np.current_value = m.current->text;
+    if (m.next_boot) np.next_boot_value = m.next_boot->text;
+    if (m.new_value) np.new_value = m.new_value->text;
+    np.marked_modified = m.modified;
+    np.line = line_offset + m.line;
+    cfg.params.push_back(np);
+  }
+  cfg.has_current_column =
+      std::find(q.columns.begin(), q.columns.end(), parse::MlxconfigColumn::current) != q.columns.end();
+  cfg.is_set_transcript = q.is_set_transcript;
+  cfg.set_applied = q.applied;
+  cfg.reboot_requested = q.reboot_required;
+  if (q.device) {
+    cfg.description = q.device->description;
+    cfg.part_number = q.device->name;
+  }
+  return cfg;
+}
+
+void running_firmware(PciFunction& p, const std::optional<std::string>& version,
+                      const std::optional<std::string>& psid, const Evidence& source) {
+  if (p.firmware.has_value() || !version) return;
+  FirmwareImage fw;
+  fw.version = version;
+  fw.psid = psid;
+  p.firmware.value = fw;
+  p.firmware.reason.clear();
+  p.firmware.source = source;
+}
+
+void kernel_pcie_link(PciFunction& p, const parse::DmesgPcieBandwidth& b, const Evidence& source) {
+  if (p.link.has_value()) return;
+  PcieLinkState l;
+  l.capability.speed_gts = b.capable.speed_gts;
+  l.capability.width_lanes = b.capable.width_lanes;
+  l.status.speed_gts = b.available.speed_gts;
+  l.status.width_lanes = b.available.width_lanes;
+  l.status.downgraded = b.limited;
+  p.link.value = l;
+  p.link.reason.clear();
+  p.link.source = source;
+  p.link.notes.push_back(
+      "from the kernel's probe-time PCIe bandwidth line: the status is the narrowest link on the "
+      "path to the CPU" +
+      (b.limited_at && *b.limited_at != p.bdf ? " (" + *b.limited_at + ", upstream of the card)"
+                                              : std::string()));
+}
+
+}  // namespace rk::build

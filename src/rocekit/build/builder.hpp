@@ -1,0 +1,65 @@
+// The snapshot builder: typed merges that a capture (capture/) and a live collection (collect/)
+// both use to fill a Snapshot, so that a value is derived one way whatever the source. Only where
+// the bytes come from (a capture file and line, a sysfs path, a command) differs between them:
+// the caller passes the Evidence.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "rocekit/model/snapshot.hpp"
+#include "rocekit/parse/dmesg.hpp"
+#include "rocekit/parse/ibv_devinfo.hpp"
+#include "rocekit/parse/mlnx_qos.hpp"
+#include "rocekit/parse/mlxconfig_query.hpp"
+
+namespace rk::build {
+
+// ---------------------------------------------------------------- vocabulary ---------------
+// The snapshot's spellings: port state "ACTIVE", "DOWN", ... (the kernel's, sysfs.c
+// state_show()); link layer "Ethernet" / "InfiniBand"; GID type "IB", "RoCE v1", "RoCE v2";
+// trust "pcp" / "dscp".
+std::string port_state(parse::PortState s);
+/// sysfs ports/<p>/state "4: ACTIVE" -> "ACTIVE".
+std::string port_state_sysfs(std::string_view state_file);
+std::string link_layer(parse::LinkLayer l);  ///< "unspecified" reads as Ethernet (a RoCE port)
+std::string trust(parse::QosTrust t);
+/// A parser's GID type on a port; `ib` when the port is InfiniBand (its GIDs are "IB").
+std::optional<std::string> gid_type(const std::optional<parse::GidType>& t, bool ib);
+/// sysfs gid_attrs/types/<i> ("IB/RoCE v1", "RoCE v2") on a port; nullopt when unreadable and
+/// the port is not InfiniBand.
+std::optional<std::string> gid_type_sysfs(const std::optional<std::string>& types_file, bool ib);
+/// IPv4 address of an IPv4-mapped GID "0000:0000:0000:0000:0000:ffff:c0a8:0684" -> "192.168.6.132".
+std::optional<std::string> gid_ipv4(std::string_view gid);
+
+// ---------------------------------------------------------------- RDMA / netdev -------------
+/// The port of `d` numbered `port`, added (ports kept in order) when absent.
+RdmaPort& rdma_port(RdmaDevice& d, int port);
+/// Pairs a netdev with an RDMA device port: port.netdev, netdev.rdma_device/rdma_port, and the
+/// netdev's PCI function from the RDMA device when it has none.
+void pair_netdev(Snapshot& s, const std::string& rdma_device, int port, const std::string& netdev);
+/// After every source is merged: a netdev without a PCI function takes its RDMA device's, and
+/// a netdev without a NUMA node takes its PCI function's.
+void finish_links(Snapshot& s);
+
+// ---------------------------------------------------------------- QoS -----------------------
+/// mlnx_qos values (trust, DSCP->priority, PFC) without evidence; the caller adds the sources.
+QosState qos_state(const parse::MlnxQos& v);
+
+// ---------------------------------------------------------------- PCI / firmware ------------
+/// Firmware NV configuration from an mlxconfig/mstconfig query or set transcript; parameter
+/// lines are shifted by `line_offset` (capture: the header lines before the body).
+NvConfig nv_config(const parse::MlxconfigQuery& q, std::size_t line_offset);
+/// The running firmware of a PCI function as a driver or report states it (ethtool -i without
+/// a netdev, dmesg "firmware version:", a system-check report): set only when no firmware query
+/// (flint, mlxfwmanager, devlink) already filled it.
+void running_firmware(PciFunction& p, const std::optional<std::string>& version,
+                      const std::optional<std::string>& psid, const Evidence& source);
+/// The kernel's probe-time PCIe bandwidth line as the function's link, when no LnkCap/LnkSta
+/// (lspci, config space) is known: capability = the card's ("capable of ... with"), status =
+/// the link the bandwidth is limited by (possibly a bridge upstream of the card, named in a
+/// note).
+void kernel_pcie_link(PciFunction& p, const parse::DmesgPcieBandwidth& b, const Evidence& source);
+
+}  // namespace rk::build

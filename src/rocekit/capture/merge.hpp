@@ -1,0 +1,119 @@
+// The capture side of merging one tool output into the Snapshot: the file being merged (Ctx),
+// with the evidence finders that name the capture file and line. The typed merges shared with
+// live collection are in build/builder.hpp; the per-tool merges (merge_*.cpp) are listed in the
+// tool table (tools.cpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rocekit/capture/reader.hpp"
+#include "rocekit/capture/tools.hpp"
+#include "rocekit/core/text.hpp"
+#include "rocekit/model/snapshot.hpp"
+#include "rocekit/parse/common.hpp"
+
+namespace rk::capture {
+
+/// One file being merged.
+struct Ctx {
+  Snapshot& snap;
+  const CaptureFile& file;
+  std::string tool;
+  std::string target;
+  parse::CaptureText text;
+  InputFile& input;
+  std::vector<std::string_view> body_lines = text::lines(text.body);  ///< split once per file
+
+  /// Evidence for the first body line containing `needle` (line numbers are file lines).
+  Evidence find(std::string_view needle, std::size_t from_body_line = 1) const {
+    const std::vector<std::string_view>& ls = body_lines;
+    for (std::size_t i = from_body_line ? from_body_line - 1 : 0; i < ls.size(); ++i)
+      if (ls[i].find(needle) != std::string_view::npos)
+        return Evidence{file.name, text.body_first_line + i, std::string(text::trim(ls[i]))};
+    return Evidence{file.name, 0, ""};
+  }
+  /// Evidence for a body line number (1-based).
+  Evidence at(std::size_t body_line) const {
+    const std::vector<std::string_view>& ls = body_lines;
+    if (body_line == 0 || body_line > ls.size()) return Evidence{file.name, 0, ""};
+    return Evidence{file.name, text.body_first_line + body_line - 1,
+                    std::string(text::trim(ls[body_line - 1]))};
+  }
+  Evidence whole() const { return Evidence{file.name, 0, ""}; }
+
+  template <class T>
+  std::optional<T> take(Result<parse::Parsed<T>> r) {
+    if (!r) {
+      input.status = "error";
+      std::string hint;
+      if (const Tool* t = identify(text.body); t && t->id != tool)
+        hint = " (the content looks like " + std::string(t->id) + " output: rename the file " +
+               std::string(t->id) + (target.empty() ? "" : "@" + target) + ".txt)";
+      input.messages.push_back(file.name + ": " + r.error().message + hint);
+      return std::nullopt;
+    }
+    for (const parse::Warning& w : r->warnings) {
+      input.status = "parsed_with_warnings";
+      std::string loc = file.name;
+      if (w.line) loc += ":" + std::to_string(text.body_first_line + w.line - 1);
+      input.messages.push_back(loc + ": " + w.code + ": " + w.message);
+    }
+    return std::move(r->value);
+  }
+  std::vector<std::string> truncation_notes() const {
+    std::vector<std::string> out;
+    for (const std::string& m : input.messages)
+      if (m.find(": truncated:") != std::string::npos) out.push_back(m);
+    return out;
+  }
+};
+
+
+
+/// The netdev a per-netdev file is about: the @target, else the name the output prints.
+
+/// A capture target that is a PCI address ("0000:01:00.0").
+bool is_bdf(const std::string& t);
+/// The netdev a per-netdev file is about: the @target, else the name the output prints.
+std::optional<std::string> netdev_target(Ctx& c, const std::optional<std::string>& printed);
+/// Records that the file cannot be attached to a subject (netdev, RDMA device, PCI address).
+void no_subject(Ctx& c, const std::string& what);
+/// The PCI function a per-function file is about: the @target, else the address it prints.
+PciFunction* pci_for_target(Ctx& c, const std::optional<std::string>& printed);
+
+// Per-tool merges (one per tool id; the table in tools.cpp names them).
+void on_mlnx_qos(Ctx& c);
+void on_ethtool(Ctx& c);
+void on_ethtool_i(Ctx& c);
+void on_ethtool_c(Ctx& c);
+void on_ethtool_l(Ctx& c);
+void on_ethtool_a(Ctx& c);
+void on_ethtool_S(Ctx& c);
+void on_sysfs_ecn(Ctx& c);
+void on_ip_link(Ctx& c);
+void on_system_checks(Ctx& c);
+void on_nccl_log(Ctx& c);
+void on_persistence(Ctx& c);
+void on_lsmod(Ctx& c);
+void on_topo(Ctx& c);
+void on_sysfs_peermem(Ctx& c);
+void on_cma_roce_mode(Ctx& c);
+void on_ibv_devinfo(Ctx& c);
+void on_show_gids(Ctx& c);
+void on_ibdev2netdev(Ctx& c);
+void on_rdma_link(Ctx& c);
+void on_ibstat(Ctx& c);
+void on_show_counters(Ctx& c);
+void on_rdma_statistic(Ctx& c);
+void on_sysfs_counters(Ctx& c);
+void on_mlxconfig(Ctx& c);
+void on_flint(Ctx& c);
+void on_mlxfwmanager(Ctx& c);
+void on_devlink(Ctx& c);
+void on_lspci(Ctx& c);
+void on_dmesg(Ctx& c);
+
+}  // namespace rk::capture

@@ -1,0 +1,193 @@
+// Host-wide outputs: the system-check report, NCCL log, lsmod, persistence listing,
+// nvidia-smi topo -m, the GPUDirect peer-memory read.
+#include <algorithm>
+#include <map>
+
+#include "rocekit/build/builder.hpp"
+#include "rocekit/capture/merge.hpp"
+#include "rocekit/parse/lsmod.hpp"
+#include "rocekit/parse/nccl_log.hpp"
+#include "rocekit/parse/nvidia_smi_topo.hpp"
+#include "rocekit/parse/persistence.hpp"
+#include "rocekit/parse/system_checks.hpp"
+#include "rocekit/parse/sysfs_peermem.hpp"
+
+namespace rk::capture {
+
+void on_system_checks(Ctx& c) {
+  auto v = c.take(parse::parse_system_checks(c.text.body));
+  if (!v) return;
+  if (v->hostname && c.snap.hostname.empty()) c.snap.hostname = *v->hostname;
+  for (const parse::SystemChecksInterface& i : v->interfaces) {
+    if (!i.netdev) continue;
+    NetDev& n = c.snap.netdev(*i.netdev);
+    std::size_t from = c.find("Name : " + *i.netdev).line;
+    std::size_t body_from = from >= c.text.body_first_line ? from - c.text.body_first_line + 1 : 1;
+    if (i.pcie_bdf) n.bdf = normalize_bdf(*i.pcie_bdf);
+    if (i.rdma_device) {
+      n.rdma_device = i.rdma_device;
+      n.rdma_port = 1;
+    }
+    if (i.mtu_bytes) {
+      n.mtu_bytes.value = static_cast<int>(*i.mtu_bytes);
+      n.mtu_bytes.source = c.find("MTU", body_from);
+    }
+    if (i.operstate) {
+      n.operstate.value = *i.operstate;
+      n.operstate.source = c.find("Operstate", body_from);
+    }
+    if (i.rx_flow_control || i.tx_flow_control) {
+      n.pause.value = PauseState{std::nullopt, i.rx_flow_control, i.tx_flow_control};
+      n.pause.source = c.find("RX flow control", body_from);
+    }
+    if (i.trust) {
+      QosState q;
+      q.trust = *i.trust;
+      q.trust_source = c.find("trust state", body_from);
+      n.qos.value = q;
+      n.qos.source = q.trust_source;
+      n.qos.notes.push_back("system-check report: trust state only (no DSCP map or PFC)");
+    }
+    if (i.pcie_bdf && i.max_read_request_bytes) {
+      if (auto b = normalize_bdf(*i.pcie_bdf)) {
+        PciFunction& p = c.snap.pci(*b);
+        p.max_read_request_bytes.value = static_cast<int>(*i.max_read_request_bytes);
+        p.max_read_request_bytes.source = c.find("MRRS", body_from);
+      }
+    }
+  }
+  // "Mellanox NICs" records: the running firmware per PCI function (fw.uniform-version).
+  for (const parse::SystemChecksNic& nic : v->nics) {
+    std::optional<std::string> bdf = nic.pcie_bdf ? normalize_bdf(*nic.pcie_bdf) : std::nullopt;
+    if (!bdf || !nic.fw_version) continue;
+    std::size_t from = c.find(nic.record).line;
+    std::size_t body_from = from >= c.text.body_first_line ? from - c.text.body_first_line + 1 : 1;
+    PciFunction& p = c.snap.pci(*bdf);
+    build::running_firmware(p, nic.fw_version, std::nullopt, c.find("NIC FW version", body_from));
+  }
+  if (!v->loaded_modules.empty()) {
+    c.snap.kernel_modules.value = v->loaded_modules;
+    c.snap.kernel_modules.source = c.find("modules");
+    bool peermem = std::find(v->loaded_modules.begin(), v->loaded_modules.end(), "nvidia_peermem") !=
+                   v->loaded_modules.end();
+    if (!c.snap.gpudirect.has_value() && peermem) {
+      GpuDirectState g;
+      g.peermem_loaded = true;
+      c.snap.gpudirect.value = g;
+      c.snap.gpudirect.source = c.find("nvidia_peermem");
+    }
+  }
+  if (!v->gpu_nic_links.empty() && !c.snap.gpus.has_value()) {
+    std::map<std::string, Gpu> gpus;
+    for (const parse::SystemChecksGpuNicLink& l : v->gpu_nic_links) {
+      Gpu& g = gpus[l.gpu];
+      if (g.source.file.empty()) {
+        g.index = static_cast<int>(text::parse_int(l.gpu.substr(3)).value_or(0));
+        g.source = c.find(l.gpu + " ");
+      }
+      std::string rel = l.connection == "SOC" ? "SYS" : l.connection;
+      if (rel == "X" || rel.starts_with("NV")) continue;
+      g.nics.push_back({l.nic, rel, g.source});
+    }
+    std::vector<Gpu> out;
+    for (auto& [k, g] : gpus) out.push_back(g);
+    c.snap.gpus.value = out;
+    c.snap.gpus.source = c.find("GPU0");
+  }
+}
+
+void on_nccl_log(Ctx& c) {
+  auto v = c.take(parse::parse_nccl_log(c.text.body));
+  if (!v) return;
+  GpuDirectState g = c.snap.gpudirect.value.value_or(GpuDirectState{});
+  Evidence ev;
+  for (const parse::NcclChannel& ch : v->channels)
+    if (ch.gdrdma) {
+      g.gdrdma_in_use = true;
+      ev = c.at(ch.line);
+      break;
+    }
+  if (!g.gdrdma_in_use) {
+    for (const parse::NcclGdrStatus& s : v->gdr_status)
+      if (s.enabled) g.gdrdma_in_use = true;
+    ev = c.find("GPU Direct RDMA");
+  }
+  if (!g.gdrdma_in_use && !v->channels.empty()) {
+    bool net = std::any_of(v->channels.begin(), v->channels.end(),
+                           [](const parse::NcclChannel& ch) { return ch.transport.starts_with("NET/IB"); });
+    if (net) {
+      g.gdrdma_in_use = false;
+      ev = c.find("via NET/IB");
+    }
+  }
+  if (!g.gdrdma_in_use.has_value()) return;
+  c.snap.gpudirect.value = g;
+  c.snap.gpudirect.source = ev;
+}
+
+void on_persistence(Ctx& c) {
+  auto v = c.take(parse::parse_persistence(c.text.body));
+  if (!v) return;
+  c.snap.persistence.value = *v;
+  c.snap.persistence.source = c.whole();
+}
+
+void on_lsmod(Ctx& c) {
+  auto v = c.take(parse::parse_lsmod(c.text.body));
+  if (!v) return;
+  std::vector<std::string> names;
+  for (const parse::LsmodModule& m : v->modules) names.push_back(m.name);
+  c.snap.kernel_modules.value = names;
+  c.snap.kernel_modules.source = c.whole();
+  // A filtered lsmod (grep) proves presence, not absence.
+  bool peermem = parse::has_module(*v, "nvidia_peermem") || parse::has_module(*v, "nv_peer_mem");
+  if (peermem) {
+    GpuDirectState g = c.snap.gpudirect.value.value_or(GpuDirectState{});
+    g.peermem_loaded = true;
+    c.snap.gpudirect.value = g;
+    if (c.snap.gpudirect.source.file.empty()) c.snap.gpudirect.source = c.find("peermem");
+  } else if (v->header_shown && v->modules.size() > 20) {
+    GpuDirectState g = c.snap.gpudirect.value.value_or(GpuDirectState{});
+    if (!g.peermem_loaded) g.peermem_loaded = false;
+    c.snap.gpudirect.value = g;
+    if (c.snap.gpudirect.source.file.empty()) c.snap.gpudirect.source = c.whole();
+  }
+}
+
+void on_topo(Ctx& c) {
+  auto v = c.take(parse::parse_nvidia_smi_topo(c.text.body));
+  if (!v) return;
+  std::vector<Gpu> gpus;
+  for (const parse::TopoGpu& tg : v->gpus) {
+    Gpu g;
+    g.index = static_cast<int>(tg.index.value_or(static_cast<std::uint32_t>(gpus.size())));
+    g.source = c.find(tg.name);
+    for (const parse::TopoRow& row : v->rows)
+      if (row.name == tg.name) {
+        g.cpu_affinity = row.cpu_affinity;
+        if (row.numa_affinity) {
+          if (auto n = text::parse_int(*row.numa_affinity)) g.numa_node = static_cast<int>(*n);
+        }
+      }
+    for (const parse::TopoGpuNic& n : tg.nics) {
+      std::string rel = n.text == "SOC" ? "SYS" : n.text;
+      g.nics.push_back({n.rdma_device, rel, g.source});
+    }
+    gpus.push_back(std::move(g));
+  }
+  c.snap.gpus.value = gpus;
+  c.snap.gpus.source = c.find("GPU0");
+}
+
+void on_sysfs_peermem(Ctx& c) {
+  auto v = c.take(parse::parse_sysfs_peermem(c.text.body));
+  if (!v) return;
+  GpuDirectState g = c.snap.gpudirect.value.value_or(GpuDirectState{});
+  if (v->module) g.peermem_loaded = true;
+  g.peer_memory_registered = !v->memory_peers.empty();
+  c.snap.gpudirect.value = g;
+  c.snap.gpudirect.reason.clear();
+  c.snap.gpudirect.source = v->peer_line ? c.at(v->peer_line) : v->module_line ? c.at(v->module_line) : c.whole();
+}
+
+}  // namespace rk::capture

@@ -1,0 +1,164 @@
+// PCI function outputs: lspci, firmware NV configuration (mlxconfig/mstconfig), firmware image
+// queries (flint, mlxfwmanager, devlink), the kernel log (dmesg).
+#include <algorithm>
+#include <set>
+
+#include "rocekit/build/builder.hpp"
+#include "rocekit/capture/merge.hpp"
+#include "rocekit/catalog/catalog.hpp"
+#include "rocekit/parse/devlink_dev_info.hpp"
+#include "rocekit/parse/dmesg.hpp"
+#include "rocekit/parse/flint_query.hpp"
+#include "rocekit/parse/lspci_vv.hpp"
+#include "rocekit/parse/mlxconfig_query.hpp"
+#include "rocekit/parse/mlxfwmanager.hpp"
+
+namespace rk::capture {
+
+void on_mlxconfig(Ctx& c) {
+  auto v = c.take(parse::parse_mlxconfig_query(c.text.body));
+  if (!v) return;
+  PciFunction* p = pci_for_target(c, v->device ? v->device->device : std::nullopt);
+  if (!p) return no_subject(c, "PCI address");
+  NvConfig cfg = build::nv_config(*v, c.text.body_first_line - 1);
+  p->nv_config.value = cfg;
+  p->nv_config.source = v->is_set_transcript ? c.find("reboot").line ? c.find("reboot") : c.find("Applying")
+                                             : (v->params.empty() ? c.whole() : c.at(v->params.front().line));
+}
+
+void on_flint(Ctx& c) {
+  auto v = c.take(parse::parse_flint_query(c.text.body));
+  if (!v) return;
+  PciFunction* p = pci_for_target(c, std::nullopt);
+  if (!p) return no_subject(c, "PCI address");
+  FirmwareImage fw = p->firmware.value.value_or(FirmwareImage{});
+  fw.version = v->fw_version_running ? v->fw_version_running : v->fw_version;
+  if (v->fw_version_running && v->fw_version) fw.stored_version = v->fw_version;
+  if (v->invalid_fw_version && v->fw_version) fw.stored_version = v->fw_version;
+  if (v->psid) fw.psid = v->psid;
+  if (auto d = std::find_if(v->other_fields.begin(), v->other_fields.end(),
+                            [](const parse::FlintField& f) { return f.name == "Description"; });
+      d != v->other_fields.end() && !fw.description)
+    fw.description = d->value;
+  p->firmware.value = fw;
+  p->firmware.source = c.find("FW Version");
+}
+
+void on_mlxfwmanager(Ctx& c) {
+  auto v = c.take(parse::parse_mlxfwmanager(c.text.body));
+  if (!v) return;
+  for (const parse::FwManagerDevice& d : v->devices) {
+    PciFunction* p = pci_for_target(c, d.pci_device_name);
+    if (!p) {
+      no_subject(c, "PCI address");
+      continue;
+    }
+    FirmwareImage fw = p->firmware.value.value_or(FirmwareImage{});
+    for (const parse::FwManagerVersion& ver : d.versions)
+      if (ver.component == "FW" && ver.current && !fw.version) fw.version = ver.current;
+    auto useful = [](const std::optional<std::string>& s) { return s && *s != "N/A" && !s->empty(); };
+    if (useful(d.psid)) fw.psid = d.psid;
+    if (useful(d.part_number)) fw.part_number = d.part_number;
+    if (useful(d.description)) fw.description = d.description;
+    if (d.status_text) fw.update_status = d.status_text;
+    p->firmware.value = fw;
+    if (p->firmware.source.file.empty() || d.status_text)
+      p->firmware.source = d.status_text ? c.find("Status:") : c.find("FW");
+  }
+}
+
+void on_devlink(Ctx& c) {
+  auto v = c.take(parse::parse_devlink_dev_info(c.text.body));
+  if (!v) return;
+  for (const parse::DevlinkDevice& d : v->devices) {
+    if (d.bus != "pci") continue;
+    auto bdf = normalize_bdf(d.name);
+    if (!bdf) continue;
+    PciFunction& p = c.snap.pci(*bdf);
+    FirmwareImage fw = p.firmware.value.value_or(FirmwareImage{});
+    if (auto r = parse::find_version(d.running, "fw.version")) fw.version = r;
+    if (auto s = parse::find_version(d.stored, "fw.version")) fw.stored_version = s;
+    if (auto ps = parse::find_version(d.fixed, "fw.psid")) fw.psid = ps;
+    p.firmware.value = fw;
+    p.firmware.source = c.find(d.name);
+    if (d.driver && !p.driver) p.driver = d.driver;
+    if (d.board_serial_number && !d.board_serial_number->empty())
+      p.board_serial_number = d.board_serial_number;
+    if (d.function_uid && !d.function_uid->empty()) p.function_uid = d.function_uid;
+  }
+}
+
+void on_lspci(Ctx& c) {
+  auto v = c.take(parse::parse_lspci_vv(c.text.body));
+  if (!v) return;
+  for (const parse::LspciDevice& d : v->devices) {
+    PciFunction& p = c.snap.pci(d.bdf);
+    p.source = c.at(d.line);
+    if (d.vendor_id) p.vendor_id = static_cast<std::uint16_t>(text::parse_hex(*d.vendor_id).value_or(0));
+    if (d.device_id) p.device_id = static_cast<std::uint16_t>(text::parse_hex(*d.device_id).value_or(0));
+    p.device_name = d.name;
+    p.is_vf = d.is_virtual_function;
+    p.flash_recovery = d.flash_recovery ||
+                       (p.device_id && catalog::Catalog::builtin().is_flash_recovery_id(*p.device_id));
+    if (d.numa_node && *d.numa_node >= 0) p.numa_node = static_cast<int>(*d.numa_node);
+    if (d.kernel_driver) p.driver = d.kernel_driver;
+    if (d.vpd) {
+      p.vpd_part_number = d.vpd->part_number;
+      p.vpd_product_name = d.vpd->product_name;
+      if (d.vpd->serial_number && !d.vpd->serial_number->empty() && !p.board_serial_number)
+        p.board_serial_number = d.vpd->serial_number;
+    }
+    std::size_t from = d.line;
+    if (d.link_capability || d.link_status) {
+      PcieLinkState l;
+      if (d.link_capability) {
+        l.capability.speed_gts = d.link_capability->speed_gts;
+        if (d.link_capability->width_lanes) l.capability.width_lanes = static_cast<int>(*d.link_capability->width_lanes);
+      }
+      if (d.link_status) {
+        l.status.speed_gts = d.link_status->speed_gts;
+        if (d.link_status->width_lanes) l.status.width_lanes = static_cast<int>(*d.link_status->width_lanes);
+        l.status.downgraded = d.link_status->speed_downgraded || d.link_status->width_downgraded;
+      }
+      if (d.max_payload_bytes) l.max_payload_bytes = static_cast<int>(*d.max_payload_bytes);
+      if (d.devcap_max_payload_bytes) l.max_payload_cap_bytes = static_cast<int>(*d.devcap_max_payload_bytes);
+      p.link.value = l;
+      p.link.source = c.find("LnkSta:", from);
+    } else if (d.capabilities_denied) {
+      p.link.reason = "lspci ran without root: Capabilities <access denied>";
+    } else if (!d.full_listing) {
+      p.link.reason = "the lspci output was filtered (no LnkCap/LnkSta lines)";
+    }
+    if (d.max_read_request_bytes) {
+      p.max_read_request_bytes.value = static_cast<int>(*d.max_read_request_bytes);
+      p.max_read_request_bytes.source = c.find("MaxReadReq", from);
+    } else if (d.capabilities_denied) {
+      p.max_read_request_bytes.reason = "lspci ran without root: Capabilities <access denied>";
+    } else if (!d.full_listing) {
+      p.max_read_request_bytes.reason = "the lspci output was filtered (no DevCtl line)";
+    }
+  }
+}
+
+void on_dmesg(Ctx& c) {
+  auto v = c.take(parse::parse_dmesg(c.text.body));
+  if (!v) return;
+  // The functions the log is about: those an mlx5 line names, and those other files reported.
+  // A host's log also holds GPUs, NVMe drives and bridges; they are not NICs rocekit audits.
+  std::set<std::string> mlx5;
+  for (const parse::DmesgFirmware& f : v->firmware)
+    if (f.driver.starts_with("mlx5")) mlx5.insert(f.device);
+  for (const parse::DmesgPcieBandwidth& b : v->pcie_bandwidth)
+    if (b.driver.starts_with("mlx5")) mlx5.insert(b.device);
+  auto wanted = [&](const std::string& bdf, const std::string&) {
+    return mlx5.count(bdf) || c.snap.find_pci(bdf) != nullptr;
+  };
+  for (const parse::DmesgFirmware& f : v->firmware)
+    if (wanted(f.device, f.driver)) build::running_firmware(c.snap.pci(f.device), f.version, std::nullopt, c.at(f.line));
+  for (const parse::DmesgPcieBandwidth& b : v->pcie_bandwidth) {
+    if (!wanted(b.device, b.driver)) continue;
+    build::kernel_pcie_link(c.snap.pci(b.device), b, c.at(b.line));
+  }
+}
+
+}  // namespace rk::capture

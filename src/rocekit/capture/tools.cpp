@@ -1,0 +1,109 @@
+#include "rocekit/capture/tools.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "rocekit/capture/merge.hpp"
+#include "rocekit/parse/cma_roce_mode.hpp"
+#include "rocekit/parse/devlink_dev_info.hpp"
+#include "rocekit/parse/dmesg.hpp"
+#include "rocekit/parse/ethtool_channels.hpp"
+#include "rocekit/parse/ethtool_coalesce.hpp"
+#include "rocekit/parse/ethtool_driver.hpp"
+#include "rocekit/parse/ethtool_link.hpp"
+#include "rocekit/parse/ethtool_pause.hpp"
+#include "rocekit/parse/ethtool_ring.hpp"
+#include "rocekit/parse/ethtool_stats.hpp"
+#include "rocekit/parse/flint_query.hpp"
+#include "rocekit/parse/ibdev2netdev.hpp"
+#include "rocekit/parse/ibstat.hpp"
+#include "rocekit/parse/ibv_devinfo.hpp"
+#include "rocekit/parse/ip_link.hpp"
+#include "rocekit/parse/lsmod.hpp"
+#include "rocekit/parse/lspci_vv.hpp"
+#include "rocekit/parse/mlnx_qos.hpp"
+#include "rocekit/parse/mlxconfig_query.hpp"
+#include "rocekit/parse/mlxfwmanager.hpp"
+#include "rocekit/parse/mst_status.hpp"
+#include "rocekit/parse/nccl_log.hpp"
+#include "rocekit/parse/nvidia_smi_topo.hpp"
+#include "rocekit/parse/perftest.hpp"
+#include "rocekit/parse/persistence.hpp"
+#include "rocekit/parse/rdma_link.hpp"
+#include "rocekit/parse/rdma_statistic.hpp"
+#include "rocekit/parse/show_counters.hpp"
+#include "rocekit/parse/show_gids.hpp"
+#include "rocekit/parse/sysfs_peermem.hpp"
+#include "rocekit/parse/sysfs_reads.hpp"
+#include "rocekit/parse/system_checks.hpp"
+
+namespace rk::capture {
+namespace {
+
+template <class T>
+nlohmann::json wrap(const Result<parse::Parsed<T>>& r) {
+  using parse::to_json;  // also for model types the parsers return (PersistenceState)
+  if (!r) return nlohmann::json{{"error", r.error().message}};
+  return nlohmann::json{{"value", to_json(r->value)}, {"warnings", parse::warnings_to_json(r->warnings)}};
+}
+
+#define RK_PARSE(fn) [](std::string_view b) { return wrap(parse::fn(b)); }
+
+}  // namespace
+
+const std::vector<Tool>& all_tools() {
+  // Most specific sniff first. order: identity and links first (ibdev2netdev, rdma link,
+  // ibv_devinfo, show_gids, ethtool -i, lspci), so later files attach to known objects.
+  static const std::vector<Tool> k_tools{
+      {"mlnx_qos", "mlnx_qos -i <netdev>", parse::looks_like_mlnx_qos, RK_PARSE(parse_mlnx_qos), on_mlnx_qos, 100, {{Section::netdev_qos, "mlnx_qos -i <netdev>"}}},
+      {"system_checks", "cuBB system checks report", parse::looks_like_system_checks, RK_PARSE(parse_system_checks), on_system_checks, 100, {}},
+      {"nvidia_smi_topo", "nvidia-smi topo -m", parse::looks_like_nvidia_smi_topo, RK_PARSE(parse_nvidia_smi_topo), on_topo, 100, {{Section::host_gpus, "nvidia-smi topo -m"}}},
+      {"ethtool_S", "ethtool -S <netdev>", parse::looks_like_ethtool_stats, RK_PARSE(parse_ethtool_stats), on_ethtool_S, 100, {{Section::netdev_stats, "ethtool -S <netdev>"}}},
+      {"ethtool_c", "ethtool -c <netdev>", parse::looks_like_ethtool_coalesce, RK_PARSE(parse_ethtool_coalesce), on_ethtool_c, 100, {{Section::netdev_coalesce, "ethtool -c <netdev>"}}},
+      {"ethtool_l", "ethtool -l <netdev>", parse::looks_like_ethtool_channels, RK_PARSE(parse_ethtool_channels), on_ethtool_l, 100, {{Section::netdev_channels, "ethtool -l <netdev>"}}},
+      {"ethtool_g", "ethtool -g <netdev>", parse::looks_like_ethtool_ring, RK_PARSE(parse_ethtool_ring), nullptr, 100, {}},
+      {"ethtool_a", "ethtool -a <netdev>", parse::looks_like_ethtool_pause, RK_PARSE(parse_ethtool_pause), on_ethtool_a, 100, {{Section::netdev_pause, "ethtool -a <netdev>"}}},
+      {"ethtool_i", "ethtool -i <netdev>", parse::looks_like_ethtool_driver, RK_PARSE(parse_ethtool_driver), on_ethtool_i, 4, {{Section::netdev_driver, "ethtool -i <netdev>"}}},
+      {"ethtool", "ethtool <netdev>", parse::looks_like_ethtool_link, RK_PARSE(parse_ethtool_link), on_ethtool, 100, {{Section::netdev_link, "ethtool <netdev>"}}},
+      {"ibv_devinfo", "ibv_devinfo -v", parse::looks_like_ibv_devinfo, RK_PARSE(parse_ibv_devinfo), on_ibv_devinfo, 2, {{Section::port_state, "not captured (no ibv_devinfo, ibdev2netdev or rdma link output)", true}}},
+      {"ibstat", "ibstat", parse::looks_like_ibstat, RK_PARSE(parse_ibstat), on_ibstat, 100, {}},
+      {"show_gids", "show_gids", parse::looks_like_show_gids, RK_PARSE(parse_show_gids), on_show_gids, 3, {{Section::port_gids, "show_gids or ibv_devinfo -v GID table"}}},
+      {"ibdev2netdev", "ibdev2netdev -v", parse::looks_like_ibdev2netdev, RK_PARSE(parse_ibdev2netdev), on_ibdev2netdev, 0, {}},
+      {"rdma_statistic", "rdma statistic show", parse::looks_like_rdma_statistic, RK_PARSE(parse_rdma_statistic), on_rdma_statistic, 100, {}},
+      {"rdma_res", "rdma res show", parse::looks_like_rdma_res, RK_PARSE(parse_rdma_res), nullptr, 100, {}},
+      {"rdma_link", "rdma link show", parse::looks_like_rdma_link, RK_PARSE(parse_rdma_link), on_rdma_link, 1, {}},
+      {"show_counters", "show_counters <rdma-device>", parse::looks_like_show_counters, RK_PARSE(parse_show_counters), on_show_counters, 100, {}},
+      {"mlxconfig_q", "mstconfig -d <BDF> -e q", parse::looks_like_mlxconfig_query, RK_PARSE(parse_mlxconfig_query), on_mlxconfig, 100, {{Section::pci_nv_config, "mlxconfig/mstconfig -d <bdf> q"}}},
+      {"mlxfwmanager", "mlxfwmanager --query", parse::looks_like_mlxfwmanager, RK_PARSE(parse_mlxfwmanager), on_mlxfwmanager, 100, {}},
+      {"flint_q", "mstflint -d <BDF> q", parse::looks_like_flint_query, RK_PARSE(parse_flint_query), on_flint, 100, {{Section::pci_firmware, "flint/mstflint q, mlxfwmanager or devlink dev info"}}},
+      {"mst_status", "mst status -v", parse::looks_like_mst_status, RK_PARSE(parse_mst_status), nullptr, 100, {}},
+      {"devlink_dev_info", "devlink dev info", parse::looks_like_devlink_dev_info, RK_PARSE(parse_devlink_dev_info), on_devlink, 100, {}},
+      {"lspci_vvv", "lspci -vvv -s <BDF>", parse::looks_like_lspci_vv, RK_PARSE(parse_lspci_vv), on_lspci, 5, {{Section::pci_link, "lspci -vv -s <bdf>"}, {Section::pci_mrrs, "lspci -vv -s <bdf>"}}},
+      {"nccl_log", "NCCL_DEBUG=INFO output", parse::looks_like_nccl_log, RK_PARSE(parse_nccl_log), on_nccl_log, 100, {}},
+      {"perftest", "ib_write_bw and other perftest tools", parse::looks_like_perftest, RK_PARSE(parse_perftest), nullptr, 100, {}},
+      {"cma_roce_mode", "cat /sys/kernel/config/rdma_cm/<dev>/ports/<p>/default_roce_mode", parse::looks_like_cma_roce_mode, RK_PARSE(parse_cma_roce_mode), on_cma_roce_mode, 100, {{Section::port_cm_mode, "not captured: read /sys/kernel/config/rdma_cm/<rdma>/ports/<port>/default_roce_mode when it exists; without it the kernel default applies (RoCE v2 on upstream kernels)", true}}},
+      {"sysfs_ecn", "grep -r -H . /sys/class/net/<netdev>/ecn", parse::looks_like_sysfs_ecn, RK_PARSE(parse_sysfs_ecn), on_sysfs_ecn, 100, {{Section::netdev_ecn, "/sys/class/net/<netdev>/ecn"}}},
+      {"sysfs_hw_counters", "grep -r -H . /sys/class/infiniband/<dev>/ports/*/hw_counters", parse::looks_like_sysfs_hw_counters, RK_PARSE(parse_sysfs_hw_counters), on_sysfs_counters, 100, {{Section::port_counters, "not captured (no hw_counters, show_counters or rdma statistic)", true}}},
+      {"sysfs_counters", "grep -r -H . /sys/class/infiniband/<dev>/ports/*/counters", parse::looks_like_sysfs_counters, RK_PARSE(parse_sysfs_counters), on_sysfs_counters, 100, {}},
+      {"sysfs_traffic_class", "cat /sys/class/infiniband/<dev>/tc/<port>/traffic_class", parse::looks_like_sysfs_traffic_class, RK_PARSE(parse_sysfs_traffic_class), nullptr, 100, {}},
+      {"ip_link", "ip -s -s link show dev <netdev>", parse::looks_like_ip_link, RK_PARSE(parse_ip_link), on_ip_link, 100, {{Section::netdev_mtu, "ip link / sysfs mtu"}, {Section::netdev_operstate, "ip link"}}},
+      {"lsmod", "lsmod", parse::looks_like_lsmod, RK_PARSE(parse_lsmod), on_lsmod, 100, {{Section::host_modules, "lsmod"}, {Section::host_gpudirect, "not captured (no lsmod, /sys/kernel/mm/memory_peers or NCCL log)", true}}},
+      {"persistence", "rocekit-capture --list-persistence", parse::looks_like_persistence, RK_PARSE(parse_persistence), on_persistence, 100, {{Section::host_persistence, "rocekit-capture --list-persistence"}}},
+      {"sysfs_peermem", "ls /sys/kernel/mm/memory_peers; grep -H . /sys/module/nvidia_peermem/*", parse::looks_like_sysfs_peermem, RK_PARSE(parse_sysfs_peermem), on_sysfs_peermem, 100, {}},
+      {"dmesg", "dmesg | grep -E 'mlx5|PCIe bandwidth'", parse::looks_like_dmesg, RK_PARSE(parse_dmesg), on_dmesg, 100, {}},
+  };
+  return k_tools;
+}
+
+const Tool* find_tool(std::string_view id) {
+  for (const Tool& t : all_tools())
+    if (t.id == id) return &t;
+  return nullptr;
+}
+
+const Tool* identify(std::string_view body) {
+  for (const Tool& t : all_tools())
+    if (t.looks_like(body)) return &t;
+  return nullptr;
+}
+
+}  // namespace rk::capture

@@ -1,0 +1,201 @@
+// The tool table (src/rocekit/capture/tools.cpp) against everything that names a tool id: the
+// tool table of testdata/hosts/README.md, the captures scripts/rocekit-capture writes, the fuzz
+// target list (fuzz/tools.cmake), the "not captured" reasons, and the parser goldens over the
+// corpus files of each tool. A dmesg capture alone judges pcie.link-at-capability.
+#include "rocekit/capture/tools.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "golden.hpp"
+#include "rocekit/capture/assemble.hpp"
+#include "rocekit/parse/common.hpp"
+#include "rocekit/pipeline.hpp"
+
+namespace rk::capture {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::set<std::string> table_ids() {
+  std::set<std::string> out;
+  for (const Tool& t : all_tools()) out.insert(std::string(t.id));
+  return out;
+}
+
+/// Tool ids in the first column of the README's "| tool | command |" table.
+std::set<std::string> documented_ids() {
+  std::string text = test::read_file(test::testdata_dir() / "hosts" / "README.md");
+  std::set<std::string> out;
+  bool in_table = false;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("| tool |")) {
+      in_table = true;
+      continue;
+    }
+    if (!in_table) continue;
+    if (!line.starts_with("|")) break;
+    std::string first = line.substr(1, line.find('|', 1) - 1);
+    static const std::regex k_id("`([a-zA-Z0-9_]+)`");
+    for (std::sregex_iterator it(first.begin(), first.end(), k_id), end; it != end; ++it) out.insert((*it)[1]);
+  }
+  return out;
+}
+
+/// Tool ids of `capture <id> ...` and `skip <id> ...` in scripts/rocekit-capture; "ethtool_$f"
+/// and "sysfs_$kind" are expanded over the values of the enclosing `for f in ...` loop.
+std::set<std::string> captured_ids() {
+  std::string text = test::read_file(test::testdata_dir().parent_path() / "scripts" / "rocekit-capture");
+  std::set<std::string> out;
+  std::map<std::string, std::vector<std::string>> loop;  // variable -> values
+  static const std::regex k_for("^\\s*for ([a-z]+) in ([a-zA-Z0-9_ ]+); do");
+  static const std::regex k_cap("^\\s*(capture|skip) \"?([a-zA-Z0-9_]+)(\\$([a-z]+))?\"? ");
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, k_for)) {
+      std::istringstream vs(m[2].str());
+      std::vector<std::string> values;
+      for (std::string v; vs >> v;) values.push_back(v);
+      loop[m[1]] = values;
+      continue;
+    }
+    if (!std::regex_search(line, m, k_cap)) continue;
+    if (m[4].matched) {
+      for (const std::string& v : loop[m[4]]) out.insert(m[2].str() + v);
+    } else {
+      out.insert(m[2]);
+    }
+  }
+  return out;
+}
+
+TEST(ToolTable, IdsAreUniqueAndEveryRowHasSniffAndParser) {
+  std::set<std::string> seen;
+  for (const Tool& t : all_tools()) {
+    EXPECT_TRUE(seen.insert(std::string(t.id)).second) << "duplicate tool id " << t.id;
+    EXPECT_NE(t.looks_like, nullptr) << t.id;
+    EXPECT_NE(t.parse_to_json, nullptr) << t.id;
+    EXPECT_FALSE(t.command.empty()) << t.id;
+  }
+}
+
+TEST(ToolTable, EveryDocumentedToolHasARowAndEveryRowIsDocumented) {
+  std::set<std::string> doc = documented_ids(), ids = table_ids();
+  EXPECT_GT(doc.size(), 20u);
+  for (const std::string& d : doc) EXPECT_TRUE(ids.count(d)) << "testdata/hosts/README.md documents " << d << ", which has no parser";
+  for (const std::string& i : ids) EXPECT_TRUE(doc.count(i)) << i << " is missing from the tool table of testdata/hosts/README.md";
+}
+
+TEST(ToolTable, EveryCapturedToolHasAParserAndAMerge) {
+  std::set<std::string> cap = captured_ids();
+  EXPECT_GT(cap.size(), 20u);
+  for (const std::string& c : cap) {
+    const Tool* t = find_tool(c);
+    ASSERT_NE(t, nullptr) << "scripts/rocekit-capture writes " << c << ", which has no parser";
+    // The script captures only what a rule uses, except listings kept for a reader.
+    if (c != "ethtool_g" && c != "mst_status") EXPECT_NE(t->merge, nullptr) << c << " is captured but never merged";
+  }
+}
+
+TEST(ToolTable, FuzzTargetsAreTheTable) {
+  std::string text = test::read_file(test::testdata_dir().parent_path() / "fuzz" / "tools.cmake");
+  std::vector<std::string> listed;
+  std::istringstream in(text.substr(text.find("set(RK_FUZZ_TOOLS") + 18));
+  for (std::string w; in >> w && w != ")";) listed.push_back(w);
+  std::vector<std::string> ids;
+  for (const Tool& t : all_tools()) ids.emplace_back(t.id);
+  EXPECT_EQ(listed, ids) << "fuzz/tools.cmake must list the tool ids of capture/tools.cpp in table order";
+}
+
+TEST(ToolTable, EverySectionHasExactlyOneGap) {
+  std::map<int, int> owners;
+  for (const Tool& t : all_tools())
+    for (const Gap& g : t.gaps) ++owners[static_cast<int>(g.section)];
+  for (int s = 0; s <= static_cast<int>(Section::host_persistence); ++s)
+    EXPECT_EQ(owners[s], 1) << "section " << s << " needs exactly one \"not captured\" reason";
+}
+
+/// Every corpus file that a sniff claims, and every host-bundle capture with a golden, is
+/// compared with its golden through the table's parser; every tool has at least one.
+TEST(ToolTable, EveryParserHasAGoldenOverItsCorpusFiles) {
+  std::map<std::string, int> goldens;
+  fs::path corpus = test::testdata_dir() / "corpus";
+  for (const auto& e : fs::recursive_directory_iterator(corpus)) {
+    if (!e.is_regular_file() || e.path().extension() != ".txt") continue;
+    std::string rel = fs::relative(e.path(), corpus).generic_string();
+    const Tool* t = identify(test::corpus_body(rel));
+    if (!t) continue;  // e.g. an rc_pingpong transcript: no tool of the table
+    test::check_golden(rel, t->parse_to_json);
+    ++goldens[std::string(t->id)];
+  }
+  fs::path hosts = test::testdata_dir() / "hosts";
+  for (const auto& e : fs::recursive_directory_iterator(hosts)) {
+    if (!e.is_regular_file() || e.path().extension() != ".txt") continue;
+    std::string rel = fs::relative(e.path(), hosts).generic_string();
+    fs::path golden = test::testdata_dir() / "expected" / "hosts" / fs::path(rel).replace_extension(".json");
+    std::string tool, target;
+    if (!fs::exists(golden) || !split_capture_name(rel, tool, target) || !find_tool(tool)) continue;
+    test::check_golden("../hosts/" + rel, find_tool(tool)->parse_to_json);
+    ++goldens[tool];
+  }
+  for (const Tool& t : all_tools()) EXPECT_GT(goldens[std::string(t.id)], 0) << t.id << " has no golden over a corpus file";
+}
+
+TEST(ToolTable, MissingToolReasonsComeFromTheTable) {
+  CaptureSet set;
+  set.origin = "mem";
+  set.files.push_back(
+      {"mlnx_qos@eth4.txt", test::read_file(test::testdata_dir() / "corpus" / "mlnx_qos" / "netarbiter-eth4-dscp-pfc3.txt"), ""});
+  set.files.push_back({"rocekit-capture.log", "hostname: h\nmissing\tethtool_a\teth4\tethtool -a eth4\n", ""});
+  Snapshot s = snapshot_from_capture(set);
+  const NetDev* n = s.find_netdev("eth4");
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->pause.reason, "ethtool_a missing on the host");
+  EXPECT_EQ(n->coalesce.reason, "not captured (no ethtool -c eth4 output in the capture)");
+  EXPECT_EQ(n->qos->trust, std::optional<std::string>("dscp"));
+}
+
+/// A dmesg capture alone, by name or by content: the kernel's bandwidth line judges the link.
+TEST(Dmesg, LoneCaptureJudgesTheLinkWithTheKernelLine) {
+  std::string file = test::read_file(test::testdata_dir() / "corpus" / "dmesg" / "jiegec-cx5-nfs-rdma-pcie-x8-limited.txt");
+  for (const char* name : {"dmesg.txt", "kernel-log.txt"}) {
+    SCOPED_TRACE(name);
+    fs::path dir = fs::temp_directory_path() / ("rk-dmesg-" + std::string(name));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / name, std::ios::binary) << file;
+    Result<Snapshot> snap = load_input(dir);
+    ASSERT_TRUE(snap.has_value());
+    ASSERT_EQ(snap->inputs.size(), 1u);
+    EXPECT_EQ(snap->inputs[0].tool, "dmesg");
+    EXPECT_EQ(snap->inputs[0].status, "parsed");
+    rules::Report report = rules::evaluate(*snap, default_policy());
+    const Finding* f = nullptr;
+    for (const Finding& x : report.findings)
+      if (x.rule == "pcie.link-at-capability" && x.subject == "0001:43:00.0") f = &x;
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->outcome, Outcome::fail) << f->message;
+    ASSERT_FALSE(f->evidence.empty());
+    EXPECT_EQ(f->evidence[0].file, name);
+    EXPECT_EQ(f->evidence[0].line, 5u);
+    EXPECT_NE(f->evidence[0].text.find("limited by 8.0 GT/s PCIe x8 link at 0001:42:01.0"), std::string::npos);
+    for (const PciFunction& p : snap->pci_functions)
+      if (p.bdf == "0001:43:00.0") {
+        ASSERT_TRUE(p.firmware.has_value());
+        EXPECT_EQ(p.firmware->version, std::optional<std::string>("16.35.4030"));
+      }
+    fs::remove_all(dir);
+  }
+}
+
+}  // namespace
+}  // namespace rk::capture
