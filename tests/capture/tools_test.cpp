@@ -102,7 +102,9 @@ TEST(ToolTable, EveryCapturedToolHasAParserAndAMerge) {
     const Tool* t = find_tool(c);
     ASSERT_NE(t, nullptr) << "scripts/rocekit-capture writes " << c << ", which has no parser";
     // The script captures only what a rule uses, except listings kept for a reader.
-    if (c != "ethtool_g" && c != "mst_status") EXPECT_NE(t->merge, nullptr) << c << " is captured but never merged";
+    if (c != "ethtool_g" && c != "mst_status") {
+      EXPECT_NE(t->merge, nullptr) << c << " is captured but never merged";
+    }
   }
 }
 
@@ -147,7 +149,17 @@ TEST(ToolTable, EveryParserHasAGoldenOverItsCorpusFiles) {
     test::check_golden("../hosts/" + rel, find_tool(tool)->parse_to_json);
     ++goldens[tool];
   }
-  for (const Tool& t : all_tools()) EXPECT_GT(goldens[std::string(t.id)], 0) << t.id << " has no golden over a corpus file";
+  // Parsers whose tests use inline text only: no public output of the tool is in the corpus yet.
+  // The list may only shrink: a tool listed here that gains a golden fails the test.
+  static const std::set<std::string> k_no_corpus_yet{"ethtool_a", "sysfs_ecn", "persistence", "sysfs_peermem"};
+  for (const Tool& t : all_tools()) {
+    std::string id(t.id);
+    if (k_no_corpus_yet.count(id)) {
+      EXPECT_EQ(goldens[id], 0) << id << " now has a golden: remove it from k_no_corpus_yet";
+    } else {
+      EXPECT_GT(goldens[id], 0) << id << " has no golden over a corpus file";
+    }
+  }
 }
 
 TEST(ToolTable, MissingToolReasonsComeFromTheTable) {
