@@ -180,6 +180,11 @@ void on_mlnx_qos(Ctx& c) {
     q.pfc_enabled = std::vector<bool>(v->pfc_enabled->begin(), v->pfc_enabled->end());
     q.pfc_source = c.find("enabled");
   }
+  if (v->priority_to_buffer) {
+    q.priority_to_buffer.emplace();
+    for (std::uint32_t b : *v->priority_to_buffer) q.priority_to_buffer->push_back(static_cast<int>(b));
+  }
+  if (v->dcbx_mode) q.dcbx_mode = *v->dcbx_mode == parse::DcbxMode::firmware_controlled ? "firmware" : "os";
   n.qos.value = std::move(q);
   n.qos.source = c.find("trust state");
   n.qos.notes = c.truncation_notes();
