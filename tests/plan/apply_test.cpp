@@ -247,7 +247,9 @@ TEST_F(DisruptionTest, EveryPfcAndTrustActionIsDisruptiveAndPfcComesLast) {
       saw_trust = true;
       EXPECT_EQ(a.disruption, Disruption::channel_restart);
     }
-    if (a.kind == ActionKind::dscp2prio || a.kind == ActionKind::ecn) EXPECT_EQ(a.disruption, Disruption::none);
+    if (a.kind == ActionKind::dscp2prio || a.kind == ActionKind::ecn) {
+      EXPECT_EQ(a.disruption, Disruption::none);
+    }
   }
   EXPECT_TRUE(saw_pfc);
   EXPECT_TRUE(saw_trust);

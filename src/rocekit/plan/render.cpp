@@ -176,7 +176,9 @@ std::string render_sh(const Plan& plan) {
   out += "total_steps=" + std::to_string(plan.actions.size()) + "\n";
   if (!plan.actions.empty()) out += identity_guard_sh(plan);
   if (plan.actions.empty()) {
-    out += "printf 'nothing to do: the host matches the policy\\n'\n";
+    out += plan.unplanned.empty()
+               ? "printf 'nothing to do: the host matches the policy\\n'\n"
+               : "printf 'nothing to do: no step planned; read the not-planned lines at the top of this script\\n'\n";
     return out;
   }
   std::size_t n = 0;

@@ -64,6 +64,12 @@ NetdevScope roce_netdev_scope(const Snapshot& s, const NetDev& n, const Policy& 
     return {true, false, "QoS state read by mlnx_qos"};
   // /sys/class/net/<if>/ecn/roce_{rp,np} exists only on mlx5 netdevs (en/ecn sysfs).
   if (n.ecn.has_value()) return {true, false, "mlx5 ECN sysfs (roce_rp/roce_np) present"};
+  // A capture without any RDMA device list (no ibdev2netdev, ibv_devinfo, sysfs) cannot show
+  // that a netdev has no RDMA port: judge it, and say why, unless its driver is known.
+  bool rdma_known = s.source.kind == "live" || !s.rdma_devices.empty() ||
+                    std::any_of(s.netdevs.begin(), s.netdevs.end(), [](const NetDev& x) { return x.rdma_device.has_value(); });
+  if (!rdma_known && !driver)
+    return {true, false, "the input lists no RDMA devices: judged as a RoCE netdev"};
   return {false, false,
           "not backed by an RDMA port" + (driver ? " (driver " + *driver + ")" : std::string()) +
               ": RoCE settings do not apply (name it with --netdev, or give it a compute role in "

@@ -22,7 +22,9 @@ const InterfaceRoleRule* interface_role(const Policy& pol, const NetDev& n);
 
 /// In order: a management role -> out; --netdev -> in; a compute/storage role -> in; an
 /// InfiniBand (IPoIB) netdev -> out; an RDMA device on the netdev's port, driver mlx5_core, a
-/// Mellanox/NVIDIA (0x15b3) PCI function or QoS state read by mlnx_qos -> in; else out.
+/// Mellanox/NVIDIA (0x15b3) PCI function, QoS state read by mlnx_qos or mlx5 ECN sysfs -> in;
+/// a capture that lists no RDMA devices at all and no driver for the netdev -> in (cannot
+/// tell, said in `why`); else out.
 NetdevScope roce_netdev_scope(const Snapshot& s, const NetDev& n, const Policy& pol);
 
 }  // namespace rk
