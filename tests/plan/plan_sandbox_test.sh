@@ -193,8 +193,9 @@ if command -v ansible-playbook >/dev/null; then
       "$gold/roce-server-8dev-trust-pcp-pfc-off.yml" >"$a/out$i" 2>&1) ||
       bad "ansible run $i: $(tail -5 "$a/out$i")"
   done
-  grep -Eq 'localhost +: ok=10 +changed=2 .*failed=0 +skipped=2' "$a/out1" || bad "ansible run 1: $(tail -2 "$a/out1")"
-  grep -Eq 'localhost +: ok=8 +changed=0 .*failed=0 +skipped=4' "$a/out2" || bad "ansible run 2: $(tail -2 "$a/out2")"
+  # The identity checks and the per-host play add read-only tasks: count changes and failures.
+  grep -Eq 'localhost +: ok=[0-9]+ +changed=2 .*failed=0 ' "$a/out1" || bad "ansible run 1: $(tail -2 "$a/out1")"
+  grep -Eq 'localhost +: ok=[0-9]+ +changed=0 .*failed=0 ' "$a/out2" || bad "ansible run 2: $(tail -2 "$a/out2")"
   grep -q -- '--trust dscp' "$a/log1" || bad "ansible run 1 did not set trust"
   ! grep -q -- '--' "$a/log2" || bad "ansible run 2 changed something: $(cat "$a/log2")"
 fi

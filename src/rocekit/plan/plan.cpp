@@ -718,6 +718,7 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
     }
     // Scope (issue 14 item 2): only RoCE ports, never the management path unless named.
     NetdevScope sc = roce_netdev_scope(snapshot, n, policy);
+    if (!sc.roce && is_infiniband(snapshot, n)) continue;  // IPoIB: no RoCE step, no line (check says n/a)
     if (!sc.roce) {
       b.unplanned("scope", n.name, "not changed: " + sc.why);
       continue;
@@ -738,6 +739,9 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
       b.unplanned("pcie.max-read-request", f.bdf, "rejected PCI address: not dddd:bb:dd.f");
       continue;
     }
+    // Scope: MaxReadReq is planned for NVIDIA/Mellanox (0x15b3) functions only, never for the
+    // virtio or onboard NIC of the management path.
+    if (f.vendor_id && *f.vendor_id != 0x15b3) continue;
     b.mrrs(f);
   }
   for (const NetDev* n : devs) b.coalesce(*n);
