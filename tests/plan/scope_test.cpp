@@ -75,7 +75,8 @@ TEST_F(ScopeTest, AMachineWithoutRdmaDevicesPlansNothing) {
   EXPECT_TRUE(p.actions.empty()) << render_sh(p);
   ASSERT_EQ(p.unplanned.size(), 1u);
   EXPECT_EQ(p.unplanned[0].rule, "scope");
-  EXPECT_EQ(p.unplanned[0].reason.substr(0, 57), "not changed: not backed by an RDMA port (driver virtio_ne");
+  EXPECT_TRUE(p.unplanned[0].reason.starts_with("not changed: not backed by an RDMA port (driver virtio_net)"))
+      << p.unplanned[0].reason;
 }
 
 TEST_F(ScopeTest, TheDefaultRouteInterfaceIsChangedOnlyWhenNamed) {
@@ -141,7 +142,7 @@ TEST_F(ScopeTest, DgxFixturePlansOnlyForRdmaNetdevsAndNeverForManagement) {
       if (u.rule == "scope" && u.subject == subject) return u.reason;
     return std::string();
   };
-  EXPECT_EQ(reason("eno1").substr(0, 51), "not changed: not backed by an RDMA port (driver igb");
+  EXPECT_TRUE(reason("eno1").starts_with("not changed: not backed by an RDMA port (driver igb)")) << reason("eno1");
   EXPECT_EQ(reason(mgmt->name), "not changed: policy interface role management: never judged or changed");
   NetdevScope sc = roce_netdev_scope(s, *s.find_netdev("enp24s0np0"), pol);
   EXPECT_TRUE(sc.roce);
