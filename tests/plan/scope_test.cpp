@@ -49,8 +49,8 @@ struct ScopeTest : ::testing::Test {
     write(dev / "virtio0/net/eth0/mtu", "1500\n");
     write(dev / "virtio0/net/eth0/operstate", "up\n");
     write(r / "sys/bus/virtio/drivers/virtio_net/.keep", "");
-    fs::create_directory_symlink("../../../bus/virtio/drivers/virtio_net", dev / "virtio0/driver");
-    fs::create_directory_symlink("..", dev / "virtio0/net/eth0/device");
+    fs::create_directory_symlink("../../../../bus/virtio/drivers/virtio_net", dev / "virtio0/driver");
+    fs::create_directory_symlink("../..", dev / "virtio0/net/eth0/device");  // -> virtio0
     fs::create_directories(r / "sys/class/net");
     fs::create_directory_symlink("../../devices/pci0000:00/0000:00:03.0/virtio0/net/eth0", r / "sys/class/net/eth0");
     write(r / "proc/sys/kernel/hostname", "vm-1\n");
