@@ -57,6 +57,7 @@ struct ApplyTest : ::testing::Test {
     std::filesystem::create_directories(dir);
     opts.state_file = dir / "var" / "state.json";  // parent created by apply
     opts.lock_file = dir / "rocekit.lock";
+    opts.allow_disruption = true;  // the MTU steps restart queues; refusal: DisruptionTest
     Result<Snapshot> s = load_input(rk::test::testdata_dir() / "hosts" / "aerial-21-4-a100-cx6dx");
     ASSERT_TRUE(s.has_value());
     NetDev& n = s->netdev("ens6f0");
@@ -218,6 +219,113 @@ TEST(ApplyRollback, RejectsAMissingOrForeignStateFile) {
   o.state_file = "/nonexistent/state.json";
   FakeHost h;
   EXPECT_FALSE(rollback(o, h).has_value());
+}
+
+// ---- Disruption (issue 14 item 6): the roce-server bundle, trust pcp and PFC off on ens6.
+
+struct DisruptionTest : ApplyTest {
+  Plan qos;
+  void SetUp() override {
+    ApplyTest::SetUp();
+    Result<Snapshot> s = load_input(rk::test::testdata_dir() / "hosts" / "roce-server-8dev-trust-pcp-pfc-off");
+    ASSERT_TRUE(s.has_value());
+    qos = make_plan(*s, default_policy());
+    opts.allow_disruption = false;
+  }
+};
+
+TEST_F(DisruptionTest, EveryPfcAndTrustActionIsDisruptiveAndPfcComesLast) {
+  ASSERT_FALSE(qos.actions.empty());
+  bool saw_pfc = false, saw_trust = false;
+  for (const Action& a : qos.actions) {
+    if (a.kind == ActionKind::pfc) {
+      saw_pfc = true;
+      EXPECT_EQ(a.disruption, Disruption::link_flap);
+      EXPECT_NE(a.disruption_why.find("mlx5_toggle_port_link"), std::string::npos);
+    }
+    if (a.kind == ActionKind::trust) {
+      saw_trust = true;
+      EXPECT_EQ(a.disruption, Disruption::channel_restart);
+    }
+    if (a.kind == ActionKind::dscp2prio || a.kind == ActionKind::ecn) {
+      EXPECT_EQ(a.disruption, Disruption::none);
+    }
+  }
+  EXPECT_TRUE(saw_pfc);
+  EXPECT_TRUE(saw_trust);
+  // One port: its link flap is the last step, after the trust switch and the DSCP map.
+  EXPECT_EQ(qos.actions.back().kind, ActionKind::pfc);
+  std::vector<PortDisruption> sum = disruption_summary(qos);
+  ASSERT_EQ(sum.size(), 1u);
+  EXPECT_EQ(sum[0].subject, "ens6");
+  EXPECT_EQ(sum[0].worst, Disruption::link_flap);
+  EXPECT_EQ(sum[0].causes, (std::vector<std::string>{"trust: channel_restart", "pfc: link_flap"}));
+}
+
+TEST_F(DisruptionTest, YesWithoutAllowDisruptionRefusesAndTouchesNothing) {
+  Result<ApplyReport> r = apply_plan(qos, opts, host);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind, ErrorKind::unsupported);
+  EXPECT_NE(r.error().message.find("ens6 (trust: channel_restart, pfc: link_flap)"), std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("--allow-disruption"), std::string::npos);
+  EXPECT_TRUE(host.ran.empty());
+  EXPECT_FALSE(std::filesystem::exists(opts.state_file));
+  EXPECT_FALSE(std::filesystem::exists(opts.lock_file));
+  EXPECT_EQ(disruptive_ports(qos, opts), "ens6 (trust: channel_restart, pfc: link_flap)");
+}
+
+TEST_F(DisruptionTest, DryRunNamesThePortsAndAllowDisruptionRuns) {
+  opts.dry_run = true;
+  Result<ApplyReport> dry = apply_plan(qos, opts, host);
+  ASSERT_TRUE(dry.has_value());
+  EXPECT_EQ(dry->log.front(),
+            "would disrupt traffic (needs --allow-disruption): ens6 (trust: channel_restart, pfc: link_flap)");
+  EXPECT_TRUE(host.ran.empty());
+  opts.dry_run = false;
+  opts.allow_disruption = true;
+  EXPECT_EQ(disruptive_ports(qos, opts), "");
+  Result<ApplyReport> r = apply_plan(qos, opts, host);
+  ASSERT_TRUE(r.has_value());
+  // The fake host has no mlnx_qos: the first step runs and fails, so the refusal is gone.
+  EXPECT_FALSE(r->ok);
+  ASSERT_FALSE(host.ran.empty());
+  EXPECT_EQ(host.ran.front(), "mlnx_qos -i ens6 --trust dscp");
+}
+
+TEST_F(DisruptionTest, PlanAndDryRunShowTheDiffTableBeforeTheCommands) {
+  std::vector<std::string> lines = summary_lines(qos);
+  ASSERT_GE(lines.size(), 4u);
+  EXPECT_EQ(lines[0], "Disruption (run in a maintenance window; `rocekit apply` needs --allow-disruption):");
+  EXPECT_EQ(lines[1], "  ens6: link_flap (trust: channel_restart, pfc: link_flap)");
+  EXPECT_EQ(lines[2], "Changes:");
+  EXPECT_EQ(lines.back().substr(0, 18), "  ens6  pfc       ");
+  EXPECT_NE(lines.back().find("0,0,0,0,0,0,0,0 -> 0,0,0,1,0,0,0,0  [link_flap]"), std::string::npos) << lines.back();
+  std::string sh = render_sh(qos);
+  EXPECT_LT(sh.find("# Changes:"), sh.find("step 1 "));
+  EXPECT_NE(sh.find("# DISRUPTIVE (link_flap): a PFC change bounces the port link"), std::string::npos);
+}
+
+// ---- Host identity (issue 14 item 3).
+
+TEST_F(ApplyTest, IdentityMatchesOnlyTheHostThePlanNames) {
+  std::filesystem::path root = dir / "root";
+  plan.hostname = "gpu-node-07";
+  std::filesystem::create_directories(root / "proc/sys/kernel");
+  std::ofstream(root / "proc/sys/kernel/hostname") << plan.hostname << "\n";
+  for (const std::string& n : plan.identity.netdevs) std::filesystem::create_directories(root / "sys/class/net" / n);
+  EXPECT_EQ(plan.identity.netdevs, (std::vector<std::string>{"ens6f0", "ens6f1"}));
+  EXPECT_TRUE(identity_mismatches(plan, root).empty());
+  std::filesystem::remove_all(root / "sys/class/net/ens6f1");
+  std::ofstream(root / "proc/sys/kernel/hostname") << "other-host\n";
+  EXPECT_EQ(identity_mismatches(plan, root),
+            (std::vector<std::string>{"the plan is for host 'gpu-node-07', this host is 'other-host'",
+                                      "netdev ens6f1 named by the plan is not on this host"}));
+}
+
+TEST(PlanIdentity, NodeGuidsComparedAsHexDigits) {
+  EXPECT_EQ(node_guid_hex("b859:9f03:00d4:5E1a"), "b8599f0300d45e1a");
+  EXPECT_EQ(node_guid_hex("0xB8599F0300D45E1A"), "b8599f0300d45e1a");
 }
 
 }  // namespace

@@ -24,6 +24,24 @@ compare() {  # compare GOLDEN ACTUAL
   diff -u "$1" "$2" >&2 || bad "$2 differs from $1"
 }
 
+# host_identity PLAN_JSON SYSROOT: make SYSROOT look like the plan's host (hostname, netdevs,
+# PCI functions, node GUIDs), so that the script's identity guard lets --execute run.
+host_identity() {
+  python3 - "$1" "$2" <<'PY'
+import json, os, sys
+plan, root = json.load(open(sys.argv[1])), sys.argv[2]
+os.makedirs(f"{root}/proc/sys/kernel", exist_ok=True)
+open(f"{root}/proc/sys/kernel/hostname", "w").write(plan["hostname"] + "\n")
+for n in plan["identity"]["netdevs"]:
+    os.makedirs(f"{root}/sys/class/net/{n}", exist_ok=True)
+for b in plan["identity"]["pci_functions"]:
+    os.makedirs(f"{root}/sys/bus/pci/devices/{b}", exist_ok=True)
+for dev, guid in plan["identity"]["node_guids"].items():
+    os.makedirs(f"{root}/sys/class/infiniband/{dev}", exist_ok=True)
+    open(f"{root}/sys/class/infiniband/{dev}/node_guid", "w").write(guid + "\n")
+PY
+}
+
 # run_case NAME INPUT [PLAN ARGS...]: plan, goldens, shellcheck, dry run, execute.
 run_case() {
   local name=$1 input=$2 d=$tmp/$1 rc=0
@@ -44,6 +62,7 @@ run_case() {
     printf 'SKIP: %s: ansible-playbook not installed (scripts/install-deps.sh installs ansible-core)\n' "$name"
   fi
   shellcheck -s bash "$d/plan.sh" || bad "$name: shellcheck"
+  host_identity "$d/plan.json" "$d/sys"
   : >"$d/dry.log"
   (cd "$d" && PATH=$sandbox_path RK_LOG=$d/dry.log RK_STATE=$d/state RK_SYSROOT=$d/sys \
     bash "$d/plan.sh" >"$d/dry.out") || bad "$name: dry run failed"
@@ -129,8 +148,10 @@ rc=0
 compare "$gold/roce-server-8dev-trust-pcp-pfc-off.boot.sh" "$tmp/boot/rocekit-roce-runtime.sh"
 grep -qx 'total_steps=4' "$tmp/boot/rocekit-roce-runtime.sh" || bad "boot script does not re-apply all 4 settings"
 : >"$tmp/boot.log"
+"$rk" plan "$c" -f json -o "$tmp/boot.json" || true
+host_identity "$tmp/boot.json" "$tmp/boot-root"
 PATH=$sandbox_path RK_LOG=$tmp/boot.log RK_STATE=$tmp/roce-server-8dev-trust-pcp-pfc-off/state \
-  bash "$tmp/boot/rocekit-roce-runtime.sh" --execute >"$tmp/boot.out" 2>&1 || bad "boot script: $(cat "$tmp/boot.out")"
+  RK_SYSROOT=$tmp/boot-root bash "$tmp/boot/rocekit-roce-runtime.sh" --execute >"$tmp/boot.out" 2>&1 || bad "boot script: $(cat "$tmp/boot.out")"
 [[ $(grep -c -- '--' "$tmp/boot.log") -eq 4 ]] || bad "boot script: not 4 set commands: $(cat "$tmp/boot.log")"
 c=$tmp/fw14.32.after
 cp -r "$src/testdata/hosts/homelab-host01-cx4lx-fw14.32" "$c"
@@ -164,14 +185,17 @@ run_case hostile-name-ecn "$tmp/snap.json"
 if command -v ansible-playbook >/dev/null; then
   a=$tmp/ansible
   mkdir -p "$a/state"
+  host_identity "$tmp/roce-server-8dev-trust-pcp-pfc-off/plan.json" "$a/root"
   for i in 1 2; do
     (cd "$a" && PATH=$sandbox_path RK_LOG=$a/log$i RK_STATE=$a/state ANSIBLE_HOME=$a/.a \
       ANSIBLE_LOCAL_TEMP=$a/.a/tmp ANSIBLE_NOCOLOR=1 ansible-playbook -i localhost, -c local \
-      -e ansible_become=false "$gold/roce-server-8dev-trust-pcp-pfc-off.yml" >"$a/out$i" 2>&1) ||
+      -e ansible_become=false -e rk_sysroot="$a/root" \
+      "$gold/roce-server-8dev-trust-pcp-pfc-off.yml" >"$a/out$i" 2>&1) ||
       bad "ansible run $i: $(tail -5 "$a/out$i")"
   done
-  grep -Eq 'localhost +: ok=10 +changed=2 .*failed=0 +skipped=2' "$a/out1" || bad "ansible run 1: $(tail -2 "$a/out1")"
-  grep -Eq 'localhost +: ok=8 +changed=0 .*failed=0 +skipped=4' "$a/out2" || bad "ansible run 2: $(tail -2 "$a/out2")"
+  # The identity checks and the per-host play add read-only tasks: count changes and failures.
+  grep -Eq 'localhost +: ok=[0-9]+ +changed=2 .*failed=0 ' "$a/out1" || bad "ansible run 1: $(tail -2 "$a/out1")"
+  grep -Eq 'localhost +: ok=[0-9]+ +changed=0 .*failed=0 ' "$a/out2" || bad "ansible run 2: $(tail -2 "$a/out2")"
   grep -q -- '--trust dscp' "$a/log1" || bad "ansible run 1 did not set trust"
   ! grep -q -- '--' "$a/log2" || bad "ansible run 2 changed something: $(cat "$a/log2")"
 fi
@@ -187,17 +211,30 @@ apply() {
   RK_LOG=$ap/log RK_STATE=$ap/state "$rk" apply "$aerial" --tool-dir "$tmp/bin" --root "$ap/root" \
     --lock "$ap/lock" --state "$ap/state.json" "$@"
 }
+# Another host (no identity under the root yet): refused, exit 2, nothing run or written.
+rc=0
+apply --yes --allow-disruption >"$ap/other.out" 2>&1 || rc=$?
+[[ $rc -eq 2 && ! -e $ap/log && ! -e $ap/state.json ]] || bad "apply on another host: rc $rc or wrote: $(cat "$ap/other.out")"
+grep -q 'not this host: ' "$ap/other.out" || bad "apply on another host: no reason: $(cat "$ap/other.out")"
+"$rk" plan "$aerial" -f json -o "$ap/plan.json" || true
+host_identity "$ap/plan.json" "$ap/root"
+# The MTU steps restart the ports' queues: --yes alone refuses and names the ports.
+rc=0
+apply --yes >"$ap/nodisrupt.out" 2>&1 || rc=$?
+[[ $rc -eq 2 && ! -e $ap/log && ! -e $ap/state.json ]] || bad "apply --yes without --allow-disruption: rc $rc or wrote"
+grep -q 'refusing to disrupt traffic without --allow-disruption: ens6f0 (mtu: channel_restart); ens6f1 (mtu: channel_restart)' \
+  "$ap/nodisrupt.out" || bad "apply --yes: refusal does not name the ports: $(cat "$ap/nodisrupt.out")"
 rc=0
 apply --dry-run >"$ap/dry.out" || rc=$?
 [[ $rc -eq 0 && ! -e $ap/log && ! -e $ap/state.json ]] || bad "apply --dry-run: rc $rc or wrote"
 rc=0
 RK_LOG=$ap/log RK_STATE=$ap/state flock "$ap/lock" "$rk" apply "$aerial" --tool-dir "$tmp/bin" \
-  --root "$ap/root" --lock "$ap/lock" --state "$ap/state.json" --yes >"$ap/locked.out" 2>&1 || rc=$?
+  --root "$ap/root" --lock "$ap/lock" --state "$ap/state.json" --yes --allow-disruption >"$ap/locked.out" 2>&1 || rc=$?
 if [[ $rc -ne 2 ]] || ! grep -q 'another rocekit apply holds' "$ap/locked.out"; then
   bad "apply under a held lock: rc $rc: $(cat "$ap/locked.out")"
 fi
 rc=0
-apply --yes >"$ap/apply.out" 2>&1 || rc=$?
+apply --yes --allow-disruption >"$ap/apply.out" 2>&1 || rc=$?
 [[ $rc -eq 0 ]] || bad "apply --yes: rc $rc: $(cat "$ap/apply.out")"
 [[ $(cat "$ap/state/ens6f0.mtu") == 4200 && $(cat "$ap/state/ens6f1.mtu") == 4200 ]] || bad "apply: MTU not set"
 grep -q '"1536"' "$ap/state.json" || bad "apply: previous MTU not saved"

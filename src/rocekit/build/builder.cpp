@@ -86,6 +86,11 @@ QosState qos_state(const parse::MlnxQos& v) {
   if (v.trust) q.trust = trust(*v.trust);
   for (const auto& [d, p] : v.dscp_to_priority) q.dscp_to_priority[static_cast<int>(d)] = static_cast<int>(p);
   if (v.pfc_enabled) q.pfc_enabled = std::vector<bool>(v.pfc_enabled->begin(), v.pfc_enabled->end());
+  if (v.priority_to_buffer) {
+    q.priority_to_buffer.emplace();
+    for (std::uint32_t b : *v.priority_to_buffer) q.priority_to_buffer->push_back(static_cast<int>(b));
+  }
+  if (v.dcbx_mode) q.dcbx_mode = *v.dcbx_mode == parse::DcbxMode::firmware_controlled ? "firmware" : "os";
   return q;
 }
 

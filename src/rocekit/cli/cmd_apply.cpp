@@ -1,6 +1,9 @@
 // rocekit apply: run a plan on this host (src/rocekit/plan/apply.hpp). Shows the plan, asks
 // unless --yes, locks, saves previous values, stops at the first failure; --rollback restores.
-// Exit 0: applied (or nothing to do, or dry run); 1: a step failed; 2: usage, input or lock error.
+// Refuses (exit 2, nothing written) a plan of another host unless --force, and a step that
+// disrupts traffic (link flap, queue restart) unless --allow-disruption.
+// Exit 0: applied (or nothing to do, or dry run); 1: a step failed; 2: usage, input, lock error
+// or a refusal.
 #include <iostream>
 #include <memory>
 
@@ -23,8 +26,11 @@ struct ApplyCliOptions {
   bool yes = false;
   bool dry_run = false;
   bool firmware = false;
+  bool allow_disruption = false;
+  bool force = false;
   int step_timeout_s = 120;
   std::vector<std::string> tool_dirs;  ///< searched before the standard directories
+  PlanScopeOptions scope;              ///< --netdev, --migrate-priority
 };
 
 const std::vector<std::string> k_tool_dirs{"/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
@@ -42,6 +48,7 @@ void run_apply(Context& ctx, const ApplyCliOptions& o) {
   plan::ApplyOptions ao;
   ao.dry_run = o.dry_run;
   ao.firmware = o.firmware;
+  ao.allow_disruption = o.allow_disruption;
   ao.lock_file = o.lock;
   std::vector<std::string> dirs = o.tool_dirs;
   dirs.insert(dirs.end(), k_tool_dirs.begin(), k_tool_dirs.end());
@@ -54,9 +61,30 @@ void run_apply(Context& ctx, const ApplyCliOptions& o) {
   }
   ao.state_file = o.state;
   plan::Plan p;
-  if (!make_cli_plan(ctx, o.input, o.root, o.policy, o.mlxconfig_db, p)) return;
+  if (!make_cli_plan(ctx, o.input, o.root, o.policy, o.mlxconfig_db, o.scope, p)) return;
   ctx.out << plan::render_sh(p);
   if (p.actions.empty()) return;
+  // A plan made from another host's capture must not run here: refuse before the prompt, the
+  // lock and the state file, so that nothing is written.
+  if (std::vector<std::string> bad = plan::identity_mismatches(p, o.root); !bad.empty()) {
+    std::string why;
+    for (const std::string& b : bad) why += (why.empty() ? "" : "; ") + b;
+    if (o.force) {
+      ctx.err << "rocekit: warning: --force: applying although " << why << "\n";
+    } else if (o.dry_run) {
+      ctx.err << "rocekit: warning: apply would refuse this plan (" << why << "); --force overrides\n";
+    } else {
+      return report_error(ctx, Error{ErrorKind::unsupported,
+                                     "not this host: " + why +
+                                         ". Make the plan on this host (`rocekit apply live`), or "
+                                         "pass --force if the host was renamed; nothing was changed",
+                                     "apply"});
+    }
+  }
+  // Refuse a disruptive plan before asking: apply_plan returns the refusal, touching nothing.
+  if (!o.dry_run && !plan::disruptive_ports(p, ao).empty())
+    if (Result<plan::ApplyReport> refused = plan::apply_plan(p, ao, *runner); !refused)
+      return report_error(ctx, refused.error());
   if (!o.yes && !o.dry_run) {
     ctx.out << "Apply " << p.actions.size() << " steps? [y/N] " << std::flush;
     std::string answer;
@@ -92,8 +120,15 @@ void add_apply_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--step-timeout", o->step_timeout_s,
                   "Seconds one command may run before its process group is killed (default 120)")
       ->check(CLI::Range(1, 3600));
+  add_plan_scope_options(*cmd, o->scope);
   cmd->add_flag("-y,--yes", o->yes, "Do not ask");
   cmd->add_flag("--dry-run", o->dry_run, "Show the steps; run and write nothing");
+  cmd->add_flag("--allow-disruption", o->allow_disruption,
+                "Run steps that bounce a port's link (PFC) or restart its queues (trust, MTU); "
+                "without it apply refuses and names the ports");
+  cmd->add_flag("--force", o->force,
+                "Apply although the plan's host (hostname, netdevs, PCI functions, node GUIDs) "
+                "is not this host");
   cmd->add_flag("--firmware", o->firmware, "Also apply firmware NV steps (need reboot/mstfwreset)");
   cmd->callback([o, &ctx] { run_apply(ctx, *o); });
 }

@@ -30,6 +30,7 @@ struct CheckOptions {
   std::string color = "auto";
   std::string root = "/";
   bool nv_config = false;
+  std::vector<std::string> netdevs;
 };
 
 void run_check(Context& ctx, const CheckOptions& o) {
@@ -40,6 +41,7 @@ void run_check(Context& ctx, const CheckOptions& o) {
   }
   Result<Policy> policy = load_policy(o.policy);
   if (!policy) return report_error(ctx, policy.error());
+  policy->named_netdevs = o.netdevs;
   // No input: collect this host (or the tree under --root) live.
   Result<Snapshot> snap = o.input.empty() ? Result<Snapshot>(Snapshot{}) : load_input(o.input);
   if (!snap) return report_error(ctx, snap.error());
@@ -94,6 +96,8 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--save-snapshot", opts->save_snapshot, "Also write the host snapshot JSON here");
   cmd->add_option("-o,--output", opts->output, "Write the report to this file (atomically)");
   cmd->add_option("--rule", opts->only, "Only these rule ids or families (repeatable)");
+  cmd->add_option("--netdev", opts->netdevs,
+                  "Also judge this netdev by the RoCE rules although no RDMA port backs it (repeatable)");
   cmd->add_flag("-q,--quiet", opts->quiet, "Text: list only failures and unknowns");
   cmd->add_option("--color", opts->color, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));

@@ -1,26 +1,37 @@
 // rocekit plan: the actions that bring a host to the policy, as a bash script or JSON
 // (src/rocekit/plan/). Exit 0: nothing to do; 1: actions planned; 2: usage or input error.
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 
 #include "rocekit/cli/commands.hpp"
 #include "rocekit/pipeline.hpp"
+#include "rocekit/plan/host_guard.hpp"
 #include "rocekit/plan/plan.hpp"
 
 namespace rk::cli {
 
 bool make_cli_plan(Context& ctx, const std::string& input, const std::string& root,
-                   const std::string& policy_file, const std::string& mlxconfig_db, plan::Plan& out,
-                   plan::Plan* boot) {
+                   const std::string& policy_file, const std::string& mlxconfig_db,
+                   const PlanScopeOptions& scope, plan::Plan& out, plan::Plan* boot) {
   Result<Policy> policy = load_policy(policy_file);
   if (!policy) {
     report_error(ctx, policy.error());
     return false;
   }
+  policy->named_netdevs = scope.netdevs;
+  plan::PlanOptions popts;
+  popts.migrate_priority = scope.migrate_priority;
   Snapshot snap;
   if (input.empty() || input == "live") {
     if (!collect_live(ctx, root, false, snap)) return false;
+    const char* ssh = std::getenv("SSH_CONNECTION");
+    popts.protected_netdevs = plan::live_protected_netdevs(root, ssh ? ssh : "", popts.protected_unchecked);
   } else {
+    // A capture holds no route table: say so rather than guess which port is the management path.
+    popts.protected_unchecked =
+        "not checked which interface carries the default route or the ssh session (the input "
+        "has no route table): make sure no step below is for the management interface";
     Result<Snapshot> loaded = load_input(input);
     if (!loaded) {
       report_error(ctx, loaded.error());
@@ -33,7 +44,6 @@ bool make_cli_plan(Context& ctx, const std::string& input, const std::string& ro
     report_error(ctx, nv.error());
     return false;
   }
-  plan::PlanOptions popts;
   popts.nv_db = nv->db ? &*nv->db : nullptr;
   popts.nv_db_missing = nv->missing;
   out = plan::make_plan(snap, *policy, popts);
@@ -45,20 +55,45 @@ bool make_cli_plan(Context& ctx, const std::string& input, const std::string& ro
   return true;
 }
 
+void add_plan_scope_options(CLI::App& cmd, PlanScopeOptions& o) {
+  cmd.add_option("--netdev", o.netdevs,
+                 "Also plan for this netdev (no RDMA port needed; allowed even when it carries the "
+                 "default route or this ssh session); repeatable");
+  cmd.add_flag("--migrate-priority", o.migrate_priority,
+               "Move PFC and the DSCP map to the policy's RoCE priority even where the host runs "
+               "RoCE lossless on another priority (change the switch the same way)");
+}
+
 namespace {
 
 struct PlanOptions {
-  std::string input;
+  std::vector<std::string> inputs;  ///< one; several only with -f ansible (one play per host)
   std::string root = "/";
   std::string policy;
   std::string mlxconfig_db{plan::k_default_mlxconfig_db};
   std::string format = "sh";
   std::string output;
+  PlanScopeOptions scope;
 };
 
 void run_plan(Context& ctx, const PlanOptions& o) {
   plan::Plan p, boot;
-  if (!make_cli_plan(ctx, o.input, o.root, o.policy, o.mlxconfig_db, p, o.format == "systemd" ? &boot : nullptr))
+  if (o.inputs.size() > 1 && o.format != "ansible")
+    return report_error(ctx, Error{ErrorKind::malformed_input,
+                                   "several inputs need -f ansible (one play per host)", "plan"});
+  if (o.format == "ansible" && o.inputs.size() > 1) {
+    std::vector<plan::Plan> plans;
+    bool any = false;
+    for (const std::string& in : o.inputs) {
+      if (!make_cli_plan(ctx, in, o.root, o.policy, o.mlxconfig_db, o.scope, plans.emplace_back())) return;
+      any = any || !plans.back().actions.empty();
+    }
+    if (!write_output(ctx, o.output, plan::render_ansible(plans))) return;
+    ctx.exit_code = any ? ExitCode::findings : ExitCode::ok;
+    return;
+  }
+  std::string input = o.inputs.empty() ? std::string() : o.inputs.front();
+  if (!make_cli_plan(ctx, input, o.root, o.policy, o.mlxconfig_db, o.scope, p, o.format == "systemd" ? &boot : nullptr))
     return;
   if (o.format == "systemd") {
     if (o.output.empty() || o.output == "-")
@@ -91,8 +126,9 @@ void add_plan_command(CLI::App& app, Context& ctx) {
   auto opts = std::make_shared<PlanOptions>();
   CLI::App* cmd = app.add_subcommand(
       "plan", "Ordered, idempotent actions that bring a host to the policy (bash script or JSON)");
-  cmd->add_option("input", opts->input,
-                  "Capture directory, .tar.gz, snapshot .json, or 'live' (default: this host)");
+  cmd->add_option("input", opts->inputs,
+                  "Capture directory, .tar.gz, snapshot .json, or 'live' (default: this host); "
+                  "with -f ansible several, one play per host");
   cmd->add_option("--root", opts->root, "Live: collect from /sys, /proc under this directory");
   cmd->add_option("--mlxconfig-db", opts->mlxconfig_db,
                   "mstflint's firmware parameter DB used to validate NV names and values "
@@ -101,6 +137,7 @@ void add_plan_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-f,--format", opts->format, "Output format: sh, json, ansible or systemd (-o DIR)")
       ->check(CLI::IsMember({"sh", "json", "ansible", "systemd"}));
   cmd->add_option("-o,--output", opts->output, "Write the plan to this file (atomically)");
+  add_plan_scope_options(*cmd, opts->scope);
   cmd->callback([opts, &ctx] { run_plan(ctx, *opts); });
 }
 

@@ -52,9 +52,18 @@ void add_plan_command(CLI::App& app, Context& ctx);
 /// under `policy_file` ("" = built-in) with firmware names checked against `mlxconfig_db` when
 /// present (cmd_plan.cpp; `plan` and `apply` share it). `boot`, when given, also gets the plan
 /// that re-applies every runtime setting (the systemd boot script). False: the error is reported.
+/// Options `plan` and `apply` share beyond the input: --netdev (netdevs to plan for although
+/// they have no RDMA port or carry the default route / ssh session: Policy::named_netdevs) and
+/// --migrate-priority (PlanOptions::migrate_priority).
+struct PlanScopeOptions {
+  std::vector<std::string> netdevs;
+  bool migrate_priority = false;
+};
+void add_plan_scope_options(CLI::App& cmd, PlanScopeOptions& o);
+
 bool make_cli_plan(Context& ctx, const std::string& input, const std::string& root,
-                   const std::string& policy_file, const std::string& mlxconfig_db, plan::Plan& out,
-                   plan::Plan* boot = nullptr);
+                   const std::string& policy_file, const std::string& mlxconfig_db,
+                   const PlanScopeOptions& scope, plan::Plan& out, plan::Plan* boot = nullptr);
 void add_apply_command(CLI::App& app, Context& ctx);
 /// The exporter subcommand (cmd_exporter.cpp), linked into rocekit-exporter only.
 void add_exporter_command(CLI::App& app, Context& ctx);

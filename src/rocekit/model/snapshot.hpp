@@ -55,6 +55,11 @@ struct QosState {
   std::map<int, int> dscp_to_priority;           ///< DSCP 0..63 -> priority 0..7; empty if not shown
   std::optional<std::vector<bool>> pfc_enabled;  ///< 8 entries, priority order; nullopt = not shown
   std::optional<std::vector<int>> priority_to_tc; ///< 8 entries when shown
+  /// mlnx_qos PFC "buffer" row: receive buffer per priority, 8 entries when shown (prio2buffer).
+  std::optional<std::vector<int>> priority_to_buffer;
+  /// mlnx_qos "DCBX mode:": "firmware" (Firmware controlled: the NIC takes QoS from the
+  /// switch's DCBX, willing) or "os" (OS controlled); nullopt when not shown.
+  std::optional<std::string> dcbx_mode;
   Evidence trust_source;
   Evidence dscp_source;
   Evidence pfc_source;

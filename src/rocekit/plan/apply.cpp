@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -248,6 +250,59 @@ Result<std::shared_ptr<ApplyLock>> ApplyLock::acquire(const std::filesystem::pat
 
 ApplyLock::~ApplyLock() { ::close(m_fd); }
 
+namespace {
+
+std::string read_trimmed(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  std::string s;
+  if (!f || !std::getline(f, s)) return {};
+  while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> identity_mismatches(const Plan& plan, const std::filesystem::path& root) {
+  std::vector<std::string> out;
+  auto at = [&](const std::string& abs) { return root / std::filesystem::path(abs).relative_path(); };
+  std::string here = read_trimmed(at("/proc/sys/kernel/hostname"));
+  if (plan.hostname.empty())
+    out.push_back("the plan names no host (the input had no hostname)");
+  else if (here != plan.hostname)
+    out.push_back("the plan is for host '" + plan.hostname + "', this host is '" +
+                  (here.empty() ? std::string("(hostname unreadable)") : here) + "'");
+  std::error_code ec;
+  for (const std::string& n : plan.identity.netdevs)
+    if (!std::filesystem::exists(at("/sys/class/net/" + n), ec))
+      out.push_back("netdev " + n + " named by the plan is not on this host");
+  for (const std::string& b : plan.identity.bdfs)
+    if (!std::filesystem::exists(at("/sys/bus/pci/devices/" + b), ec))
+      out.push_back("PCI function " + b + " named by the plan is not on this host");
+  for (const auto& [dev, guid] : plan.identity.node_guids) {
+    std::string have = read_trimmed(at("/sys/class/infiniband/" + dev + "/node_guid"));
+    if (node_guid_hex(have) != node_guid_hex(guid))
+      out.push_back("RDMA device " + dev + " has node GUID " + (have.empty() ? "(none)" : have) +
+                    " on this host, the plan's host has " + guid);
+  }
+  return out;
+}
+
+std::string disruptive_ports(const Plan& plan, const ApplyOptions& opts) {
+  if (opts.allow_disruption) return {};
+  std::string list;
+  for (const PortDisruption& d : disruption_summary(plan)) {
+    std::string causes;
+    for (const Action& a : plan.actions)
+      if (a.subject == d.subject &&
+          (a.disruption == Disruption::link_flap || a.disruption == Disruption::channel_restart) &&
+          (a.scope != FixScope::firmware_reboot || opts.firmware))
+        causes += (causes.empty() ? "" : ", ") + std::string(to_string(a.kind)) + ": " +
+                  std::string(to_string(a.disruption));
+    if (!causes.empty()) list += (list.empty() ? "" : "; ") + d.subject + " (" + causes + ")";
+  }
+  return list;
+}
+
 Result<ApplyReport> apply_plan(const Plan& plan, const ApplyOptions& opts, StepRunner& runner) {
   ApplyReport rep;
   std::vector<const Action*> todo;
@@ -257,6 +312,15 @@ Result<ApplyReport> apply_plan(const Plan& plan, const ApplyOptions& opts, StepR
       continue;
     }
     todo.push_back(&a);
+  }
+  if (std::string ports = disruptive_ports(plan, opts); !ports.empty()) {
+    if (!opts.dry_run)
+      return unexpected(ErrorKind::unsupported,
+                        "refusing to disrupt traffic without --allow-disruption: " + ports +
+                            ". Drain the ports (or use a maintenance window) and pass "
+                            "--allow-disruption; nothing was changed",
+                        "apply");
+    rep.log.push_back("would disrupt traffic (needs --allow-disruption): " + ports);
   }
   if (opts.dry_run) rep.log.push_back("DRY RUN: nothing is changed");
   std::shared_ptr<ApplyLock> lock;

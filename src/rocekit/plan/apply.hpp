@@ -51,6 +51,10 @@ class ApplyLock {
 struct ApplyOptions {
   bool dry_run = false;        ///< log the steps, run and write nothing (no state file, no lock)
   bool firmware = false;       ///< include firmware_reboot (NV) steps; skipped otherwise
+  /// Run steps that bounce a link or restart a netdev's queues (Action::disruption
+  /// link_flap / channel_restart). Without it apply_plan refuses before touching anything and
+  /// names the ports; firmware NV steps are gated by `firmware` (they act at the next reboot).
+  bool allow_disruption = false;
   std::filesystem::path state_file;  ///< previous values, written before the first step
   std::filesystem::path lock_file = "/run/rocekit.lock";
 };
@@ -63,10 +67,21 @@ struct ApplyReport {
   bool reboot_needed = false;     ///< a firmware NV step ran: reboot or mstfwreset needed
 };
 
+/// Why `plan` does not describe the host under `root` ("/" live): its hostname
+/// (root/proc/sys/kernel/hostname) differs, or a netdev (/sys/class/net/<n>), PCI function
+/// (/sys/bus/pci/devices/<bdf>) or RDMA node GUIDs (/sys/class/infiniband/<dev>/node_guid) the
+/// plan names is not there. Empty = same host. The sh and Ansible renderers run the same checks.
+std::vector<std::string> identity_mismatches(const Plan& plan, const std::filesystem::path& root);
+
+/// The ports whose steps would disrupt traffic and are not allowed by `opts`, as
+/// "ens6f0 (pfc: link_flap); ens6f1 (mtu: channel_restart)"; "" = none (or allow_disruption).
+std::string disruptive_ports(const Plan& plan, const ApplyOptions& opts);
+
 /// Applies `plan` in order; stops at the first failed command or read-back. The state file
 /// (JSON "rocekit-apply-state/1": the undo step of every action and how many were attempted)
-/// is written before the first step and after each. Errors (nothing ran): the lock is held,
-/// the state file cannot be written.
+/// is written before the first step and after each. Errors (nothing ran, nothing written):
+/// a disruptive step without `allow_disruption` (unsupported, naming the ports), the lock is
+/// held, the state file cannot be written.
 Result<ApplyReport> apply_plan(const Plan& plan, const ApplyOptions& opts, StepRunner& runner);
 
 /// Restores the values saved in `opts.state_file`, newest step first, under the same lock, and

@@ -2,6 +2,7 @@
 // /work/shared/reference/host-facts.md §A (NV parameter names, _P<n>), §B (setpci MRRS with mask
 // and read-back), mlnx_qos / iproute2 dcb syntax.
 #include "rocekit/plan/plan.hpp"
+#include "rocekit/policy/scope.hpp"
 
 #include <algorithm>
 #include <array>
@@ -163,6 +164,50 @@ struct Builder {
     return {"dcb", "apptrust", "show", "dev", dev};
   }
 
+  /// "" or why the host looks deliberately configured for RoCE on another lossless priority.
+  std::string other_lossless_priority(const NetDev& n, const QosState& q) const {
+    if (!q.pfc_enabled || q.pfc_enabled->size() != 8) return {};
+    std::vector<int> host;
+    for (int p = 0; p < 8; ++p)
+      if ((*q.pfc_enabled)[static_cast<std::size_t>(p)]) host.push_back(p);
+    int want = pol.roce_priority & 7;
+    if (host.empty() || std::find(host.begin(), host.end(), want) != host.end()) return {};
+    std::vector<std::string> why;
+    int roce_on = -1;
+    if (auto it = q.dscp_to_priority.find(pol.roce_dscp);
+        it != q.dscp_to_priority.end() && q.trust && *q.trust == "dscp" &&
+        std::find(host.begin(), host.end(), it->second) != host.end()) {
+      roce_on = it->second;
+      why.push_back("DSCP " + std::to_string(pol.roce_dscp) + " -> priority " + std::to_string(roce_on));
+    }
+    if (q.priority_to_buffer && q.priority_to_buffer->size() == 8) {
+      // A lossless buffer: every priority mapped to it has PFC on (prio2buffer).
+      for (int p : host) {
+        int b = (*q.priority_to_buffer)[static_cast<std::size_t>(p)];
+        bool alone = true;
+        for (int o = 0; o < 8; ++o)
+          if ((*q.priority_to_buffer)[static_cast<std::size_t>(o)] == b && !(*q.pfc_enabled)[static_cast<std::size_t>(o)])
+            alone = false;
+        if (alone && (roce_on < 0 || roce_on == p)) {
+          if (roce_on < 0 && host.size() == 1) roce_on = p;
+          why.push_back("priority " + std::to_string(p) + " in lossless receive buffer " + std::to_string(b));
+          break;
+        }
+      }
+    }
+    if (roce_on < 0) return {};
+    std::string pfc;
+    for (int p : host) pfc += (pfc.empty() ? "" : ",") + std::to_string(p);
+    std::string ways;
+    for (const std::string& w : why) ways += ", " + w;
+    return "the host runs RoCE lossless on priority " + std::to_string(roce_on) + " (PFC on " + pfc +
+           ways + "), the policy on " + std::to_string(want) +
+           ": no PFC, trust or DSCP-map change planned for " + n.name + ", because moving it turns PFC "
+           "off where the traffic is. If " + std::to_string(roce_on) + " is intended, set roce.priority: " +
+           std::to_string(roce_on) + " (and pfc/ecn priorities) in the policy; to move to " +
+           std::to_string(want) + ", pass --migrate-priority and change the switch the same way";
+  }
+
   void dscp_map(const NetDev& n, const QosState& q, int dscp, int prio, const char* rule,
                 bool trust_changes) {
     auto it = q.dscp_to_priority.find(dscp);
@@ -204,6 +249,24 @@ struct Builder {
       return;
     }
     const QosState& q = *n.qos;
+    // DCBX in firmware (willing) mode: the switch's DCBX TLVs set PFC and ETS on this port and
+    // override a host write; point at the switch or at the NV setting that hands QoS to the host.
+    if (q.dcbx_mode && *q.dcbx_mode == "firmware") {
+      std::string port = n.rdma_port ? std::to_string(*n.rdma_port) : "<n>";
+      return unplanned("qos", n.name,
+                       "DCBX mode: Firmware controlled (willing): the NIC takes PFC/ETS from the switch's "
+                       "DCBX, so a host write would be overridden; no QoS step planned. Configure "
+                       "PFC priority " + std::to_string(pol.roce_priority) + " and the DSCP map on the "
+                       "switch port, or hand QoS to the host: mlxconfig set DCBX_WILLING_P" + port +
+                       "=0 (or LLDP_NB_DCBX_P" + port + "=0; mstflint mlxconfig_host.db "
+                       "nv_lldp_nb_dcbx / nv_lldp_nb_conf), then reboot or mstfwreset");
+    }
+    // Coupled settings: a host that consistently runs RoCE lossless on another priority
+    // (PFC on it, RoCE's DSCP mapped to it or it alone in a receive buffer) is not moved to the
+    // policy's priority silently: that turns PFC off where the traffic is (an outage).
+    if (std::string other = other_lossless_priority(n, q); !other.empty() && !opts.migrate_priority) {
+      return unplanned("qos.pfc-roce-priority", n.name, other);
+    }
     bool trust_changes = false;
     if (!q.trust) {
       unplanned("qos.trust-dscp", n.name, "trust state not shown");
@@ -457,6 +520,8 @@ struct Builder {
     std::string tool = plan.nv_backend == NvBackend::mlxconfig ? "mlxconfig" : "mstconfig";
     Action& a = add(ActionKind::nv_config, rule, dev, join(cur, " "), join(want, " "),
                     FixScope::firmware_reboot);
+    if (std::find(plan.identity.bdfs.begin(), plan.identity.bdfs.end(), owner.bdf) == plan.identity.bdfs.end())
+      plan.identity.bdfs.push_back(owner.bdf);
     a.argv = {tool, "-y", "-d", owner.bdf, "set"};
     a.check_argv = {tool, "-d", owner.bdf, "query"};
     std::vector<std::string> notes;
@@ -554,7 +619,83 @@ struct Builder {
   }
 };
 
+/// Sets each action's disruption (disruption_of) and orders the plan so that every port is
+/// disrupted in one window: firmware NV first (effective only at the next reboot), then PCIe
+/// MaxReadReq (no traffic effect), then one netdev after another in snapshot order; within a
+/// netdev the steps without traffic effect first, then trust and its DSCP map, MTU and
+/// adaptive coalescing (channel restarts) back to back, the PFC change (link flap) last, so
+/// that the link comes back up with every setting in place.
+void order_by_disruption(Plan& plan) {
+  std::map<std::string, std::size_t> port_order;
+  for (Action& a : plan.actions) {
+    DisruptionInfo d = disruption_of(a, plan.qos_backend);
+    a.disruption = d.effect;
+    a.disruption_why = std::move(d.why);
+    if (a.kind != ActionKind::nv_config && a.kind != ActionKind::max_read_request)
+      port_order.emplace(a.subject, port_order.size());
+  }
+  auto phase = [](const Action& a) {
+    return a.kind == ActionKind::nv_config ? 0 : a.kind == ActionKind::max_read_request ? 1 : 2;
+  };
+  auto rank = [](const Action& a) {
+    switch (a.kind) {
+      case ActionKind::ecn: return 0;
+      case ActionKind::trust: return 10;
+      case ActionKind::dscp2prio: return 11;  // after the trust switch of the same port
+      case ActionKind::mtu: return 12;
+      case ActionKind::coalesce: return a.disruption == Disruption::none ? 1 : 13;
+      case ActionKind::pfc: return 20;
+      default: return 0;
+    }
+  };
+  std::stable_sort(plan.actions.begin(), plan.actions.end(), [&](const Action& x, const Action& y) {
+    if (phase(x) != phase(y)) return phase(x) < phase(y);
+    if (phase(x) < 2) return x.kind < y.kind;
+    std::size_t px = port_order[x.subject], py = port_order[y.subject];
+    if (px != py) return px < py;
+    return rank(x) < rank(y);
+  });
+}
+
+/// The netdevs, PCI functions and node GUIDs the actions name (PlanIdentity).
+void fill_identity(const Snapshot& s, Plan& plan) {
+  auto add = [](std::vector<std::string>& v, const std::string& x) {
+    if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+  };
+  for (const Action& a : plan.actions) {
+    if (a.kind == ActionKind::nv_config) continue;  // nv_action records the owner function
+    if (a.kind == ActionKind::max_read_request) {
+      add(plan.identity.bdfs, a.subject);
+      continue;
+    }
+    add(plan.identity.netdevs, a.subject);
+    const NetDev* n = s.find_netdev(a.subject);
+    if (!n || !n->rdma_device) continue;
+    for (const RdmaDevice& d : s.rdma_devices)
+      if (d.name == *n->rdma_device && d.node_guid &&
+          std::none_of(plan.identity.node_guids.begin(), plan.identity.node_guids.end(),
+                       [&](const auto& g) { return g.first == d.name; }))
+        plan.identity.node_guids.emplace_back(d.name, *d.node_guid);
+  }
+}
+
 }  // namespace
+
+std::vector<PortDisruption> disruption_summary(const Plan& plan) {
+  std::vector<PortDisruption> out;
+  for (const Action& a : plan.actions) {
+    if (a.disruption == Disruption::none) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const PortDisruption& p) { return p.subject == a.subject; });
+    if (it == out.end()) {
+      out.push_back({a.subject, a.disruption, {}});
+      it = out.end() - 1;
+    }
+    it->worst = std::max(it->worst, a.disruption);
+    std::string what = std::string(to_string(a.kind)) + ": " + std::string(to_string(a.disruption));
+    if (std::find(it->causes.begin(), it->causes.end(), what) == it->causes.end()) it->causes.push_back(what);
+  }
+  return out;
+}
 
 Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions& opts) {
   Plan plan;
@@ -575,8 +716,21 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
       b.unplanned("net", n.name, "rejected netdev name: not a valid Linux interface name");
       continue;
     }
+    // Scope (issue 14 item 2): only RoCE ports, never the management path unless named.
+    NetdevScope sc = roce_netdev_scope(snapshot, n, policy);
+    if (!sc.roce && is_infiniband(snapshot, n)) continue;  // IPoIB: no RoCE step, no line (check says n/a)
+    if (!sc.roce) {
+      b.unplanned("scope", n.name, "not changed: " + sc.why);
+      continue;
+    }
+    if (auto it = opts.protected_netdevs.find(n.name); it != opts.protected_netdevs.end() && !sc.named) {
+      b.unplanned("scope", n.name, "not changed: " + it->second +
+                                       "; name it with --netdev to plan changes for it");
+      continue;
+    }
     devs.push_back(&n);
   }
+  if (!opts.protected_unchecked.empty() && !devs.empty()) plan.warnings.push_back(opts.protected_unchecked);
   for (const NetDev* n : devs) b.qos(*n);
   for (const NetDev* n : devs) b.ecn(*n);
   for (const NetDev* n : devs) b.mtu(*n);
@@ -585,12 +739,14 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
       b.unplanned("pcie.max-read-request", f.bdf, "rejected PCI address: not dddd:bb:dd.f");
       continue;
     }
+    // Scope: MaxReadReq is planned for NVIDIA/Mellanox (0x15b3) functions only, never for the
+    // virtio or onboard NIC of the management path.
+    if (f.vendor_id && *f.vendor_id != 0x15b3) continue;
     b.mrrs(f);
   }
   for (const NetDev* n : devs) b.coalesce(*n);
-  // Kinds were emitted in enum order, except dscp2prio/pfc interleaved per netdev: sort stably.
-  std::stable_sort(plan.actions.begin(), plan.actions.end(),
-                   [](const Action& x, const Action& y) { return x.kind < y.kind; });
+  order_by_disruption(plan);
+  fill_identity(snapshot, plan);
   return plan;
 }
 

@@ -4,6 +4,7 @@
 // Nothing here prints, runs commands or touches files.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,13 +13,14 @@
 #include "rocekit/core/result.hpp"
 #include "rocekit/model/finding.hpp"
 #include "rocekit/model/snapshot.hpp"
+#include "rocekit/plan/disruption.hpp"
 #include "rocekit/plan/nv_db.hpp"
 #include "rocekit/policy/policy.hpp"
 
 namespace rk::plan {
 
-/// What an action changes. Plans are ordered by this enum (firmware NV first, then runtime
-/// DCB/QoS, ECN, MTU, PCIe MaxReadReq, coalescing), then by subject.
+/// What an action changes. Plans are ordered firmware NV first, then PCIe MaxReadReq, then one
+/// netdev after another with its disruptive steps back to back (see make_plan).
 enum class ActionKind { nv_config, trust, dscp2prio, pfc, ecn, mtu, max_read_request, coalesce };
 std::string_view to_string(ActionKind k);
 
@@ -44,6 +46,9 @@ struct Action {
   std::vector<std::string> check_argv;  ///< read-back command (empty with write_path)
   std::vector<std::string> check_regex; ///< EREs; each must match some read-back output line
   std::string note;                     ///< e.g. "needs reboot or mstfwreset"
+  /// Effect on the port's traffic, set by make_plan from disruption_of() (plan/disruption.cpp).
+  Disruption disruption = Disruption::none;
+  std::string disruption_why;           ///< "" for none
   /// Restores `current` (`rocekit apply --rollback`): a command, or with write_path the value
   /// to write back. Empty undo_argv without write_path = not restorable (current not known).
   std::vector<std::string> undo_argv;
@@ -59,8 +64,17 @@ struct Unplanned {
   std::string reason;
 };
 
+/// What the plan says about the host it was made for: apply, the sh script and the playbook
+/// refuse to act on a host that does not match (identity_mismatches in apply.hpp).
+struct PlanIdentity {
+  std::vector<std::string> netdevs;  ///< every netdev an action names
+  std::vector<std::string> bdfs;     ///< every PCI function an action names (MaxReadReq, NV owner)
+  std::vector<std::pair<std::string, std::string>> node_guids;  ///< RDMA device -> node GUID
+};
+
 struct Plan {
   std::string hostname;
+  PlanIdentity identity;
   std::string policy_name;
   QosBackend qos_backend = QosBackend::dcb;
   NvBackend nv_backend = NvBackend::mstconfig;
@@ -83,6 +97,15 @@ struct PlanOptions {
   /// re-applies them all after a reboot resets them; MTU and in-range coalescing values keep
   /// the larger/current value; no firmware actions.
   bool all_runtime = false;
+  /// Netdevs that carry the default route or the current ssh session, with why
+  /// ("carries the default route (/proc/net/route)"): no step for them unless the policy names
+  /// them (Policy::named_netdevs, --netdev). See live_protected_netdevs (plan/host_guard.hpp).
+  std::map<std::string, std::string> protected_netdevs;
+  /// Non-empty when that could not be checked (a capture without routes): stated in the plan.
+  std::string protected_unchecked;
+  /// `--migrate-priority`: plan the PFC and DSCP-map moves although the host consistently runs
+  /// RoCE lossless on another priority than the policy's (otherwise: "not planned" with why).
+  bool migrate_priority = false;
 };
 
 /// Builds the plan. Every action is idempotent (it sets an absolute value) and is emitted only
@@ -95,6 +118,22 @@ struct PlanOptions {
 /// DB's reason; a DB prerequisite such as ADVANCED_PCI_SETTINGS is added to the same step).
 Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions& opts = {});
 
+/// One port (netdev, or PCI device for firmware NV) the plan disrupts, for the summary that
+/// plan and apply print first.
+struct PortDisruption {
+  std::string subject;
+  Disruption worst = Disruption::none;
+  std::vector<std::string> causes;  ///< "pfc: link_flap", "mtu: channel_restart"
+};
+
+/// The ports the plan disrupts, in plan order, each once with its most severe effect.
+std::vector<PortDisruption> disruption_summary(const Plan& plan);
+
+/// What plan and `apply --dry-run` print before the commands: the disruption summary (ports
+/// and effects), then one table row per step: port, setting, current -> desired, [effect].
+/// Empty for an empty plan.
+std::vector<std::string> summary_lines(const Plan& plan);
+
 /// Linux interface name rule: 1..15 bytes, no '/', no whitespace, not "." or "..".
 bool valid_netdev_name(std::string_view name);
 
@@ -102,6 +141,10 @@ bool valid_netdev_name(std::string_view name);
 /// `_P<n>` port suffix rule of host-facts.md §A (port TLVs need `_P1`/`_P2`, device TLVs must
 /// not have one). Errors: malformed_input naming the parameter.
 Result<std::string> validate_nv_param(std::string_view cli_name);
+
+/// Hex digits of a node GUID in lower case: "b859:9f03:00d4:5e1a" and "0xB8599F0300D45E1A"
+/// both give "b8599f0300d45e1a" (how apply, the sh script and the playbook compare GUIDs).
+std::string node_guid_hex(std::string_view guid);
 
 /// Single-quotes `word` for POSIX sh: `it's` -> `'it'\''s'`.
 std::string shell_quote(std::string_view word);
@@ -125,11 +168,16 @@ struct GeneratedFile {
 /// when an mlx5 netdev appears: driver reload, hotplug). Firmware steps are left out.
 std::vector<GeneratedFile> render_systemd(const Plan& plan);
 
-/// An Ansible playbook (hosts: all, become) applying the same actions idempotently: per action
-/// a read-back (changed_when false), the command only when a read-back regex does not match
-/// (ansible.builtin.command argv, no shell; sysfs writes via `tee` with stdin), then the
-/// read-back again with failed_when. Every string from the snapshot is tagged `!unsafe`, so a
-/// name holding `{{ }}` is never templated. POSIX [[:space:]] becomes Python's \s.
+/// An Ansible playbook: one play per plan, each run by every inventory host but acted on only
+/// by the host whose hostname is the plan's (the others end the play), after checking the
+/// netdevs, PCI functions and node GUIDs the plan names; a last play fails hosts that have no
+/// plan. Per action a read-back (changed_when false), the command only when a read-back regex
+/// does not match (MTU: only when the MTU read is below the plan's, so a larger MTU is never
+/// lowered) (ansible.builtin.command argv, no shell; sysfs writes via `tee` with stdin), then
+/// the read-back again with failed_when. Every string from the snapshot is tagged `!unsafe`,
+/// so a name holding `{{ }}` is never templated. POSIX [[:space:]] becomes Python's \s.
+/// Inventory variables: rk_sysroot (prefix of the identity paths, tests), rk_environment.
+std::string render_ansible(const std::vector<Plan>& plans);
 std::string render_ansible(const Plan& plan);
 
 /// The plan as JSON (schema "rocekit-plan/1"), two-space indented, trailing newline.

@@ -32,6 +32,15 @@ const std::vector<std::string>& fleet_and_switch_rule_ids() {
   return ids;
 }
 
+std::string_view to_string(InterfaceRole r) {
+  switch (r) {
+    case InterfaceRole::compute: return "compute";
+    case InterfaceRole::storage: return "storage";
+    case InterfaceRole::management: return "management";
+  }
+  return "?";
+}
+
 Policy default_policy() { return Policy{}; }
 
 namespace {
@@ -111,7 +120,7 @@ std::pair<std::uint32_t, std::uint32_t> get_range(const YAML::Node& n, const std
 void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& known_rules) {
   if (root.IsNull()) return;
   check_keys(root, {"profile", "roce", "cnp", "mtu", "pcie", "coalescing", "channels",
-                    "gpudirect", "firmware", "rules", "diagnose"},
+                    "gpudirect", "firmware", "interfaces", "rules", "diagnose"},
              "the policy");
   if (root["profile"]) p.name = get_str(root["profile"], "profile");
   if (const YAML::Node r = root["roce"]) {
@@ -194,6 +203,36 @@ void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& kn
           throw LoadError{"unknown relation '" + v + "' (PIX, PXB, PHB, NODE, SYS)", e.Mark()};
         p.gpu_nic_relations.push_back(v);
       }
+    }
+  }
+  if (const YAML::Node l = root["interfaces"]) {
+    if (!l.IsSequence()) throw LoadError{"interfaces must be a list of {role, netdev, pci, rdma_device}", l.Mark()};
+    for (const auto& e : l) {
+      if (!e.IsMap()) throw LoadError{"interfaces entry must be a map", e.Mark()};
+      check_keys(e, {"role", "netdev", "pci", "rdma_device"}, "interfaces entry");
+      InterfaceRoleRule r;
+      if (!e["role"]) throw LoadError{"interfaces entry needs a role (compute, storage, management)", e.Mark()};
+      std::string role = get_str(e["role"], "interfaces.role");
+      if (role == "compute") r.role = InterfaceRole::compute;
+      else if (role == "storage") r.role = InterfaceRole::storage;
+      else if (role == "management") r.role = InterfaceRole::management;
+      else throw LoadError{"unknown role '" + role + "' (compute, storage, management)", e["role"].Mark()};
+      auto patterns = [&](const char* key, std::vector<std::string>& out) {
+        const YAML::Node v = e[key];
+        if (!v) return;
+        if (v.IsScalar()) {
+          out.push_back(get_str(v, std::string("interfaces.") + key));
+          return;
+        }
+        if (!v.IsSequence()) throw LoadError{std::string("interfaces.") + key + " must be a pattern or a list", v.Mark()};
+        for (const auto& x : v) out.push_back(get_str(x, std::string("interfaces.") + key + " entry"));
+      };
+      patterns("netdev", r.netdev);
+      patterns("pci", r.pci);
+      patterns("rdma_device", r.rdma_device);
+      if (r.netdev.empty() && r.pci.empty() && r.rdma_device.empty())
+        throw LoadError{"interfaces entry matches nothing: give netdev, pci or rdma_device", e.Mark()};
+      p.interfaces.push_back(std::move(r));
     }
   }
   if (const YAML::Node f = root["firmware"]) {
@@ -332,6 +371,17 @@ std::string policy_to_yaml(const Policy& p) {
   else
     e << YAML::Null;
   e << YAML::EndMap;
+  if (!p.interfaces.empty()) {
+    e << YAML::Key << "interfaces" << YAML::Value << YAML::BeginSeq;
+    for (const InterfaceRoleRule& r : p.interfaces) {
+      e << YAML::BeginMap << YAML::Key << "role" << YAML::Value << std::string(to_string(r.role));
+      if (!r.netdev.empty()) e << YAML::Key << "netdev" << YAML::Value << YAML::Flow << r.netdev;
+      if (!r.pci.empty()) e << YAML::Key << "pci" << YAML::Value << YAML::Flow << r.pci;
+      if (!r.rdma_device.empty()) e << YAML::Key << "rdma_device" << YAML::Value << YAML::Flow << r.rdma_device;
+      e << YAML::EndMap;
+    }
+    e << YAML::EndSeq;
+  }
   e.SetDoublePrecision(6);  // 0.9, not 0.90000000000000002
   e << YAML::Key << "diagnose" << YAML::Value << YAML::BeginMap;
   e << YAML::Key << "storm_occupancy" << YAML::Value << p.diagnose.storm_occupancy;

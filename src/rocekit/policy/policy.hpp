@@ -40,6 +40,21 @@ struct DiagnoseThresholds {
   double pfc_min_pause_per_s = 1.0;
 };
 
+/// What an interface is for (policy section `interfaces:`). compute and storage netdevs are
+/// RoCE ports: judged and planned with the policy's settings; management netdevs are never
+/// judged or changed, whatever their hardware.
+enum class InterfaceRole { compute, storage, management };
+std::string_view to_string(InterfaceRole r);
+
+/// One `interfaces:` entry: a role and what it matches. An interface matches when its netdev
+/// name, its PCI address or its RDMA device matches one of the shell patterns (fnmatch).
+struct InterfaceRoleRule {
+  InterfaceRole role = InterfaceRole::compute;
+  std::vector<std::string> netdev;       ///< "ens*np0", "eno1"
+  std::vector<std::string> pci;          ///< "0000:c1:00.*"
+  std::vector<std::string> rdma_device;  ///< "mlx5_*"
+};
+
 struct Policy {
   std::string name = "default";
   int roce_priority = 3;              ///< IEEE 802.1p priority carrying RoCE (0..7)
@@ -56,6 +71,10 @@ struct Policy {
   bool channels_within_numa_cores = true;
   std::vector<std::string> gpu_nic_relations{"PIX", "PXB"};  ///< nvidia-smi topo values that pass
   std::optional<bool> adaptive_routing;  ///< required ROCE_ADAPTIVE_ROUTING_EN; nullopt = report
+  std::vector<InterfaceRoleRule> interfaces;  ///< first match wins
+  /// Netdevs named on the command line (--netdev): in scope even without an RDMA device, and
+  /// planned even when they carry the default route or the ssh session. Not in the YAML.
+  std::vector<std::string> named_netdevs;
   std::map<std::string, RuleOverride> rules;
   DiagnoseThresholds diagnose;
 

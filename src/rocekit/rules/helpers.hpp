@@ -7,6 +7,7 @@
 
 #include "rocekit/model/snapshot.hpp"
 #include "rocekit/model/finding.hpp"
+#include "rocekit/policy/scope.hpp"
 
 namespace rk::rules {
 

@@ -10,8 +10,8 @@ namespace {
 void eval_coalescing(const Snapshot& s, const Policy& pol, Emitter& e) {
   const CoalescingProfile& cp = pol.coalescing;
   for (const NetDev& n : s.netdevs) {
-    if (is_infiniband_netdev(s, n)) {
-      e.not_applicable(n.name, "IPoIB netdev");
+    if (NetdevScope sc = roce_netdev_scope(s, n, pol); !sc.roce) {
+      e.not_applicable(n.name, sc.why);
       continue;
     }
     if (!n.coalesce.has_value()) {
@@ -61,8 +61,8 @@ void eval_coalescing(const Snapshot& s, const Policy& pol, Emitter& e) {
 
 void eval_channels(const Snapshot& s, const Policy& pol, Emitter& e) {
   for (const NetDev& n : s.netdevs) {
-    if (is_infiniband_netdev(s, n)) {
-      e.not_applicable(n.name, "IPoIB netdev");
+    if (NetdevScope sc = roce_netdev_scope(s, n, pol); !sc.roce) {
+      e.not_applicable(n.name, sc.why);
       continue;
     }
     if (!pol.channels_within_numa_cores) {

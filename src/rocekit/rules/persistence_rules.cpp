@@ -13,11 +13,11 @@ namespace {
 /// Runtime settings in place that differ from the mlx5 driver defaults after a reboot (trust
 /// pcp, PFC off, DSCP -> priority dscp>>3). Each item: "ens6: trust dscp".
 /// `unknown_qos` gets each Ethernet netdev whose trust or PFC state is not known, with why.
-std::vector<std::string> runtime_settings(const Snapshot& s, std::vector<Evidence>& ev,
+std::vector<std::string> runtime_settings(const Snapshot& s, const Policy& pol, std::vector<Evidence>& ev,
                                           std::vector<std::string>& unknown_qos, bool& any_roce) {
   std::vector<std::string> out;
   for (const NetDev& n : s.netdevs) {
-    if (is_infiniband_netdev(s, n)) continue;
+    if (!roce_netdev_scope(s, n, pol).roce) continue;
     any_roce = true;
     if (!n.qos.has_value()) {
       unknown_qos.push_back(n.name + ": " + n.qos.reason);
@@ -49,11 +49,11 @@ std::vector<std::string> runtime_settings(const Snapshot& s, std::vector<Evidenc
   return out;
 }
 
-void eval_runtime_persistence(const Snapshot& s, const Policy&, Emitter& e) {
+void eval_runtime_persistence(const Snapshot& s, const Policy& pol, Emitter& e) {
   std::vector<Evidence> ev;
   std::vector<std::string> unknown_qos;
   bool any_roce = false;
-  std::vector<std::string> settings = runtime_settings(s, ev, unknown_qos, any_roce);
+  std::vector<std::string> settings = runtime_settings(s, pol, ev, unknown_qos, any_roce);
   if (settings.empty()) {
     std::vector<std::string> eth_ports;  // RDMA ports on Ethernet, whatever netdevs were captured
     for (const RdmaDevice& d : s.rdma_devices)

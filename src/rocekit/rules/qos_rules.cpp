@@ -33,16 +33,17 @@ std::string pfc_row(const std::vector<bool>& v) {
   return s;
 }
 
-/// The netdevs QoS rules are judged on: every non-IPoIB netdev. IPoIB gets not_applicable.
+/// The netdevs QoS rules are judged on: RoCE netdevs (roce_netdev_scope); the others get
+/// not_applicable with the reason.
 template <class Fn>
-void for_roce_netdevs(const Snapshot& s, Emitter& e, Fn fn) {
+void for_roce_netdevs(const Snapshot& s, const Policy& pol, Emitter& e, Fn fn) {
   if (s.netdevs.empty()) {
     e.unknown("host", "no netdev in the input (needs mlnx_qos -i, ethtool or a live collection)");
     return;
   }
   for (const NetDev& n : s.netdevs) {
-    if (is_infiniband_netdev(s, n)) {
-      e.not_applicable(n.name, "IPoIB netdev: Ethernet QoS does not apply");
+    if (NetdevScope sc = roce_netdev_scope(s, n, pol); !sc.roce) {
+      e.not_applicable(n.name, sc.why);
       continue;
     }
     fn(n);
@@ -50,7 +51,7 @@ void for_roce_netdevs(const Snapshot& s, Emitter& e, Fn fn) {
 }
 
 void eval_trust(const Snapshot& s, const Policy& pol, Emitter& e) {
-  for_roce_netdevs(s, e, [&](const NetDev& n) {
+  for_roce_netdevs(s, pol, e, [&](const NetDev& n) {
     if (!n.qos.has_value() || !n.qos->trust) {
       e.unknown(n.name, "trust state not collected: " +
                             (n.qos.has_value() ? std::string("output shows no trust state")
@@ -87,7 +88,7 @@ void eval_trust(const Snapshot& s, const Policy& pol, Emitter& e) {
 
 void eval_dscp_map(const Snapshot& s, const Policy& pol, Emitter& e, int dscp, int prio,
                    const char* what) {
-  for_roce_netdevs(s, e, [&](const NetDev& n) {
+  for_roce_netdevs(s, pol, e, [&](const NetDev& n) {
     if (pol.trust != "dscp") {
       e.not_applicable(n.name, "policy trust is pcp");
       return;
@@ -141,7 +142,7 @@ void eval_cnp_dscp(const Snapshot& s, const Policy& pol, Emitter& e) {
 
 template <class Judge>
 void eval_pfc(const Snapshot& s, const Policy& pol, Emitter& e, Judge judge) {
-  for_roce_netdevs(s, e, [&](const NetDev& n) {
+  for_roce_netdevs(s, pol, e, [&](const NetDev& n) {
     if (!n.qos.has_value()) {
       e.unknown(n.name, "PFC state not collected: " + n.qos.reason);
       return;
@@ -196,8 +197,8 @@ void eval_pfc_only(const Snapshot& s, const Policy& pol, Emitter& e) {
   });
 }
 
-void eval_global_pause(const Snapshot& s, const Policy&, Emitter& e) {
-  for_roce_netdevs(s, e, [&](const NetDev& n) {
+void eval_global_pause(const Snapshot& s, const Policy& pol, Emitter& e) {
+  for_roce_netdevs(s, pol, e, [&](const NetDev& n) {
     if (!n.pause.has_value() || (!n.pause->rx && !n.pause->tx)) {
       e.unknown(n.name, "802.3x pause state not collected: " +
                             (n.pause.has_value() ? std::string("no RX/TX values") : n.pause.reason));
@@ -226,7 +227,7 @@ void eval_global_pause(const Snapshot& s, const Policy&, Emitter& e) {
 }
 
 void eval_ecn(const Snapshot& s, const Policy& pol, Emitter& e) {
-  for_roce_netdevs(s, e, [&](const NetDev& n) {
+  for_roce_netdevs(s, pol, e, [&](const NetDev& n) {
     std::vector<std::string> missing;
     std::vector<std::string> bad;
     Finding tmp;

@@ -219,8 +219,8 @@ void eval_cm_default(const Snapshot& s, const Policy&, Emitter& e) {
 
 void eval_net_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
   for (const NetDev& n : s.netdevs) {
-    if (is_infiniband_netdev(s, n)) {
-      e.not_applicable(n.name, "IPoIB netdev: the Ethernet MTU rule does not apply");
+    if (NetdevScope sc = roce_netdev_scope(s, n, pol); !sc.roce) {
+      e.not_applicable(n.name, sc.why);
       continue;
     }
     if (!n.mtu_bytes.has_value()) {
