@@ -186,10 +186,13 @@ HostSide host_side(const Snapshot& s, const NetDev& n, const Policy& pol) {
   return h;
 }
 
-/// The PFC priority that pauses traffic class `tc` (the same number unless the config says).
+/// The PFC priority that pauses traffic class `tc`: the same number, unless the config states
+/// which priority pauses each lossless class (PortQos::tc_pfc_priority), where a class it does
+/// not list is paused by none (-1).
 int pfc_prio_of_tc(const PortQos& p, int tc) {
+  if (p.tc_pfc_priority.empty()) return tc;
   auto it = p.tc_pfc_priority.find(tc);
-  return it == p.tc_pfc_priority.end() ? tc : it->second;
+  return it == p.tc_pfc_priority.end() ? -1 : it->second;
 }
 
 /// The switch path of one DSCP: traffic class and queue, or why not known.

@@ -124,8 +124,9 @@ struct PortQos {
   Fact<std::map<int, int>> tc_to_pg;            ///< traffic class -> ingress priority group
   Fact<std::map<int, int>> pfc_priority_to_queue;  ///< PFC priority -> queue it pauses
   /// Lossless traffic class -> the PFC priority that pauses it, where the config states it
-  /// (NX-OS `pause pfc-cos` in class c-8q-nq<tc>). Empty: a traffic class is paused by the PFC
-  /// priority of the same number (SONiC, NVUE, EOS).
+  /// (NX-OS `pause pfc-cos` in class c-8q-nq<tc>, Junos no-loss `pfc-priority`); when not empty
+  /// it lists every lossless class, and a class it lacks is paused by no priority. Empty: a
+  /// traffic class is paused by the PFC priority of the same number (SONiC, NVUE, EOS).
   std::map<int, int> tc_pfc_priority;
   Fact<std::vector<int>> pfc_enabled;           ///< PFC priorities (lossless), ascending
   std::vector<BufferPg> buffer_pgs;             ///< empty: see buffer_reason
