@@ -1,5 +1,6 @@
 // Switch QoS configuration: a typed model of what a switch does with RoCE traffic, parsers for
-// the dialects operators hand us (SONiC config_db.json, Cumulus NVUE, Arista EOS), which switch
+// the dialects operators hand us (SONiC config_db.json, Cumulus NVUE JSON, `nv show` and `nv set`
+// commands, Arista EOS, Cisco NX-OS, Juniper Junos, Dell Enterprise SONiC), which switch
 // port faces which host netdev (mapping file or LLDP capture), and the host <-> switch alignment
 // rules (`switch.*`, docs/rules.md).
 //
@@ -156,8 +157,8 @@ struct SwitchQos {
 
 /// Detects the dialect of `text`, or nullopt. JSON: SONiC when a known config_db table (nested
 /// or "TABLE|key") is present, NVUE when a "set" document with "qos" or "interface" is present.
-/// Text: NVUE when the `nv show ... qos roce` layout is found, EOS when `qos map`, `qos profile`,
-/// `priority-flow-control` or `interface ...` with indented QoS lines are found.
+/// Text: by marker lines only one NOS writes (detect.cpp); nullopt when the lines belong to a
+/// NOS rocekit does not read, to two dialects, or to none.
 std::optional<Dialect> detect_dialect(std::string_view text);
 /// The same, with the reason when no dialect is read: the NOS the lines look like (Dell OS10,
 /// Cisco IOS, ...: refused, never parsed as the closest dialect), two dialects in one file, or
