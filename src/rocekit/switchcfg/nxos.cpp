@@ -134,7 +134,7 @@ std::optional<int> class_number(const std::string& name, std::string_view nq_or_
   for (std::string_view prefix : {std::string_view("c-8q-"), std::string_view("c-"), std::string_view("c-out-8q-"),
                                   std::string_view("c-out-")}) {
     if (!text::starts_with(name, prefix)) continue;
-    std::string_view rest = name.substr(prefix.size());
+    std::string_view rest = std::string_view(name).substr(prefix.size());
     if (!text::starts_with(rest, nq_or_q)) continue;
     rest = rest.substr(nq_or_q.size());
     if (rest == "-default") return 0;
