@@ -100,6 +100,33 @@ grep -q "bad.json:3" "$tmp/err" && ok || bad "error lacks file:line"
 expect_rc 2 "missing config" "$rk" switch show "$tmp/nope.json"
 expect_rc 2 "not a switch config" "$rk" switch show "$hosts/netarbiter-eth4-qos-healthy/mlnx_qos@eth4.txt"
 
+# 5b. Every dialect checks the same way; an unknown NOS is refused by name (exit 2), never read
+# as the closest dialect.
+expect_rc 0 "check nxos dscp aligned" "$rk" switch check --switch "$sw/cisco/nxos-roce-dcqcn-n9364e.cfg" --port Ethernet1/1/2 "$host"
+expect_rc 0 "check junos aligned" "$rk" switch check --switch "$sw/juniper/junos-dcqcn-qfx5240.conf" --port et-0/0/0 "$host"
+expect_rc 1 "check nxos cos-based" "$rk" switch check --switch "$sw/cisco/nxos-azure-local-qos.cfg" "$host" -f json -o "$tmp/az.json"
+python3 - "$tmp/az.json" <<'PY' && ok || bad "nxos cos-based: roce-lossless fail with the switch line as evidence"
+import json, sys
+found = []
+def walk(x):
+    if isinstance(x, dict):
+        if x.get("rule") == "switch.roce-lossless": found.append(x)
+        for v in x.values(): walk(v)
+    elif isinstance(x, list):
+        for v in x: walk(v)
+walk(json.load(open(sys.argv[1])))
+f = found[0]
+assert f["outcome"] == "fail", f
+assert any(e.get("line") == 49 and "nxos-azure-local-qos.cfg" in e.get("file", "") for e in f["evidence"]), f
+assert "qos map dscp" not in json.dumps(f), f
+PY
+expect_rc 0 "show dell sonic" "$rk" switch show "$sw/dell-sonic/sonic-cli-roce-z9664f.cfg"
+grep -q "dialect dell_sonic_cli" "$tmp/out" && ok || bad "dell sonic not read as dell_sonic_cli"
+expect_rc 0 "show nvue commands" "$rk" switch show -f json "$sw/cumulus/nv-commands-roce-lossless-sp2.txt"
+grep -q '"nvue_commands"' "$tmp/out" && ok || bad "nvue commands not read as nvue_commands"
+expect_rc 2 "onyx refused" "$rk" switch show "$sw/onyx/onyx-show-roce.txt"
+grep -q "NVIDIA Onyx" "$tmp/err" && grep -q "rocekit reads:" "$tmp/err" && ok || bad "onyx refusal does not name the NOS and the known dialects"
+
 # 6. rules list / explain include switch.* rules.
 expect_rc 0 "rules explain" "$rk" rules explain switch.roce-lossless
 grep -q "fix (switch):" "$tmp/out" && ok || bad "explain lacks the switch fix"

@@ -4,7 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <nlohmann/json.hpp>
 
 #include "rocekit/pipeline.hpp"
 #include "rocekit/switchcfg/switchcfg.hpp"
@@ -541,6 +546,380 @@ TEST(PortMapFile, CsvQuotedFieldsAsSpreadsheetsExportThem) {
   Result<PortMap> trailing = parse_port_map("host,netdev,switch,port\nnode01,eth4,\"leaf01\"x,Ethernet0\n", "map.csv");
   ASSERT_FALSE(trailing);
   EXPECT_EQ(trailing.error().context, "map.csv:2");
+}
+
+
+// ------------------------------------------------------------------ detection ----------------
+
+/// Every sample in testdata/switch, by directory: the dialect it is read as, or the NOS named in
+/// the refusal. No sample is ever read as another NOS's dialect.
+TEST(Detect, EverySampleIsReadAsItsOwnDialectOrRefusedByName) {
+  struct Want {
+    std::string dir;
+    std::optional<Dialect> dialect;  ///< by extension below when several
+    std::string refused;             ///< text the refusal names
+  };
+  const std::vector<Want> wants = {
+      {"arista", Dialect::arista_eos, ""},
+      {"cisco", Dialect::cisco_nxos, ""},
+      {"sonic", Dialect::sonic_config_db, ""},
+      {"dell-sonic", Dialect::dell_sonic_cli, ""},
+      {"juniper", Dialect::juniper_junos, ""},
+      {"onyx", std::nullopt, "NVIDIA Onyx"},
+  };
+  std::size_t seen = 0;
+  for (const Want& w : wants) {
+    for (const auto& e : std::filesystem::directory_iterator(k_switch / w.dir)) {
+      if (e.path().filename() == "SOURCES.md" || e.path().extension() == ".ini") continue;
+      SCOPED_TRACE(e.path().string());
+      ++seen;
+      Result<SwitchQos> r = load_switch_config(e.path());
+      if (w.dialect) {
+        ASSERT_TRUE(r) << r.error().describe();
+        EXPECT_EQ(r->dialect, *w.dialect);
+      } else {
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().kind, ErrorKind::unsupported);
+        EXPECT_NE(r.error().describe().find(w.refused), std::string::npos) << r.error().describe();
+        EXPECT_NE(r.error().describe().find("rocekit reads: SONiC config_db.json"), std::string::npos);
+      }
+    }
+  }
+  EXPECT_GE(seen, 13u);
+  for (const char* f : {"cumulus/nv-commands-roce-lossless-sp2.txt", "cumulus/nv-commands-roce-lossy-sp4-pool.txt"})
+    EXPECT_EQ(load(f).dialect, Dialect::nvue_commands);
+  for (const char* f : {"cumulus/nv-show-qos-roce.txt", "cumulus/nv-show-interface-qos-roce-status.txt"})
+    EXPECT_EQ(load(f).dialect, Dialect::nvue_show_roce);
+  for (const char* f : {"cumulus/nv-config-show-json-roce-lossless.json", "cumulus/nvue-api-applied-cl551-vx-qos-subset.json"})
+    EXPECT_EQ(load(f).dialect, Dialect::nvue_config_json);
+}
+
+TEST(Detect, UnknownNosIsRefusedNamingItNotParsedAsTheClosest) {
+  // Dell OS10 shares `system qos`, `policy-map type network-qos` and `priority-flow-control mode
+  // on` with NX-OS; its `trust-map` / `service-policy input type` give it away.
+  const std::string os10 =
+      "class-map type network-qos c1\n match qos-group 3\npolicy-map type network-qos pp1\n class c1\n  pause\n"
+      "  pfc-cos 3\nsystem qos\n trust-map dscp default\ninterface ethernet1/1/1\n priority-flow-control mode on\n"
+      " service-policy input type network-qos pp1\n";
+  Result<SwitchQos> r = parse_switch_config(os10, "os10.cfg");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::unsupported);
+  EXPECT_NE(r.error().describe().find("Dell SmartFabric OS10"), std::string::npos) << r.error().describe();
+  EXPECT_NE(r.error().describe().find("os10.cfg:6"), std::string::npos) << r.error().describe();  // pfc-cos 3
+  EXPECT_NE(r.error().describe().find("Cisco NX-OS running-config"), std::string::npos);  // in the known list
+  // Lines of two dialects: refused, naming both.
+  Result<SwitchQos> mixed =
+      parse_switch_config("qos map dscp 26 to traffic-class 3\nsystem qos\n  service-policy type network-qos x\n", "m.cfg");
+  ASSERT_FALSE(mixed);
+  EXPECT_NE(mixed.error().describe().find("Arista EOS running-config (line 1"), std::string::npos) << mixed.error().describe();
+  EXPECT_NE(mixed.error().describe().find("Cisco NX-OS running-config (line 2"), std::string::npos);
+  // Cisco IOS and no QoS at all.
+  EXPECT_NE(parse_switch_config("mls qos\ninterface Gi0/1\n mls qos trust dscp\n", "ios.cfg").error().describe().find("Cisco IOS"),
+            std::string::npos);
+  EXPECT_NE(parse_switch_config("hostname x\ninterface Ethernet1\n description y\n", "x.cfg").error().describe().find("no QoS line"),
+            std::string::npos);
+  // The old failure: the NX-OS sample was read as EOS with "PFC priorities: none".
+  EXPECT_EQ(load("cisco/nxos-roce-dcqcn-n9364e.cfg").dialect, Dialect::cisco_nxos);
+}
+
+// ------------------------------------------------------------------ goldens ------------------
+
+/// qos_json of testdata/switch/<rel> (evidence names the relative path) against
+/// testdata/expected/switch/<rel>.json; RK_UPDATE_GOLDEN=1 rewrites it (review before committing).
+void check_switch_golden(const std::string& rel) {
+  SCOPED_TRACE(rel);
+  std::ifstream in(k_switch / rel, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Result<SwitchQos> r = parse_switch_config(text, rel);
+  ASSERT_TRUE(r) << r.error().describe();
+  nlohmann::json got = nlohmann::json::parse(qos_json(*r));
+  std::filesystem::path want = std::filesystem::path(RK_TESTDATA_DIR) / "expected" / "switch" / (rel + ".json");
+  if (const char* u = std::getenv("RK_UPDATE_GOLDEN"); u && std::string(u) == "1") {
+    std::filesystem::create_directories(want.parent_path());
+    std::ofstream(want, std::ios::binary | std::ios::trunc) << got.dump(2) << "\n";
+    return;
+  }
+  std::ifstream g(want, std::ios::binary);
+  ASSERT_TRUE(g) << "missing golden " << want << " (RK_UPDATE_GOLDEN=1)";
+  std::string gt((std::istreambuf_iterator<char>(g)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(got, nlohmann::json::parse(gt)) << got.dump(2);
+}
+
+TEST(Golden, NewDialects) {
+  for (const char* f : {"cisco/nxos-roce-dcqcn-n9364e.cfg", "cisco/nxos-azure-local-qos.cfg",
+                        "cisco/nexus5k-network-qos-fcoe-no-drop-fragment.cfg", "juniper/junos-dcqcn-qfx5240.conf",
+                        "cumulus/nv-commands-roce-lossless-sp2.txt", "cumulus/nv-commands-roce-lossy-sp4-pool.txt",
+                        "dell-sonic/sonic-cli-roce-z9664f.cfg"})
+    check_switch_golden(f);
+}
+
+// ------------------------------------------------------------------ NX-OS --------------------
+
+TEST(Nxos, RocmDcqcnSampleDscpBased) {
+  SwitchQos sw = load("cisco/nxos-roce-dcqcn-n9364e.cfg");
+  ASSERT_EQ(sw.ports.size(), 2u);  // interface Ethernet1/1/1 - 2
+  EXPECT_EQ(sw.ports[0].name, "Ethernet1/1/1");
+  EXPECT_EQ(sw.ports[1].name, "Ethernet1/1/2");
+  const PortQos& p = port(sw, "Ethernet1/1/2");
+  EXPECT_EQ(*p.trust, "dscp");
+  EXPECT_EQ(p.dscp_to_tc->at(26), 3);
+  EXPECT_EQ(p.dscp_to_tc->at(48), 7);
+  EXPECT_EQ(p.dscp_to_tc->at(0), 0);
+  EXPECT_EQ(p.dscp_to_tc->at(24), 0);  // only 26 is matched
+  EXPECT_EQ(p.dscp_to_tc_lines.at(26), 16u);  // match dscp 26
+  EXPECT_EQ(*p.pfc_enabled, std::vector<int>{3});
+  EXPECT_EQ(p.pfc_enabled.source.line, 9u);  // pause pfc-cos 3
+  EXPECT_EQ(p.pfc_priority_to_queue->at(3), 3);
+  EXPECT_EQ(p.queue(7)->scheduling->type, "strict");
+  EXPECT_EQ(p.queue(7)->scheduling.source.line, 42u);
+  EXPECT_EQ(*p.queue(3)->scheduling->weight, 50);
+  EXPECT_TRUE(p.queue(3)->ecn->ecn_marking);
+  EXPECT_EQ(*p.queue(3)->ecn->min_threshold_bytes, 950u * 1024);
+  EXPECT_EQ(*p.queue(3)->ecn->max_threshold_bytes, 3000u * 1024);
+  EXPECT_EQ(*p.queue(3)->ecn->mark_probability_percent, 7);
+  EXPECT_EQ(*p.queue(0)->scheduling->weight, 50);  // c-out-8q-q-default
+  EXPECT_FALSE(p.queue(0)->ecn->ecn_marking);
+  EXPECT_EQ(*p.mtu_bytes, 9216);
+  EXPECT_TRUE(p.pfc_watchdog->enabled);
+  EXPECT_EQ(p.pfc_watchdog.source.line, 50u);
+}
+
+TEST(Nxos, AzureLocalSampleClassifiesOnCos) {
+  SwitchQos sw = load("cisco/nxos-azure-local-qos.cfg");
+  const PortQos& p = port(sw, "Ethernet1/17");
+  EXPECT_EQ(*p.trust, "pcp");
+  EXPECT_EQ(p.dscp_to_tc->at(26), 0);  // no DSCP class: qos-group 0
+  EXPECT_NE(p.dscp_to_tc.source.text.find("CoS 3 -> qos-group 3"), std::string::npos) << p.dscp_to_tc.source.text;
+  EXPECT_EQ(*p.pfc_enabled, std::vector<int>{3});  // mode on send-tlv
+  EXPECT_EQ(*p.queue(3)->ecn->min_threshold_bytes, 300u * 1024);
+  EXPECT_EQ(*p.queue(7)->scheduling->weight, 1);
+  EXPECT_FALSE(p.pfc_watchdog.has_value());
+  EXPECT_NE(p.pfc_watchdog.reason.find("default, not in config"), std::string::npos);
+}
+
+TEST(Nxos, ErrorsNameFileAndLine) {
+  Result<SwitchQos> r = parse_switch_config(
+      "class-map type qos match-any R\n  match dscp 26,99\npolicy-map type qos P\n  class R\n    set qos-group 3\n", "n.cfg");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::malformed_input);
+  EXPECT_NE(r.error().describe().find("n.cfg:2"), std::string::npos) << r.error().describe();
+  Result<SwitchQos> undefined = parse_switch_config(
+      "system qos\n  service-policy type network-qos nope\ninterface Ethernet1/1\n  priority-flow-control mode on\n", "u.cfg");
+  ASSERT_FALSE(undefined);
+  EXPECT_NE(undefined.error().describe().find("u.cfg:2"), std::string::npos) << undefined.error().describe();
+  EXPECT_NE(undefined.error().describe().find("nope is not defined"), std::string::npos);
+}
+
+TEST(Alignment, NxosDscpSampleVsNvidiaDefaultHostIsAligned) {
+  Snapshot h = host("netarbiter-eth4-qos-healthy");
+  SwitchQos sw = load("cisco/nxos-roce-dcqcn-n9364e.cfg");
+  PortMap m{{Link{"", "*", "", "Ethernet1/1/1", {}}}};
+  std::vector<Finding> fs = check_alignment(h, sw, &m, default_policy());
+  EXPECT_EQ(count(fs, Outcome::fail), 0u);
+  EXPECT_EQ(find(fs, "switch.roce-lossless")->outcome, Outcome::pass) << find(fs, "switch.roce-lossless")->message;
+  EXPECT_EQ(find(fs, "switch.trust-dscp")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.roce-buffer-lossless")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.cnp-queue")->outcome, Outcome::pass) << find(fs, "switch.cnp-queue")->message;
+  EXPECT_EQ(find(fs, "switch.pfc-watchdog")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.extra-lossless")->outcome, Outcome::pass);
+}
+
+TEST(Alignment, NxosCosSampleVsDscpHostIsNotLossless) {
+  Snapshot h = host("netarbiter-eth4-qos-healthy");
+  SwitchQos sw = load("cisco/nxos-azure-local-qos.cfg");
+  std::vector<Finding> fs = check_alignment(h, sw, nullptr, default_policy());
+  EXPECT_EQ(find(fs, "switch.trust-dscp")->outcome, Outcome::fail);  // switch classifies on CoS
+  const Finding* l = find(fs, "switch.roce-lossless");
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(l->outcome, Outcome::fail);
+  EXPECT_NE(l->message.find("DSCP 26 to TC 0"), std::string::npos) << l->message;
+  bool cites_policy = false;
+  for (const Evidence& e : l->evidence) cites_policy = cites_policy || (e.line == 49 && e.file.find("nxos-azure") != std::string::npos);
+  EXPECT_TRUE(cites_policy);  // service-policy type qos input AZLocal_SERVICES
+  ASSERT_FALSE(l->remediation.commands.empty());
+  EXPECT_NE(l->remediation.commands[0].find("match dscp 26"), std::string::npos) << l->remediation.commands[0];
+  EXPECT_NE(l->remediation.commands[0].find("set qos-group 3"), std::string::npos);
+  EXPECT_EQ(l->remediation.commands[0].find("qos map dscp"), std::string::npos);  // never an EOS command
+}
+
+// ------------------------------------------------------------------ Junos --------------------
+
+TEST(Junos, RocmQfx5240SampleHierarchy) {
+  SwitchQos sw = load("juniper/junos-dcqcn-qfx5240.conf");
+  EXPECT_EQ(sw.dialect, Dialect::juniper_junos);
+  ASSERT_EQ(sw.ports.size(), 1u);
+  EXPECT_EQ(sw.ports[0].name, "et-*");
+  const PortQos& p = port(sw, "et-0/0/12");  // matched by the et-* wildcard
+  EXPECT_EQ(*p.trust, "dscp");
+  EXPECT_EQ(p.dscp_to_tc->at(26), 4);  // NO-LOSS, queue-num 4
+  EXPECT_EQ(p.dscp_to_tc->at(48), 3);  // CNP, queue-num 3
+  EXPECT_EQ(p.dscp_to_tc_lines.at(26), 13u);
+  EXPECT_EQ(*p.pfc_enabled, std::vector<int>{3});  // DSCP 26 pfc -> NO-LOSS pfc-priority 3
+  EXPECT_EQ(p.tc_pfc_priority.at(4), 3);
+  EXPECT_EQ(p.pfc_priority_to_queue->at(3), 4);  // output 011 flow-control-queue 4
+  EXPECT_TRUE(p.queue(4)->ecn->ecn_marking);
+  EXPECT_EQ(*p.queue(4)->ecn->threshold_text, "fill-level 45-90 %");
+  EXPECT_EQ(p.queue(3)->scheduling->type, "strict");
+  EXPECT_FALSE(p.mtu_bytes.has_value());
+}
+
+TEST(Junos, SetFormEqualsHierarchy) {
+  const std::string set =
+      "set class-of-service classifiers dscp mydscp forwarding-class CNP loss-priority low code-points 110000\n"
+      "set class-of-service classifiers dscp mydscp forwarding-class NO-LOSS loss-priority low code-points 011010\n"
+      "set class-of-service forwarding-classes class CNP queue-num 3\n"
+      "set class-of-service forwarding-classes class NO-LOSS queue-num 4 no-loss pfc-priority 3\n"
+      "set class-of-service congestion-notification-profile cnp input dscp code-point 011010 pfc\n"
+      "set class-of-service congestion-notification-profile cnp output ieee-802.1 code-point 011 flow-control-queue 4\n"
+      "set class-of-service interfaces et-0/0/1 congestion-notification-profile cnp\n"
+      "set class-of-service interfaces et-0/0/1 scheduler-map sm1\n"
+      "set class-of-service interfaces et-0/0/1 unit 0 classifiers dscp mydscp\n"
+      "set class-of-service scheduler-maps sm1 forwarding-class CNP scheduler s2-cnp\n"
+      "set class-of-service scheduler-maps sm1 forwarding-class NO-LOSS scheduler s1\n"
+      "set class-of-service schedulers s1 explicit-congestion-notification\n"
+      "set class-of-service schedulers s2-cnp transmit-rate percent 5\n"
+      "set class-of-service schedulers s2-cnp priority strict-high\n"
+      "set interfaces et-0/0/1 mtu 9216\n";
+  Result<SwitchQos> r = parse_switch_config(set, "set.conf");
+  ASSERT_TRUE(r) << r.error().describe();
+  const PortQos& p = port(*r, "et-0/0/1");
+  EXPECT_EQ(p.dscp_to_tc->at(26), 4);
+  EXPECT_EQ(*p.pfc_enabled, std::vector<int>{3});
+  EXPECT_EQ(p.pfc_enabled.source.line, 5u);
+  EXPECT_EQ(p.pfc_priority_to_queue->at(3), 4);
+  EXPECT_EQ(p.queue(3)->scheduling->type, "strict");
+  EXPECT_EQ(p.queue(3)->scheduling.source.line, 14u);
+  EXPECT_TRUE(p.queue(4)->ecn->ecn_marking);
+  EXPECT_EQ(*p.mtu_bytes, 9202);  // media MTU 9216 - 14
+  Result<SwitchQos> bad = parse_switch_config("classifiers {\n  dscp x {\n    forwarding-class A {\n", "b.conf");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().kind, ErrorKind::malformed_input);
+  EXPECT_NE(bad.error().describe().find("b.conf:"), std::string::npos) << bad.error().describe();
+}
+
+TEST(Alignment, JunosSampleVsNvidiaDefaultHost) {
+  // Queue numbers differ from PFC priorities here (NO-LOSS rides queue 4, paused by priority 3):
+  // alignment compares PFC priorities, so this is lossless.
+  Snapshot h = host("netarbiter-eth4-qos-healthy");
+  SwitchQos sw = load("juniper/junos-dcqcn-qfx5240.conf");
+  PortMap m{{Link{"", "*", "", "et-0/0/0", {}}}};
+  std::vector<Finding> fs = check_alignment(h, sw, &m, default_policy());
+  EXPECT_EQ(find(fs, "switch.roce-lossless")->outcome, Outcome::pass) << find(fs, "switch.roce-lossless")->message;
+  EXPECT_EQ(find(fs, "switch.trust-dscp")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.roce-buffer-lossless")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.cnp-queue")->outcome, Outcome::pass) << find(fs, "switch.cnp-queue")->message;
+  EXPECT_EQ(find(fs, "switch.extra-lossless")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.mtu")->outcome, Outcome::unknown);  // no interface mtu in the sample
+  EXPECT_EQ(find(fs, "switch.pfc-watchdog")->outcome, Outcome::unknown);
+}
+
+// ------------------------------------------------------------------ NVUE commands ------------
+
+TEST(NvueCommands, RoceLosslessMovedToSwitchPriority2) {
+  SwitchQos sw = load("cumulus/nv-commands-roce-lossless-sp2.txt");
+  EXPECT_EQ(sw.dialect, Dialect::nvue_commands);
+  ASSERT_EQ(sw.ports.size(), 1u);
+  const PortQos& p = sw.ports[0];
+  EXPECT_EQ(*p.trust, "pcp,dscp");
+  EXPECT_EQ(p.dscp_to_tc->at(26), 2);
+  EXPECT_EQ(p.dscp_to_tc->at(27), 3);  // RoCE profile default: DSCP >> 3
+  EXPECT_EQ(*p.pfc_enabled, std::vector<int>{2});
+  EXPECT_EQ(p.pfc_enabled.source.line, 8u);
+  EXPECT_NE(p.pfc_enabled.source.text.find("nv set qos pfc default-global switch-priority 2"), std::string::npos);
+  EXPECT_EQ(p.tc_to_queue->at(2), 3);
+  EXPECT_EQ(p.tc_to_queue->at(3), 0);
+  EXPECT_EQ(p.queue(6)->scheduling->type, "strict");
+}
+
+TEST(NvueCommands, EqualsTheJsonFormOfTheSameConfig) {
+  // The same settings as `nv config show -o json` prints them and as commands.
+  const std::string json_form =
+      "[{\"header\": {}}, {\"set\": {\"qos\": {\"roce\": {}, \"pfc\": {\"default-global\": {\"switch-priority\": {\"3\": {}}}},"
+      " \"mapping\": {\"default-global\": {\"dscp\": {\"26\": {\"switch-priority\": 3}}}}},"
+      " \"interface\": {\"swp1\": {\"link\": {\"mtu\": 9000}}, \"swp2\": {\"link\": {\"mtu\": 9000}}}}}]";
+  const std::string commands =
+      "nv set qos roce\nnv set qos pfc default-global switch-priority 3\n"
+      "nv set qos mapping default-global dscp 26 switch-priority 3\nnv set interface swp1-2 link mtu 9000\n";
+  Result<SwitchQos> a = parse_switch_config(json_form, "a.json");
+  Result<SwitchQos> b = parse_switch_config(commands, "b.txt");
+  ASSERT_TRUE(a) << a.error().describe();
+  ASSERT_TRUE(b) << b.error().describe();
+  EXPECT_EQ(b->dialect, Dialect::nvue_commands);
+  ASSERT_EQ(a->ports.size(), b->ports.size());
+  for (std::size_t i = 0; i < a->ports.size(); ++i) {
+    EXPECT_EQ(a->ports[i].name, b->ports[i].name);
+    EXPECT_EQ(*a->ports[i].dscp_to_tc, *b->ports[i].dscp_to_tc);
+    EXPECT_EQ(*a->ports[i].pfc_enabled, *b->ports[i].pfc_enabled);
+    EXPECT_EQ(a->ports[i].mtu_bytes.value, b->ports[i].mtu_bytes.value);
+  }
+  EXPECT_EQ(b->find_port("swp2")->mtu_bytes.source.line, 4u);
+  EXPECT_EQ(b->find_port("swp2")->mtu_bytes.source.text.substr(0, 36), "nv set interface swp1-2 link mtu 900");
+}
+
+TEST(Alignment, NvueCommandsSp2VsNvidiaDefaultHost) {
+  Snapshot h = host("netarbiter-eth4-qos-healthy");
+  SwitchQos sw = load("cumulus/nv-commands-roce-lossless-sp2.txt");
+  std::vector<Finding> fs = check_alignment(h, sw, nullptr, default_policy());
+  const Finding* l = find(fs, "switch.roce-lossless");
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(l->outcome, Outcome::fail);
+  EXPECT_NE(l->message.find("host sends RoCE on priority 3 but the switch has no PFC on it (2)"), std::string::npos) << l->message;
+  bool cites = false;
+  for (const Evidence& e : l->evidence) cites = cites || e.line == 8;
+  EXPECT_TRUE(cites);
+  Snapshot h2 = host("netarbiter-eth4-qos-healthy");
+  std::vector<Finding> lossy = check_alignment(h2, load("cumulus/nv-commands-roce-lossy-sp4-pool.txt"), nullptr, default_policy());
+  EXPECT_EQ(find(lossy, "switch.roce-lossless")->outcome, Outcome::fail);  // mode lossy: no PFC at all
+}
+
+// ------------------------------------------------------------------ Dell Enterprise SONiC ----
+
+TEST(DellSonic, RocmZ9664fSample) {
+  SwitchQos sw = load("dell-sonic/sonic-cli-roce-z9664f.cfg");
+  EXPECT_EQ(sw.dialect, Dialect::dell_sonic_cli);
+  ASSERT_EQ(sw.ports.size(), 1u);
+  const PortQos& p = port(sw, "Eth1/1");
+  EXPECT_EQ(*p.trust, "pcp,dscp");
+  EXPECT_EQ(p.dscp_to_tc->at(26), 3);
+  EXPECT_EQ(p.dscp_to_tc->at(24), 3);
+  EXPECT_EQ(p.dscp_to_tc->at(48), 6);
+  EXPECT_EQ(p.dscp_to_tc->at(4), 4);
+  EXPECT_EQ(p.dscp_to_tc_lines.at(26), 31u);
+  EXPECT_EQ(p.tc_to_queue->at(6), 6);
+  EXPECT_EQ(p.tc_to_pg->at(5), 7);
+  EXPECT_EQ((*p.pfc_enabled), (std::vector<int>{3, 4}));
+  EXPECT_EQ(p.pfc_enabled.source.line, 93u);
+  EXPECT_EQ(p.pfc_priority_to_queue->at(3), 3);
+  ASSERT_EQ(p.buffer_pgs.size(), 2u);
+  EXPECT_EQ(p.buffer_pgs[0].source.line, 69u);
+  EXPECT_EQ(p.queue(6)->scheduling->type, "strict");
+  EXPECT_EQ(p.queue(6)->scheduling.source.line, 27u);
+  EXPECT_EQ(*p.queue(3)->scheduling->weight, 50);
+  EXPECT_TRUE(p.queue(3)->ecn->ecn_marking);
+  EXPECT_EQ(*p.queue(3)->ecn->mode, "ecn_green");
+  EXPECT_EQ(p.queue(3)->ecn.source.line, 84u);
+  EXPECT_FALSE(p.queue(0)->ecn->ecn_marking);
+  EXPECT_EQ(*p.mtu_bytes, 9216);
+  EXPECT_TRUE(p.pfc_watchdog->enabled);
+  EXPECT_EQ(*p.pfc_watchdog->detection_time_ms, 200);
+  EXPECT_EQ(*p.pfc_watchdog->restoration_time_ms, 400);
+  EXPECT_EQ(*p.pfc_watchdog->action, "drop");
+  EXPECT_EQ(p.pfc_watchdog.source.line, 96u);
+}
+
+TEST(Alignment, DellSonicSampleVsNvidiaDefaultHost) {
+  Snapshot h = host("netarbiter-eth4-qos-healthy");
+  SwitchQos sw = load("dell-sonic/sonic-cli-roce-z9664f.cfg");
+  std::vector<Finding> fs = check_alignment(h, sw, nullptr, default_policy());
+  EXPECT_EQ(find(fs, "switch.roce-lossless")->outcome, Outcome::pass) << find(fs, "switch.roce-lossless")->message;
+  EXPECT_EQ(find(fs, "switch.roce-buffer-lossless")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.cnp-queue")->outcome, Outcome::pass) << find(fs, "switch.cnp-queue")->message;
+  EXPECT_EQ(find(fs, "switch.pfc-watchdog")->outcome, Outcome::pass);
+  EXPECT_EQ(find(fs, "switch.mtu")->outcome, Outcome::unknown);  // the bundle has no host MTU
+  // `enable roce` makes priority 4 lossless too; the host has PFC on 3 only.
+  const Finding* extra = find(fs, "switch.extra-lossless");
+  EXPECT_EQ(extra->outcome, Outcome::fail);
+  EXPECT_NE(extra->message.find("switch also lossless on 4"), std::string::npos) << extra->message;
 }
 
 }  // namespace

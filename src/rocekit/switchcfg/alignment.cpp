@@ -186,6 +186,15 @@ HostSide host_side(const Snapshot& s, const NetDev& n, const Policy& pol) {
   return h;
 }
 
+/// The PFC priority that pauses traffic class `tc`: the same number, unless the config states
+/// which priority pauses each lossless class (PortQos::tc_pfc_priority), where a class it does
+/// not list is paused by none (-1).
+int pfc_prio_of_tc(const PortQos& p, int tc) {
+  if (p.tc_pfc_priority.empty()) return tc;
+  auto it = p.tc_pfc_priority.find(tc);
+  return it == p.tc_pfc_priority.end() ? -1 : it->second;
+}
+
 /// The switch path of one DSCP: traffic class and queue, or why not known.
 struct SwitchPath {
   std::optional<int> tc;
@@ -240,9 +249,21 @@ struct SwitchCmds {
                " " + std::to_string(dscp) + " " + std::to_string(tc);
       case Dialect::nvue_config_json:
       case Dialect::nvue_show_roce:
+      case Dialect::nvue_commands:
         return "nv set qos mapping default-global dscp " + std::to_string(dscp) + " switch-priority " + std::to_string(tc);
       case Dialect::arista_eos:
         return "qos map dscp " + std::to_string(dscp) + " to traffic-class " + std::to_string(tc);
+      case Dialect::dell_sonic_cli:
+        return "qos map dscp-tc " + (map_name.empty() ? std::string("ROCE") : map_name) + " / dscp " + std::to_string(dscp) +
+               " traffic-class " + std::to_string(tc);
+      case Dialect::juniper_junos:
+        return "set class-of-service classifiers dscp " + (map_name.empty() ? std::string("<classifier>") : map_name) +
+               " forwarding-class <no-loss class of queue " + std::to_string(tc) + "> loss-priority low code-points " +
+               std::to_string(dscp) + " (as 6 bits)";
+      case Dialect::cisco_nxos:
+        return "class-map type qos match-any ROCE_DSCP" + std::to_string(dscp) + " / match dscp " + std::to_string(dscp) +
+               "; policy-map type qos " + (map_name.empty() ? std::string("QOS_CLASSIFICATION") : map_name) +
+               " / class ROCE_DSCP" + std::to_string(dscp) + " / set qos-group " + std::to_string(tc);
     }
     return {};
   }
@@ -252,9 +273,19 @@ struct SwitchCmds {
         return "config interface pfc priority " + sh_quote(port) + " " + std::to_string(prio) + " on";
       case Dialect::nvue_config_json:
       case Dialect::nvue_show_roce:
+      case Dialect::nvue_commands:
         return "nv set qos pfc default-global switch-priority " + std::to_string(prio);
       case Dialect::arista_eos:
         return "priority-flow-control priority " + std::to_string(prio) + " no-drop";
+      case Dialect::dell_sonic_cli:
+        return "interface " + port + " / priority-flow-control priority " + std::to_string(prio);
+      case Dialect::juniper_junos:
+        return "set class-of-service forwarding-classes class <class of queue> no-loss pfc-priority " + std::to_string(prio) +
+               "; set class-of-service congestion-notification-profile <profile> input dscp code-point <RoCE DSCP> pfc";
+      case Dialect::cisco_nxos:
+        return "policy-map type network-qos <system network-qos policy> / class type network-qos c-8q-nq" +
+               std::to_string(prio) + " / pause pfc-cos " + std::to_string(prio) + "; interface " + port +
+               " / priority-flow-control mode on";
     }
     return {};
   }
@@ -265,10 +296,20 @@ struct SwitchCmds {
                " wred_profile AZURE_LOSSLESS";
       case Dialect::nvue_config_json:
       case Dialect::nvue_show_roce:
+      case Dialect::nvue_commands:
         return "nv set qos congestion-control default-global traffic-class " + std::to_string(q) + " ecn enable";
       case Dialect::arista_eos:
         return "tx-queue " + std::to_string(q) +
                " / random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes";
+      case Dialect::dell_sonic_cli:
+        return "qos wred-policy ROCE / green minimum-threshold 2048 maximum-threshold 12480 drop-probability 15 / ecn green; "
+               "interface " + port + " / queue " + std::to_string(q) + " wred-policy ROCE";
+      case Dialect::juniper_junos:
+        return "set class-of-service schedulers <scheduler of queue " + std::to_string(q) + "> explicit-congestion-notification";
+      case Dialect::cisco_nxos:
+        return "policy-map type queuing <system output queuing policy> / class type queuing c-out-8q-q" +
+               std::to_string(q) + " / random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes "
+               "drop-probability 100 weight 0 ecn";
     }
     return {};
   }
@@ -278,9 +319,14 @@ struct SwitchCmds {
         return "config interface mtu " + sh_quote(port) + " " + std::to_string(bytes);
       case Dialect::nvue_config_json:
       case Dialect::nvue_show_roce:
+      case Dialect::nvue_commands:
         return "nv set interface " + sh_quote(port) + " link mtu " + std::to_string(bytes);
       case Dialect::arista_eos:
+      case Dialect::cisco_nxos:
+      case Dialect::dell_sonic_cli:
         return "interface " + port + " / mtu " + std::to_string(bytes);
+      case Dialect::juniper_junos:
+        return "set interfaces " + port + " mtu " + std::to_string(bytes + 14);
     }
     return {};
   }
@@ -346,7 +392,7 @@ void check_lossless(const Pair& c, Out& out) {
   if (c.p.pfc_enabled.has_value()) sw_pfc = std::set<int>(c.p.pfc_enabled->begin(), c.p.pfc_enabled->end());
   else unknowns.push_back("switch PFC priorities unknown: " + c.p.pfc_enabled.reason);
   if (!path.tc) unknowns.push_back(path.reason);
-  if (path.tc && sw_pfc && !sw_pfc->count(*path.tc))
+  if (path.tc && sw_pfc && !sw_pfc->count(pfc_prio_of_tc(c.p, *path.tc)))
     fails.push_back("switch maps DSCP " + std::to_string(d) + " to TC " + std::to_string(*path.tc) +
                     (path.queue ? " (queue " + std::to_string(*path.queue) + ")" : std::string()) +
                     ", which has no PFC (switch PFC priorities " + pri_set(*sw_pfc) + "): RoCE is lossy on this hop");
@@ -405,9 +451,9 @@ void check_lossless(const Pair& c, Out& out) {
   if (o != Outcome::fail) return;
   // Align the switch to the host's priority (the host side is the NVIDIA default, usually).
   int want = c.h.roce_priority ? hp : 3;
-  if (!c.h.roce_priority && path.tc && sw_pfc && sw_pfc->count(*path.tc)) want = *path.tc;
+  if (!c.h.roce_priority && path.tc && sw_pfc && sw_pfc->count(pfc_prio_of_tc(c.p, *path.tc))) want = *path.tc;
   f->remediation.scope = FixScope::persistent;
-  if (path.tc && sw_pfc && !sw_pfc->count(*path.tc)) f->remediation.commands.push_back(c.cmds.dscp_to_tc(d, want));
+  if (path.tc && sw_pfc && !sw_pfc->count(pfc_prio_of_tc(c.p, *path.tc))) f->remediation.commands.push_back(c.cmds.dscp_to_tc(d, want));
   if (sw_pfc && !sw_pfc->count(want)) f->remediation.commands.push_back(c.cmds.pfc_on(want));
   if (c.h.pfc && !c.h.pfc->count(want)) {
     std::string l;
@@ -507,7 +553,8 @@ void check_ecn(const Pair& c, Out& out) {
   if (o == Outcome::fail) {
     f->remediation.scope = FixScope::persistent;
     const bool lossless_queue = path.tc && c.p.pfc_enabled.has_value() &&
-                                std::find(c.p.pfc_enabled->begin(), c.p.pfc_enabled->end(), *path.tc) !=
+                                std::find(c.p.pfc_enabled->begin(), c.p.pfc_enabled->end(),
+                                          pfc_prio_of_tc(c.p, *path.tc)) !=
                                     c.p.pfc_enabled->end();
     if (!e.ecn_marking && lossless_queue) f->remediation.commands.push_back(c.cmds.ecn_on(q));
     if (!e.ecn_marking && !lossless_queue)
@@ -531,7 +578,8 @@ void check_cnp(const Pair& c, Out& out) {
   if (!cnp.tc) return void(out.add(r, c.subject, Outcome::unknown, basis + ": " + cnp.reason));
   std::vector<std::string> fails;
   if (c.p.pfc_enabled.has_value() &&
-      std::find(c.p.pfc_enabled->begin(), c.p.pfc_enabled->end(), *cnp.tc) != c.p.pfc_enabled->end())
+      std::find(c.p.pfc_enabled->begin(), c.p.pfc_enabled->end(), pfc_prio_of_tc(c.p, *cnp.tc)) !=
+          c.p.pfc_enabled->end())
     fails.push_back(basis + " -> TC " + std::to_string(*cnp.tc) + ", a PFC (lossless) class: CNPs can be paused");
   if (roce.tc && *roce.tc == *cnp.tc)
     fails.push_back(basis + " shares TC " + std::to_string(*cnp.tc) + " with RoCE DSCP " + std::to_string(c.h.roce_dscp) +
@@ -656,7 +704,8 @@ void check_extra(const Pair& c, Out& out) {
   // The RoCE priority (the host's, else the switch's TC for the RoCE DSCP) is
   // switch.roce-lossless's business: a host PFC off on it is reported there.
   std::optional<int> roce = c.h.roce_priority;
-  if (!roce) roce = path_of(c.p, c.h.roce_dscp).tc;
+  if (!roce)
+    if (std::optional<int> tc = path_of(c.p, c.h.roce_dscp).tc) roce = pfc_prio_of_tc(c.p, *tc);
   std::set<int> extra;
   for (int p : sw)
     if (!c.h.pfc->count(p) && p != roce.value_or(-1)) extra.insert(p);

@@ -7,7 +7,10 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <map>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "rocekit/core/result.hpp"
 #include "rocekit/model/snapshot.hpp"
@@ -49,6 +52,22 @@ Unexpected<Error> malformed(const std::string& file, std::size_t line, std::stri
 }  // namespace rk::switchcfg::detail
 
 namespace rk::switchcfg::detail {
+
+/// Where each key path of an NVUE `set` tree built from `nv set` commands was written.
+struct NvueCommandLines {
+  std::map<std::string, std::pair<std::size_t, std::string>> by_path;  ///< keys joined by '\x1f'
+  /// Evidence for `keys`: the command that set that path (or the nearest enclosing path).
+  Evidence ev(const std::string& file, const std::vector<std::string>& keys, const std::string& value) const;
+};
+
+/// `nv set ...` commands (as `nv config show -o commands` prints them) as the JSON `set` tree
+/// `nv config show -o json` would print, with the line of every path.
+struct NvueCommandTree {
+  nlohmann::json set = nlohmann::json::object();
+  NvueCommandLines lines;
+};
+Result<NvueCommandTree> nvue_commands_to_set(std::string_view text, const std::string& file);
+
 /// Reads a regular file of at most `max_bytes`. Errors: not_found, io, unsupported (too large).
 Result<std::string> read_small_file(const std::filesystem::path& path, std::uintmax_t max_bytes);
 }  // namespace rk::switchcfg::detail

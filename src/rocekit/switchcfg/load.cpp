@@ -2,8 +2,6 @@
 #include <fstream>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
 #include "rocekit/core/text.hpp"
 #include "rocekit/switchcfg/common.hpp"
 #include "rocekit/switchcfg/switchcfg.hpp"
@@ -16,6 +14,10 @@ std::string_view to_string(Dialect d) {
     case Dialect::nvue_config_json: return "nvue_config_json";
     case Dialect::nvue_show_roce: return "nvue_show_roce";
     case Dialect::arista_eos: return "arista_eos";
+    case Dialect::cisco_nxos: return "cisco_nxos";
+    case Dialect::juniper_junos: return "juniper_junos";
+    case Dialect::nvue_commands: return "nvue_commands";
+    case Dialect::dell_sonic_cli: return "dell_sonic_cli";
   }
   return "unknown";
 }
@@ -27,11 +29,14 @@ const QueueConfig* PortQos::queue(int q) const {
 
 const PortQos* SwitchQos::find_port(std::string_view n) const {
   const PortQos* any = nullptr;
+  const PortQos* wild = nullptr;
   for (const PortQos& p : ports) {
     if (p.name == n) return &p;
     if (p.name == "*") any = &p;
+    else if (!wild && p.name.size() > 1 && p.name.back() == '*' && n.substr(0, p.name.size() - 1) == std::string_view(p.name).substr(0, p.name.size() - 1))
+      wild = &p;
   }
-  return any;
+  return wild ? wild : any;
 }
 
 namespace {
@@ -43,48 +48,6 @@ bool json_like(std::string_view text) {
 
 }  // namespace
 
-std::optional<Dialect> detect_dialect(std::string_view text) {
-  if (json_like(text)) {
-    nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-    if (j.is_discarded()) {
-      // Broken JSON: still route it to the parser that will name the error line.
-      return text::contains(text, "\"set\"") ? Dialect::nvue_config_json : Dialect::sonic_config_db;
-    }
-    if (j.is_array()) {
-      for (const auto& doc : j)
-        if (doc.is_object() && doc.contains("set")) return Dialect::nvue_config_json;
-      return std::nullopt;
-    }
-    if (j.is_object()) {
-      if (j.contains("set") || (j.contains("qos") && j["qos"].is_object() && !j.contains("PORT_QOS_MAP")))
-        return Dialect::nvue_config_json;
-      static const char* k_tables[] = {"DSCP_TO_TC_MAP", "TC_TO_QUEUE_MAP", "PORT_QOS_MAP", "QUEUE",
-                                       "WRED_PROFILE", "SCHEDULER", "BUFFER_PG", "PFC_WD", "PORT",
-                                       "TC_TO_PRIORITY_GROUP_MAP", "MAP_PFC_PRIORITY_TO_QUEUE"};
-      for (auto it = j.begin(); it != j.end(); ++it) {
-        std::string t = it.key().substr(0, it.key().find('|'));
-        for (const char* k : k_tables)
-          if (t == k) return Dialect::sonic_config_db;
-      }
-    }
-    return std::nullopt;
-  }
-  bool eos = false;
-  for (std::string_view raw : text::lines(text)) {
-    std::string_view l = text::trim(raw);
-    if (text::starts_with(l, "RoCE PCP/DSCP->SP mapping") || text::starts_with(l, "RoCE SP->TC mapping") ||
-        (text::contains(l, "nv show") && text::contains(l, "qos roce")))
-      return Dialect::nvue_show_roce;
-    if (text::starts_with(l, "qos map ") || text::starts_with(l, "qos profile ") ||
-        text::starts_with(l, "priority-flow-control ") || text::starts_with(l, "service-profile ") ||
-        text::starts_with(l, "random-detect ecn") || text::starts_with(l, "tx-queue ") ||
-        text::starts_with(l, "uc-tx-queue ") || text::starts_with(l, "qos trust "))
-      eos = true;
-  }
-  if (eos) return Dialect::arista_eos;
-  return std::nullopt;
-}
-
 Result<SwitchQos> parse_switch_config(std::string_view input, const std::string& file) {
   if (text::looks_binary(input))
     return unexpected(ErrorKind::unsupported, "binary data, not a switch configuration", file);
@@ -93,17 +56,17 @@ Result<SwitchQos> parse_switch_config(std::string_view input, const std::string&
   const std::string_view text = json_like(blanked) ? std::string_view(blanked) : input;
   if (text::looks_binary(text))
     return unexpected(ErrorKind::unsupported, "binary data, not a switch configuration", file);
-  std::optional<Dialect> d = detect_dialect(text);
-  if (!d)
-    return unexpected(ErrorKind::unsupported,
-                      "not a recognised switch configuration (SONiC config_db.json, NVUE `nv config "
-                      "show -o json` or `nv show qos roce`, Arista EOS running-config)",
-                      file);
+  Result<Dialect> d = detect_dialect_of(text, file);
+  if (!d) return unexpected(d.error());
   switch (*d) {
     case Dialect::sonic_config_db: return parse_sonic_config_db(text, file);
     case Dialect::nvue_config_json: return parse_nvue_config_json(text, file);
     case Dialect::nvue_show_roce: return parse_nvue_show_roce(text, file);
     case Dialect::arista_eos: return parse_arista_eos(text, file);
+    case Dialect::cisco_nxos: return parse_cisco_nxos(text, file);
+    case Dialect::juniper_junos: return parse_juniper_junos(text, file);
+    case Dialect::nvue_commands: return parse_nvue_commands(text, file);
+    case Dialect::dell_sonic_cli: return parse_dell_sonic(text, file);
   }
   return unexpected(ErrorKind::unsupported, "unknown dialect", file);
 }

@@ -296,8 +296,10 @@ struct NvueJson {
   detail::JsonLineIndex index;
   std::string file;
   std::vector<std::string> prefix;  ///< JSON keys from the document root to the "set" tree
+  const detail::NvueCommandLines* commands = nullptr;  ///< set: the input was `nv set` commands
 
   Evidence ev(const std::vector<std::string>& keys, const std::string& value = {}) const {
+    if (commands) return commands->ev(file, keys, value);
     std::vector<std::string> full = prefix;
     full.insert(full.end(), keys.begin(), keys.end());
     std::string pointer;
@@ -306,6 +308,8 @@ struct NvueJson {
                     "set" + pointer + (value.empty() ? "" : " = " + value)};
   }
 };
+
+Result<SwitchQos> nvue_from_set(const json& set, const NvueJson& ctx, const std::string& file, Dialect dialect);
 
 }  // namespace
 
@@ -326,7 +330,7 @@ Result<SwitchQos> parse_nvue_config_json(std::string_view input, const std::stri
     std::size_t line = static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(byte ? byte - 1 : 0), '\n')) + 1;
     return detail::malformed(file, line, "not valid JSON");
   }
-  NvueJson ctx{detail::JsonLineIndex(text), file, {}};
+  NvueJson ctx{detail::JsonLineIndex(text), file, {}, nullptr};
   const json* set = nullptr;
   if (doc.is_array()) {
     for (const json& d : doc)
@@ -341,9 +345,23 @@ Result<SwitchQos> parse_nvue_config_json(std::string_view input, const std::stri
     }
   }
   if (!set) return detail::malformed(file, 1, "no NVUE \"set\" document (expected `nv config show -o json` output)");
+  return nvue_from_set(*set, ctx, file, Dialect::nvue_config_json);
+}
+
+Result<SwitchQos> parse_nvue_commands(std::string_view input, const std::string& file) {
+  Result<detail::NvueCommandTree> t = detail::nvue_commands_to_set(input, file);
+  if (!t) return unexpected(t.error());
+  NvueJson ctx{detail::JsonLineIndex(""), file, {}, &t->lines};
+  return nvue_from_set(t->set, ctx, file, Dialect::nvue_commands);
+}
+
+namespace {
+
+Result<SwitchQos> nvue_from_set(const json& set_doc, const NvueJson& ctx, const std::string& file, Dialect dialect) {
+  const json* set = &set_doc;
   SwitchQos sw;
   sw.file = file;
-  sw.dialect = Dialect::nvue_config_json;
+  sw.dialect = dialect;
   if (const json* h = at(*set, {"system", "hostname"}); h && h->is_string()) sw.name = h->get<std::string>();
   PortQos g;
   g.name = "*";
@@ -546,5 +564,7 @@ Result<SwitchQos> parse_nvue_config_json(std::string_view input, const std::stri
   }
   return sw;
 }
+
+}  // namespace
 
 }  // namespace rk::switchcfg

@@ -105,6 +105,7 @@ std::string qos_text(const SwitchQos& sw) {
     o += "  TC->PG:         " + fact_text(p.tc_to_pg, map_text) + "\n";
     o += "  PFC prio->queue:" + std::string(" ") + fact_text(p.pfc_priority_to_queue, map_text) + "\n";
     o += "  PFC priorities: " + fact_text(p.pfc_enabled, ints) + "\n";
+    if (!p.tc_pfc_priority.empty()) o += "  TC->PFC prio:   " + map_text(p.tc_pfc_priority) + "\n";
     if (p.buffer_pgs.empty()) o += "  buffer PGs:     unknown: " + p.buffer_reason + "\n";
     for (const BufferPg& b : p.buffer_pgs)
       o += "  buffer PG " + std::to_string(b.first_pg) + (b.last_pg != b.first_pg ? "-" + std::to_string(b.last_pg) : "") +
@@ -170,6 +171,7 @@ std::string qos_json(const SwitchQos& sw) {
                   return j;
                 })}};
     if (!p.dscp_to_tc_map_name.empty()) jp["dscp_to_tc_map_name"] = p.dscp_to_tc_map_name;
+    if (!p.tc_pfc_priority.empty()) jp["tc_pfc_priority"] = map_json(p.tc_pfc_priority);
     if (p.buffer_pgs.empty()) jp["buffer_reason"] = p.buffer_reason;
     ports.push_back(jp);
   }

@@ -1,5 +1,6 @@
 // Switch QoS configuration: a typed model of what a switch does with RoCE traffic, parsers for
-// the dialects operators hand us (SONiC config_db.json, Cumulus NVUE, Arista EOS), which switch
+// the dialects operators hand us (SONiC config_db.json, Cumulus NVUE JSON, `nv show` and `nv set`
+// commands, Arista EOS, Cisco NX-OS, Juniper Junos, Dell Enterprise SONiC), which switch
 // port faces which host netdev (mapping file or LLDP capture), and the host <-> switch alignment
 // rules (`switch.*`, docs/rules.md).
 //
@@ -61,6 +62,10 @@ enum class Dialect {
   nvue_config_json,   ///< Cumulus `nv config show -o json` (list of {"header"}/{"set"} documents)
   nvue_show_roce,     ///< Cumulus `nv show qos roce` / `nv show interface <if> qos roce status`
   arista_eos,         ///< Arista EOS running-config (QoS, PFC, tx-queue, interface mtu lines)
+  cisco_nxos,         ///< Cisco NX-OS running-config (class-map/policy-map type qos|network-qos|queuing)
+  juniper_junos,      ///< Juniper Junos class-of-service, hierarchy or `set` form
+  nvue_commands,      ///< Cumulus `nv set ...` commands (`nv config show -o commands`)
+  dell_sonic_cli,     ///< Dell Enterprise SONiC `sonic-cli` running-config (qos map, wred/scheduler policies)
 };
 std::string_view to_string(Dialect d);
 
@@ -119,6 +124,11 @@ struct PortQos {
   Fact<std::map<int, int>> tc_to_queue;         ///< traffic class -> egress queue
   Fact<std::map<int, int>> tc_to_pg;            ///< traffic class -> ingress priority group
   Fact<std::map<int, int>> pfc_priority_to_queue;  ///< PFC priority -> queue it pauses
+  /// Lossless traffic class -> the PFC priority that pauses it, where the config states it
+  /// (NX-OS `pause pfc-cos` in class c-8q-nq<tc>, Junos no-loss `pfc-priority`); when not empty
+  /// it lists every lossless class, and a class it lacks is paused by no priority. Empty: a
+  /// traffic class is paused by the PFC priority of the same number (SONiC, NVUE, EOS).
+  std::map<int, int> tc_pfc_priority;
   Fact<std::vector<int>> pfc_enabled;           ///< PFC priorities (lossless), ascending
   std::vector<BufferPg> buffer_pgs;             ///< empty: see buffer_reason
   std::string buffer_reason;                    ///< why buffer_pgs is empty
@@ -138,7 +148,8 @@ struct SwitchQos {
   std::vector<PortQos> ports;         ///< config order (SONiC: natural port order)
   std::vector<std::string> notes;     ///< things read but not modelled, assumptions
 
-  /// Port by exact name, else the system-wide "*" entry, else nullptr.
+  /// Port by exact name, else a wildcard entry whose name ends in '*' and prefixes it (Junos
+  /// `et-*`), else the system-wide "*" entry, else nullptr.
   const PortQos* find_port(std::string_view name) const;
 };
 
@@ -146,9 +157,14 @@ struct SwitchQos {
 
 /// Detects the dialect of `text`, or nullopt. JSON: SONiC when a known config_db table (nested
 /// or "TABLE|key") is present, NVUE when a "set" document with "qos" or "interface" is present.
-/// Text: NVUE when the `nv show ... qos roce` layout is found, EOS when `qos map`, `qos profile`,
-/// `priority-flow-control` or `interface ...` with indented QoS lines are found.
+/// Text: by marker lines only one NOS writes (detect.cpp); nullopt when the lines belong to a
+/// NOS rocekit does not read, to two dialects, or to none.
 std::optional<Dialect> detect_dialect(std::string_view text);
+/// The same, with the reason when no dialect is read: the NOS the lines look like (Dell OS10,
+/// Cisco IOS, ...: refused, never parsed as the closest dialect), two dialects in one file, or
+/// no QoS line at all; the message lists the dialects rocekit reads. Error: unsupported, with
+/// "file:line" of the deciding line.
+Result<Dialect> detect_dialect_of(std::string_view text, const std::string& file);
 
 /// Parses a switch configuration of any supported dialect. `file` names the input in evidence
 /// and errors. Errors (malformed_input, unsupported) carry "file:line" context.
@@ -158,6 +174,10 @@ Result<SwitchQos> parse_sonic_config_db(std::string_view text, const std::string
 Result<SwitchQos> parse_nvue_config_json(std::string_view text, const std::string& file);
 Result<SwitchQos> parse_nvue_show_roce(std::string_view text, const std::string& file);
 Result<SwitchQos> parse_arista_eos(std::string_view text, const std::string& file);
+Result<SwitchQos> parse_cisco_nxos(std::string_view text, const std::string& file);
+Result<SwitchQos> parse_juniper_junos(std::string_view text, const std::string& file);
+Result<SwitchQos> parse_nvue_commands(std::string_view text, const std::string& file);
+Result<SwitchQos> parse_dell_sonic(std::string_view text, const std::string& file);
 
 /// Reads and parses a switch configuration file (at most 64 MiB). Errors: not_found, io,
 /// unsupported (dialect not recognised), malformed_input (file:line).
