@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rocekit/core/result.hpp"
+#include "rocekit/core/text.hpp"
 #include "rocekit/model/finding.hpp"
 #include "rocekit/model/snapshot.hpp"
 #include "rocekit/plan/nv_db.hpp"
@@ -19,7 +20,7 @@ namespace rk::plan {
 
 /// What an action changes. Plans are ordered by this enum (firmware NV first, then runtime
 /// DCB/QoS, ECN, MTU, PCIe MaxReadReq, coalescing), then by subject.
-enum class ActionKind { nv_config, trust, dscp2prio, pfc, ecn, mtu, max_read_request, coalesce };
+enum class ActionKind { nv_config, trust, dscp2prio, pfc, pause, ecn, mtu, max_read_request, coalesce };
 std::string_view to_string(ActionKind k);
 
 /// Tool family used for DCB/QoS (chosen from the snapshot: mlnx_qos output seen -> mlnx_qos).
@@ -72,8 +73,27 @@ struct Plan {
   std::string nv_validation;
 };
 
+/// iproute2 release (`ip -V` / `dcb -V`), e.g. {6, 1}.
+struct IprouteVersion {
+  int major = 0;
+  int minor = 0;
+  friend auto operator<=>(const IprouteVersion&, const IprouteVersion&) = default;
+};
+/// The first release with `dcb app` and `dcb -N` (iproute2 v5.12.0, dcb/dcb_app.c and commit
+/// 0aebd32b "dcb: Support -N"). No plan uses `dcb apptrust` (v6.2.0, and mlx5 has no
+/// dcbnl_setapptrust).
+inline constexpr IprouteVersion k_dcb_app_min_iproute2{5, 12};
+
+/// Parses the version out of `ip -V` / `dcb -V` output ("ip utility, iproute2-6.1.0, libbpf
+/// 1.1.2"); snapshot-dated releases ("iproute2-ss200127", before v5.8) give {5, 7}.
+std::optional<IprouteVersion> parse_iproute2_version(std::string_view text);
+
 /// Inputs of make_plan besides the snapshot and the policy.
 struct PlanOptions {
+  /// iproute2 on the host the plan is for (the live binary's `ip -V`, or --iproute2-version).
+  /// nullopt = not known: the dcb steps are planned in the v5.12 forms and the plan says so;
+  /// below 5.12 the dcb app steps become `unplanned` (no `dcb app` object).
+  std::optional<IprouteVersion> iproute2;
   /// mstflint's parameter DB (NvParamDb::open); nullptr = firmware values not validated.
   const NvParamDb* nv_db = nullptr;
   /// Why nv_db is null, as the plan states it: "not validated: <path> not found".
@@ -95,7 +115,8 @@ struct PlanOptions {
 /// DB's reason; a DB prerequisite such as ADVANCED_PCI_SETTINGS is added to the same step).
 Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions& opts = {});
 
-/// Linux interface name rule: 1..15 bytes, no '/', no whitespace, not "." or "..".
+/// Linux interface name rule (dev_valid_name): 1..15 bytes, no '/', ':' or whitespace, not "."
+/// or ".."; rocekit also refuses a leading '-' (it would be read as an option by the tools).
 bool valid_netdev_name(std::string_view name);
 
 /// Validates a firmware parameter CLI name against the names rocekit emits, applying the
@@ -103,8 +124,8 @@ bool valid_netdev_name(std::string_view name);
 /// not have one). Errors: malformed_input naming the parameter.
 Result<std::string> validate_nv_param(std::string_view cli_name);
 
-/// Single-quotes `word` for POSIX sh: `it's` -> `'it'\''s'`.
-std::string shell_quote(std::string_view word);
+/// Shell quoting: rk::text::shell_quote (core/text.hpp), the one function for the whole code base.
+using text::shell_quote;
 
 /// A bash script: `set -euo pipefail`, dry run unless `--execute`, prints each step, stops at
 /// the first failure, reads back each value. Every word is single-quoted. Passes shellcheck.
