@@ -55,10 +55,4 @@ std::string escape_control(std::string_view s, bool keep_newlines = false);
 /// prefix, for user-facing errors: "(/netdevs) type must be array, but is string".
 std::string json_error_message(std::string_view what);
 
-/// The one shell-quoting function of rocekit (check's fix lines, plan scripts, apply logs): a
-/// word made only of [A-Za-z0-9_./:@%+=,-] is left as it is, anything else (empty, spaces, $,
-/// quotes, globs, newlines) is single-quoted for POSIX sh: `it's` -> `'it'\''s'`. It does not
-/// make option-like words (`-rf`) safe as operands: callers refuse such names first.
-std::string shell_quote(std::string_view word);
-
 }  // namespace rk::text

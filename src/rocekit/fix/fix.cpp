@@ -2,7 +2,7 @@
 // source; the tests run the real binaries where they run here (tests/plan/real_tools_test.sh).
 #include "rocekit/fix/fix.hpp"
 
-#include "rocekit/core/text.hpp"
+#include "rocekit/core/shell.hpp"
 
 namespace rk::fix {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "rocekit/core/result.hpp"
-#include "rocekit/core/text.hpp"
+#include "rocekit/core/shell.hpp"
 #include "rocekit/model/finding.hpp"
 #include "rocekit/model/snapshot.hpp"
 #include "rocekit/plan/nv_db.hpp"
@@ -124,7 +124,7 @@ bool valid_netdev_name(std::string_view name);
 /// not have one). Errors: malformed_input naming the parameter.
 Result<std::string> validate_nv_param(std::string_view cli_name);
 
-/// Shell quoting: rk::text::shell_quote (core/text.hpp), the one function for the whole code base.
+/// Shell quoting: rk::text::shell_quote (core/shell.hpp), the one function for the whole code base.
 using text::shell_quote;
 
 /// A bash script: `set -euo pipefail`, dry run unless `--execute`, prints each step, stops at

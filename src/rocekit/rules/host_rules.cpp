@@ -1,7 +1,7 @@
 // Host rules: interrupt coalescing, channels vs NUMA cores, GPUDirect RDMA.
 #include <string>
 
-#include "rocekit/core/text.hpp"
+#include "rocekit/core/shell.hpp"
 #include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"

@@ -4,7 +4,7 @@
 // boot-time script that calls mlnx_qos, dcb, setpci or writes ecn sysfs.
 #include <string>
 
-#include "rocekit/core/text.hpp"
+#include "rocekit/core/shell.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
 

@@ -1,7 +1,6 @@
 // QoS rules: trust, DSCP->priority, PFC, global pause, ECN/DCQCN, CNP.
 #include <string>
 
-#include "rocekit/core/text.hpp"
 #include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"

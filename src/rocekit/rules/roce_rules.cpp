@@ -2,7 +2,7 @@
 // link.port-active, net.mtu.
 #include <string>
 
-#include "rocekit/core/text.hpp"
+#include "rocekit/core/shell.hpp"
 #include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "rocekit/core/text.hpp"
+#include "rocekit/core/shell.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/switchcfg/common.hpp"
 #include "rocekit/switchcfg/switchcfg.hpp"
