@@ -158,6 +158,24 @@ struct Builder {
   const Policy& pol;
   const PlanOptions& opts;
   Plan& plan;
+  /// (rule, subject) of every failing finding of `check` (rules::evaluate with the same policy):
+  /// plan acts where check failed and does not judge again. Boot mode (all_runtime) re-applies
+  /// every setting, failing or not.
+  std::set<std::pair<std::string, std::string>> failing;
+
+  bool fails(const std::string& rule, const std::string& subject) const {
+    return opts.all_runtime || failing.count({rule, subject}) > 0;
+  }
+  /// A failing finding of `rule` on a function of physical device `dev` ("dddd:bb:dd") or on a
+  /// netdev of it.
+  bool fails_on_device(const std::string& rule, const std::string& dev) const {
+    for (const auto& [r, subject] : failing) {
+      if (r != rule) continue;
+      if (subject.starts_with(dev)) return true;
+      if (const NetDev* n = s.find_netdev(subject); n && n->bdf && n->bdf->starts_with(dev)) return true;
+    }
+    return false;
+  }
 
   void unplanned(std::string rule, std::string subject, std::string reason) {
     plan.unplanned.push_back({std::move(rule), std::move(subject), std::move(reason)});
@@ -198,7 +216,8 @@ struct Builder {
     auto it = q.dscp_to_priority.find(dscp);
     std::string current;
     if (it != q.dscp_to_priority.end()) {
-      if (it->second == prio && !opts.all_runtime) return;
+      // check's verdict (rule failing), or the map a trust change brings into effect.
+      if (!fails(rule, n.name) && !(trust_changes && it->second != prio)) return;
       current = "prio " + std::to_string(it->second);
     } else if (trust_changes) {
       current = "not shown (trust " + q.trust.value_or("?") + ")";
@@ -223,7 +242,7 @@ struct Builder {
     bool trust_changes = false;
     if (!q.trust) {
       unplanned("qos.trust-dscp", n.name, "trust state not shown");
-    } else if (*q.trust != pol.trust || opts.all_runtime) {
+    } else if (fails("qos.trust-dscp", n.name)) {
       trust_changes = *q.trust != pol.trust;
       Action& a = add(ActionKind::trust, "qos.trust-dscp", n.name, *q.trust, pol.trust, FixScope::runtime);
       if (mlnx()) {
@@ -246,7 +265,7 @@ struct Builder {
       return;
     }
     std::vector<bool> want = fix::pfc_mask(pol.pfc_priorities);
-    if (want == *q.pfc_enabled && !opts.all_runtime) return;
+    if (!fails("qos.pfc-roce-priority", n.name) && !fails("qos.pfc-only-roce-priority", n.name)) return;
     bool roce_off = !(*q.pfc_enabled)[static_cast<std::size_t>(pol.roce_priority & 7)];
     Action& a = add(ActionKind::pfc, roce_off ? "qos.pfc-roce-priority" : "qos.pfc-only-roce-priority",
                     n.name, mask_text(*q.pfc_enabled, ",", false), mask_text(want, ",", false),
@@ -264,6 +283,7 @@ struct Builder {
         unplanned("qos.ecn-roce-priority", n.name, "ECN sysfs not collected: " + n.ecn.reason);
       return;
     }
+    bool judged_bad = fails("qos.ecn-roce-priority", n.name);
     for (const char* point : {"roce_rp", "roce_np"}) {
       const auto& m = std::string_view(point) == "roce_rp" ? n.ecn->rp_enabled : n.ecn->np_enabled;
       for (int p : pol.ecn_priorities) {
@@ -273,7 +293,7 @@ struct Builder {
                     std::string(point) + " enable/" + std::to_string(p) + " not collected");
           continue;
         }
-        if (it->second && !opts.all_runtime) continue;
+        if (!judged_bad || (it->second && !opts.all_runtime)) continue;
         Action& a = add(ActionKind::ecn, "qos.ecn-roce-priority", n.name,
                         std::string(point) + "[" + std::to_string(p) + "]=" + (it->second ? "1" : "0"),
                         std::string(point) + "[" + std::to_string(p) + "]=1", FixScope::runtime);
@@ -286,7 +306,7 @@ struct Builder {
   void pause(const NetDev& n) {
     if (is_infiniband(s, n) || !n.pause.has_value() || !n.pause->rx || !n.pause->tx) return;
     bool rx = *n.pause->rx, tx = *n.pause->tx;
-    if (!rx && !tx && !opts.all_runtime) return;
+    if (!fails("qos.global-pause-off", n.name)) return;
     auto onoff = [](bool b) { return std::string(b ? "on" : "off"); };
     Action& a = add(ActionKind::pause, "qos.global-pause-off", n.name,
                     "rx " + onoff(rx) + ", tx " + onoff(tx), "rx off, tx off", FixScope::runtime);
@@ -300,7 +320,7 @@ struct Builder {
       if (n.rdma_device) unplanned("net.mtu", n.name, "netdev MTU not collected: " + n.mtu_bytes.reason);
       return;
     }
-    if (*n.mtu_bytes >= pol.netdev_mtu_min_bytes && !opts.all_runtime) return;
+    if (!fails("net.mtu", n.name)) return;
     // The policy's MTU is a minimum: a larger MTU (9000) is kept as it is, also at boot.
     int want = std::max(*n.mtu_bytes, pol.netdev_mtu_min_bytes);
     Action& a = add(ActionKind::mtu, "net.mtu", n.name, std::to_string(*n.mtu_bytes), std::to_string(want),
@@ -316,7 +336,7 @@ struct Builder {
     if (f.vendor_id && *f.vendor_id != 0x15b3) return;
     if (!f.max_read_request_bytes.has_value()) return;  // pcie rules report the unknown
     // The policy is a minimum: a larger MaxReadReq is kept, never lowered (the rule passes >=).
-    if (*f.max_read_request_bytes >= pol.max_read_request_bytes && !opts.all_runtime) return;
+    if (!fails("pcie.max-read-request", f.bdf)) return;
     int want = std::max(pol.max_read_request_bytes, *f.max_read_request_bytes);
     std::optional<FixStep> step = fix::setpci_mrrs(f.bdf, want);
     if (!step)
@@ -331,6 +351,7 @@ struct Builder {
 
   void coalesce(const NetDev& n) {
     if (!n.coalesce.has_value()) return;
+    if (!fails("irq.coalescing", n.name)) return;
     const CoalesceState& c = *n.coalesce;
     const CoalescingProfile& prof = pol.coalescing;
     std::vector<std::pair<std::string, std::string>> set, old;
@@ -505,10 +526,15 @@ struct Builder {
         if (std::optional<long long> v = value_of("fw.adaptive-routing", *p);
             v && (*v != 0) != *pol.adaptive_routing)
           ar.push_back({p->name, *pol.adaptive_routing ? "1" : "0", text_of(*p), ""});
-      if (!link.empty()) nv_action("fw.link-type-eth", dev, *owner, std::move(link));
-      if (!cnp.empty()) nv_action("qos.cnp-firmware", dev, *owner, std::move(cnp));
-      if (!cc.empty()) nv_action("qos.ecn-roce-priority", dev, *owner, std::move(cc));
-      if (!ar.empty()) nv_action("fw.adaptive-routing", dev, *owner, std::move(ar));
+      // Only where check failed the rule on this device; the values are the rules' advice.
+      if (!link.empty() && fails_on_device("fw.link-type-eth", dev))
+        nv_action("fw.link-type-eth", dev, *owner, std::move(link));
+      if (!cnp.empty() && fails_on_device("qos.cnp-firmware", dev))
+        nv_action("qos.cnp-firmware", dev, *owner, std::move(cnp));
+      if (!cc.empty() && fails_on_device("qos.ecn-roce-priority", dev))
+        nv_action("qos.ecn-roce-priority", dev, *owner, std::move(cc));
+      if (!ar.empty() && fails_on_device("fw.adaptive-routing", dev))
+        nv_action("fw.adaptive-routing", dev, *owner, std::move(ar));
       if (plan.actions.size() == before) continue;
       plan.nv_validation = opts.nv_db ? "validated against " + opts.nv_db->path().string() + " (" +
                                             std::to_string(opts.nv_db->size()) + " parameters)"
@@ -598,8 +624,7 @@ std::string why_not_planned(const Finding& f) {
 }
 
 /// Every failing rule of `check` becomes an action or a "not planned" line (never silence).
-void cover_failing_rules(const Snapshot& s, const Policy& pol, Plan& plan) {
-  rules::Report rep = rules::evaluate(s, pol);
+void cover_failing_rules(const Snapshot& s, const rules::Report& rep, Plan& plan) {
   for (const Finding& f : rep.findings) {
     if (f.outcome != Outcome::fail) continue;
     bool done = std::any_of(plan.actions.begin(), plan.actions.end(),
@@ -619,7 +644,10 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   plan.policy_name = policy.name;
   plan.qos_backend = pick_qos_backend(snapshot);
   plan.nv_backend = pick_nv_backend(snapshot);
-  Builder b{snapshot, policy, opts, plan};
+  Builder b{snapshot, policy, opts, plan, {}};
+  rules::Report report = rules::evaluate(snapshot, policy);
+  for (const Finding& f : report.findings)
+    if (f.outcome == Outcome::fail) b.failing.insert({f.rule, f.subject});
   if (policy.trust != "dscp" && policy.trust != "pcp") {
     b.unplanned("qos.trust-dscp", "host", "policy trust must be dscp or pcp, not " +
                                               shell_quote(policy.trust));
@@ -651,7 +679,7 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   std::stable_sort(plan.actions.begin(), plan.actions.end(),
                    [](const Action& x, const Action& y) { return x.kind < y.kind; });
   gate_dcb_forms(plan, opts);
-  if (!opts.all_runtime) cover_failing_rules(snapshot, policy, plan);
+  if (!opts.all_runtime) cover_failing_rules(snapshot, report, plan);
   return plan;
 }
 
