@@ -253,7 +253,7 @@ struct Builder {
         if (*q.trust == "pcp") undo = fix::dcb_trust(n.name, "pcp");
         else if (!q.dscp_to_priority.empty()) undo = fix::dcb_trust(n.name, "dscp", &q.dscp_to_priority);
         use(a, fix::dcb_trust(n.name, pol.trust), undo);
-        a.note = "trust is the presence of DSCP APP entries on mlx5 (no dcb apptrust)";
+        a.note = "trust is the presence of DSCP APP entries on mlx5 (no APP-trust object needed)";
       }
     }
     if (pol.trust == "dscp") {
