@@ -94,13 +94,13 @@ total_steps=2
 # net.mtu ens6f0: 1536 -> 4200 (runtime)
 # every switch port on the path needs an MTU of at least 4200
 step 1 'net.mtu ens6f0: 1536 -> 4200 (runtime)'
-run 'ip' 'link' 'set' 'dev' 'ens6f0' 'mtu' '4200'
-check ' mtu 4200 ' -- 'ip' '-o' 'link' 'show' 'dev' 'ens6f0'
+run ip link set dev ens6f0 mtu 4200
+check ' mtu 4200 ' -- ip -o link show dev ens6f0
 
 # net.mtu ens6f1: 1514 -> 4200 (runtime)
 # every switch port on the path needs an MTU of at least 4200
 step 2 'net.mtu ens6f1: 1514 -> 4200 (runtime)'
-run 'ip' 'link' 'set' 'dev' 'ens6f1' 'mtu' '4200'
-check ' mtu 4200 ' -- 'ip' '-o' 'link' 'show' 'dev' 'ens6f1'
+run ip link set dev ens6f1 mtu 4200
+check ' mtu 4200 ' -- ip -o link show dev ens6f1
 
 printf 'done: %s steps\n' "$total_steps"

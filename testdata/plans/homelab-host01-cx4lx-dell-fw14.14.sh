@@ -84,9 +84,9 @@ fi
 total_steps=1
 
 # pcie.max-read-request 0000:01:00.0: 512 -> 4096 (runtime)
-# masked write of DevCtl bits 15:12 only; lost at reboot
+# masked write of DevCtl bits 14:12 (MaxReadReq) only; lost at reboot
 step 1 'pcie.max-read-request 0000:01:00.0: 512 -> 4096 (runtime)'
-run 'setpci' '-s' '0000:01:00.0' 'CAP_EXP+08.w=5000:F000'
-check '^[5d][0-9a-fA-F]{3}$' -- 'setpci' '-s' '0000:01:00.0' 'CAP_EXP+08.w'
+run setpci -s 0000:01:00.0 CAP_EXP+08.w=5000:7000
+check '^[5d][0-9a-f]{3}$' -- setpci -s 0000:01:00.0 CAP_EXP+08.w
 
 printf 'done: %s steps\n' "$total_steps"

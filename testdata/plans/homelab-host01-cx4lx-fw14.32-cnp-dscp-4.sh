@@ -88,13 +88,13 @@ total_steps=2
 # qos.cnp-firmware 0000:01:00: CNP_DSCP_P1=48 CNP_DSCP_P2=48 -> CNP_DSCP_P1=4 CNP_DSCP_P2=4 (firmware_reboot)
 # takes effect after a reboot or mstfwreset; validated against /usr/share/mstflint/mlxconfig_dbs/mlxconfig_host.db
 step 1 'qos.cnp-firmware 0000:01:00: CNP_DSCP_P1=48 CNP_DSCP_P2=48 -> CNP_DSCP_P1=4 CNP_DSCP_P2=4 (firmware_reboot)'
-run 'mlxconfig' '-y' '-d' '0000:01:00.0' 'set' 'CNP_DSCP_P1=4' 'CNP_DSCP_P2=4'
-check '^[[:space:]]*CNP_DSCP_P1[[:space:]]+([A-Za-z_]+\()?4\)?([[:space:]]|$)' '^[[:space:]]*CNP_DSCP_P2[[:space:]]+([A-Za-z_]+\()?4\)?([[:space:]]|$)' -- 'mlxconfig' '-d' '0000:01:00.0' 'query' 'CNP_DSCP_P1' 'CNP_DSCP_P2'
+run mlxconfig -y -d 0000:01:00.0 set CNP_DSCP_P1=4 CNP_DSCP_P2=4
+check '^[[:space:]]*CNP_DSCP_P1[[:space:]]+([A-Za-z_]+\()?4\)?([[:space:]]|$)' '^[[:space:]]*CNP_DSCP_P2[[:space:]]+([A-Za-z_]+\()?4\)?([[:space:]]|$)' -- mlxconfig -d 0000:01:00.0 query CNP_DSCP_P1 CNP_DSCP_P2
 
 # irq.coalescing enp1s0f0np0: adaptive-rx on -> adaptive-rx off (runtime)
 # netdev (TCP/IP) interrupts only; RDMA completions are not moderated by this
 step 2 'irq.coalescing enp1s0f0np0: adaptive-rx on -> adaptive-rx off (runtime)'
-run 'ethtool' '-C' 'enp1s0f0np0' 'adaptive-rx' 'off'
-check '^Adaptive RX:[[:space:]]+off([[:space:]]|$)' -- 'ethtool' '-c' 'enp1s0f0np0'
+run ethtool -C enp1s0f0np0 adaptive-rx off
+check '^Adaptive RX:[[:space:]]+off([[:space:]]|$)' -- ethtool -c enp1s0f0np0
 
 printf 'done: %s steps\n' "$total_steps"

@@ -86,7 +86,7 @@ total_steps=1
 # irq.coalescing enp1s0f0np0: adaptive-rx on -> adaptive-rx off (runtime)
 # netdev (TCP/IP) interrupts only; RDMA completions are not moderated by this
 step 1 'irq.coalescing enp1s0f0np0: adaptive-rx on -> adaptive-rx off (runtime)'
-run 'ethtool' '-C' 'enp1s0f0np0' 'adaptive-rx' 'off'
-check '^Adaptive RX:[[:space:]]+off([[:space:]]|$)' -- 'ethtool' '-c' 'enp1s0f0np0'
+run ethtool -C enp1s0f0np0 adaptive-rx off
+check '^Adaptive RX:[[:space:]]+off([[:space:]]|$)' -- ethtool -c enp1s0f0np0
 
 printf 'done: %s steps\n' "$total_steps"

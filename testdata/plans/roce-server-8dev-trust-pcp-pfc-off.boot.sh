@@ -99,22 +99,22 @@ total_steps=4
 
 # qos.trust-dscp ens6: dscp -> dscp (runtime)
 step 1 'qos.trust-dscp ens6: dscp -> dscp (runtime)'
-run 'mlnx_qos' '-i' 'ens6' '--trust' 'dscp'
-check '^Priority trust state:[[:space:]]+dscp$' -- 'mlnx_qos' '-i' 'ens6'
+run mlnx_qos -i ens6 --trust dscp
+check '^Priority trust state:[[:space:]]+dscp$' -- mlnx_qos -i ens6
 
 # qos.roce-dscp-priority ens6: dscp 26: prio 3 -> dscp 26: prio 3 (runtime)
 step 2 'qos.roce-dscp-priority ens6: dscp 26: prio 3 -> dscp 26: prio 3 (runtime)'
-run 'mlnx_qos' '-i' 'ens6' '--dscp2prio' 'set,26,3'
-check 'prio:3 dscp:([0-9]+,)*26,' -- 'mlnx_qos' '-i' 'ens6'
+run mlnx_qos -i ens6 --dscp2prio set,26,3
+check 'prio:3 dscp:([0-9]+,)*26,' -- mlnx_qos -i ens6
 
 # qos.cnp-dscp-priority ens6: dscp 48: prio 6 -> dscp 48: prio 6 (runtime)
 step 3 'qos.cnp-dscp-priority ens6: dscp 48: prio 6 -> dscp 48: prio 6 (runtime)'
-run 'mlnx_qos' '-i' 'ens6' '--dscp2prio' 'set,48,6'
-check 'prio:6 dscp:([0-9]+,)*48,' -- 'mlnx_qos' '-i' 'ens6'
+run mlnx_qos -i ens6 --dscp2prio set,48,6
+check 'prio:6 dscp:([0-9]+,)*48,' -- mlnx_qos -i ens6
 
 # qos.pfc-only-roce-priority ens6: 0,0,0,1,0,0,0,0 -> 0,0,0,1,0,0,0,0 (runtime)
 step 4 'qos.pfc-only-roce-priority ens6: 0,0,0,1,0,0,0,0 -> 0,0,0,1,0,0,0,0 (runtime)'
-run 'mlnx_qos' '-i' 'ens6' '--pfc' '0,0,0,1,0,0,0,0'
-check '^[[:space:]]*enabled[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]+1[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]*$' -- 'mlnx_qos' '-i' 'ens6'
+run mlnx_qos -i ens6 --pfc 0,0,0,1,0,0,0,0
+check '^[[:space:]]*enabled[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]+1[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]*$' -- mlnx_qos -i ens6
 
 printf 'done: %s steps\n' "$total_steps"

@@ -17,6 +17,10 @@
 # not planned: net.mtu ens6: netdev MTU not collected: not captured (no ip link / sysfs mtu output in the capture)
 # not planned: net.mtu ens6f1: netdev MTU not collected: not captured (no ip link / sysfs mtu output in the capture)
 # not planned: net.mtu ens6f2: netdev MTU not collected: not captured (no ip link / sysfs mtu output in the capture)
+# not planned: link.port-active mlx5_0/1: failing (port is DOWN (netdev ens4f0): no RDMA traffic can use it): a hardware, slot or cabling change; check advises: ip link set dev ens4f0 up
+# not planned: link.port-active mlx5_1/1: failing (port is DOWN (netdev ens4f1): no RDMA traffic can use it): a hardware, slot or cabling change; check advises: ip link set dev ens4f1 up
+# not planned: link.port-active mlx5_4/1: failing (port is DOWN (netdev ens14f1): no RDMA traffic can use it): a hardware, slot or cabling change; check advises: ip link set dev ens14f1 up
+# not planned: link.port-active mlx5_6/1: failing (port is DOWN (netdev ens6f1): no RDMA traffic can use it): a hardware, slot or cabling change; check advises: ip link set dev ens6f1 up
 set -euo pipefail
 
 execute=0
@@ -99,22 +103,22 @@ total_steps=4
 
 # qos.trust-dscp ens6: pcp -> dscp (runtime)
 step 1 'qos.trust-dscp ens6: pcp -> dscp (runtime)'
-run 'mlnx_qos' '-i' 'ens6' '--trust' 'dscp'
-check '^Priority trust state:[[:space:]]+dscp$' -- 'mlnx_qos' '-i' 'ens6'
+run mlnx_qos -i ens6 --trust dscp
+check '^Priority trust state:[[:space:]]+dscp$' -- mlnx_qos -i ens6
 
 # qos.roce-dscp-priority ens6: dscp 26: not shown (trust pcp) -> dscp 26: prio 3 (runtime)
 step 2 'qos.roce-dscp-priority ens6: dscp 26: not shown (trust pcp) -> dscp 26: prio 3 (runtime)'
-run 'mlnx_qos' '-i' 'ens6' '--dscp2prio' 'set,26,3'
-check 'prio:3 dscp:([0-9]+,)*26,' -- 'mlnx_qos' '-i' 'ens6'
+run mlnx_qos -i ens6 --dscp2prio set,26,3
+check 'prio:3 dscp:([0-9]+,)*26,' -- mlnx_qos -i ens6
 
 # qos.cnp-dscp-priority ens6: dscp 48: not shown (trust pcp) -> dscp 48: prio 6 (runtime)
 step 3 'qos.cnp-dscp-priority ens6: dscp 48: not shown (trust pcp) -> dscp 48: prio 6 (runtime)'
-run 'mlnx_qos' '-i' 'ens6' '--dscp2prio' 'set,48,6'
-check 'prio:6 dscp:([0-9]+,)*48,' -- 'mlnx_qos' '-i' 'ens6'
+run mlnx_qos -i ens6 --dscp2prio set,48,6
+check 'prio:6 dscp:([0-9]+,)*48,' -- mlnx_qos -i ens6
 
 # qos.pfc-roce-priority ens6: 0,0,0,0,0,0,0,0 -> 0,0,0,1,0,0,0,0 (runtime)
 step 4 'qos.pfc-roce-priority ens6: 0,0,0,0,0,0,0,0 -> 0,0,0,1,0,0,0,0 (runtime)'
-run 'mlnx_qos' '-i' 'ens6' '--pfc' '0,0,0,1,0,0,0,0'
-check '^[[:space:]]*enabled[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]+1[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]*$' -- 'mlnx_qos' '-i' 'ens6'
+run mlnx_qos -i ens6 --pfc 0,0,0,1,0,0,0,0
+check '^[[:space:]]*enabled[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]+1[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]+0[[:space:]]*$' -- mlnx_qos -i ens6
 
 printf 'done: %s steps\n' "$total_steps"

@@ -120,10 +120,26 @@ for n in s["netdevs"]:
 json.dump(s, open(p, "w"), indent=1)
 PY
 run_case upstream-dcb-trust-pcp-pfc-off "$tmp/dcb.json"
-grep -q '^dcb pfc show dev ens6 prio-pfc$' "$tmp/upstream-dcb-trust-pcp-pfc-off/exec.log" ||
-  bad "dcb: PFC not read back"
+grep -q '^dcb -N pfc show dev ens6 prio-pfc$' "$tmp/upstream-dcb-trust-pcp-pfc-off/exec.log" ||
+  bad "dcb: PFC not read back numerically"
+! grep -q apptrust "$tmp/upstream-dcb-trust-pcp-pfc-off/exec.log" "$gold"/*.sh "$gold"/*.json "$gold"/*.yml ||
+  bad "a plan uses dcb apptrust (mlx5 has no dcbnl_setapptrust; iproute2 < 6.2 has no such object)"
+# Every dcb show read-back in every golden plan is numeric (-N or -j), and there are some.
+python3 - "$gold" <<'PY' || bad "a dcb show read-back without -N or -j, or none at all"
+import glob, json, sys
+shows = bad = 0
+for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
+    for a in json.load(open(f))["actions"]:
+        v = a.get("check_argv") or []
+        if v[:1] == ["dcb"] and "show" in v:
+            shows += 1
+            if v[1] not in ("-N", "-j"):
+                print("not numeric:", f, v)
+                bad = 1
+sys.exit(bad or shows == 0)
+PY
 
-# The setpci write kept every DevCtl bit outside 15:12: 0x2937 -> 0x5937.
+# The setpci write (mask 7000) kept every DevCtl bit outside 14:12: 0x2937 -> 0x5937.
 [[ $(cat "$tmp/homelab-host01-cx4lx-dell-fw14.14/state/0000:01:00.0.devctl") == 5937 ]] ||
   bad "setpci mask: DevCtl is $(cat "$tmp/homelab-host01-cx4lx-dell-fw14.14/state/0000:01:00.0.devctl")"
 

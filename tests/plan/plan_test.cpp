@@ -1,11 +1,13 @@
 // rk_plan: planner on real bundles (testdata/hosts) and hand-built hostile snapshots.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "golden.hpp"
 #include "rocekit/pipeline.hpp"
 #include "rocekit/plan/plan.hpp"
+#include "rocekit/rules/rule.hpp"
 
 namespace rk::plan {
 namespace {
@@ -49,9 +51,11 @@ TEST(PlanBundles, DellCx4LxMaxReadReq512ToMaskedSetpci) {
   EXPECT_EQ(a.subject, "0000:01:00.0");
   EXPECT_EQ(a.current, "512");
   EXPECT_EQ(a.desired, "4096");
-  EXPECT_EQ(a.argv, (Words{"setpci", "-s", "0000:01:00.0", "CAP_EXP+08.w=5000:F000"}));
+  // Mask 7000: only DevCtl bits 14:12 (MaxReadReq); setpci prints "%04x", lower case.
+  EXPECT_EQ(a.argv, (Words{"setpci", "-s", "0000:01:00.0", "CAP_EXP+08.w=5000:7000"}));
   EXPECT_EQ(a.check_argv, (Words{"setpci", "-s", "0000:01:00.0", "CAP_EXP+08.w"}));
-  EXPECT_EQ(a.check_regex, (Words{"^[5d][0-9a-fA-F]{3}$"}));
+  EXPECT_EQ(a.check_regex, (Words{"^[5d][0-9a-f]{3}$"}));
+  EXPECT_EQ(a.undo_argv, (Words{"setpci", "-s", "0000:01:00.0", "CAP_EXP+08.w=2000:7000"}));
 }
 
 TEST(PlanBundles, Cx4LxFw1432AdaptiveRxOff) {
@@ -99,10 +103,47 @@ TEST(PlanHand, UpstreamDcbWhenNoMlnxQosSeen) {
   Plan p = make_plan(s, default_policy());
   EXPECT_EQ(p.qos_backend, QosBackend::dcb);
   ASSERT_EQ(p.actions.size(), 2u);
-  EXPECT_EQ(p.actions[0].argv, (Words{"dcb", "apptrust", "set", "dev", "eth2", "order", "dscp"}));
+  // mlx5 has no dcbnl_setapptrust and iproute2 6.1 no `dcb apptrust`: trust dscp = DSCP APP
+  // entries (the default map DSCP >> 3), read back as JSON; undo (pcp) flushes them.
+  Words trust{"dcb", "app", "replace", "dev", "eth2", "dscp-prio"};
+  for (int d = 0; d < 64; ++d) trust.push_back(std::to_string(d) + ":" + std::to_string(d >> 3));
+  EXPECT_EQ(p.actions[0].argv, trust);
+  EXPECT_EQ(p.actions[0].check_argv, (Words{"dcb", "-j", "app", "show", "dev", "eth2", "dscp-prio"}));
+  EXPECT_EQ(p.actions[0].check_regex, (Words{"\"dscp_prio\":\\[\\["}));
+  EXPECT_EQ(p.actions[0].undo_argv, (Words{"dcb", "app", "flush", "dev", "eth2", "dscp-prio"}));
+  EXPECT_EQ(p.actions[0].undo_check_regex, (Words{"^\\{\\}$"}));
   EXPECT_EQ(p.actions[1].rule, "qos.pfc-roce-priority");
   EXPECT_EQ(p.actions[1].argv, (Words{"dcb", "pfc", "set", "dev", "eth2", "prio-pfc", "0:off", "1:off",
                                       "2:off", "3:on", "4:off", "5:off", "6:off", "7:off"}));
+  EXPECT_EQ(p.actions[1].check_argv, (Words{"dcb", "-N", "pfc", "show", "dev", "eth2", "prio-pfc"}));
+  for (const Action& a : p.actions)
+    for (const std::string& w : a.argv) EXPECT_NE(w, "apptrust");
+  // No iproute2 version known (a snapshot): the plan says which release the dcb forms need.
+  ASSERT_FALSE(p.warnings.empty());
+  EXPECT_NE(p.warnings.back().find("iproute2 version not known"), std::string::npos);
+  EXPECT_NE(p.warnings.back().find(">= 5.12"), std::string::npos);
+}
+
+TEST(PlanHand, DcbFormsFollowTheIproute2Version) {
+  Snapshot s;
+  s.netdevs.push_back(qos_dev("eth2", "pcp", {false, false, false, false, true, false, false, false}));
+  PlanOptions new_ip;
+  new_ip.iproute2 = IprouteVersion{6, 1};
+  Plan p = make_plan(s, default_policy(), new_ip);
+  EXPECT_EQ(p.actions.size(), 2u);
+  EXPECT_TRUE(p.warnings.empty());
+  PlanOptions old_ip;
+  old_ip.iproute2 = IprouteVersion{5, 10};  // Debian 11: no `dcb app`, no -N
+  Plan q = make_plan(s, default_policy(), old_ip);
+  EXPECT_TRUE(q.actions.empty());
+  int refused = 0;
+  for (const Unplanned& u : q.unplanned)
+    if (u.reason.starts_with("iproute2 5.10 has no `dcb app`")) ++refused;
+  EXPECT_EQ(refused, 2);
+  EXPECT_EQ(parse_iproute2_version("ip utility, iproute2-6.1.0, libbpf 1.1.2\n"), (IprouteVersion{6, 1}));
+  EXPECT_EQ(parse_iproute2_version("dcb utility, iproute2-5.12.0"), (IprouteVersion{5, 12}));
+  EXPECT_EQ(parse_iproute2_version("ip utility, iproute2-ss200127"), (IprouteVersion{5, 7}));
+  EXPECT_FALSE(parse_iproute2_version("ip: command not found"));
 }
 
 TEST(PlanHand, HostileNamesAreQuotedOrRejected) {
@@ -118,7 +159,7 @@ TEST(PlanHand, HostileNamesAreQuotedOrRejected) {
   Plan p = make_plan(s, default_policy());
   ASSERT_EQ(p.actions.size(), 2u);
   std::string sh = render_sh(p);
-  EXPECT_NE(sh.find("run 'dcb' 'apptrust' 'set' 'dev' 'eth$(touch_x)' 'order' 'dscp'"), std::string::npos) << sh;
+  EXPECT_NE(sh.find("run dcb app replace dev 'eth$(touch_x)' dscp-prio 0:0 1:0"), std::string::npos) << sh;
   EXPECT_EQ(sh.find("\"eth$(touch_x)\""), std::string::npos);
   EXPECT_NE(sh.find("'eth'\\''q'"), std::string::npos);
   int rejected = 0;
@@ -134,8 +175,8 @@ TEST(PlanHand, AnsibleNeverTemplatesNamesFromTheHost) {
   Plan p = make_plan(s, default_policy());
   ASSERT_EQ(p.actions.size(), 1u);
   std::string yml = render_ansible(p);
-  EXPECT_NE(yml.find("argv: [!unsafe \"dcb\", !unsafe \"apptrust\", !unsafe \"set\", !unsafe \"dev\", "
-                     "!unsafe \"e{{x}}\", !unsafe \"order\", !unsafe \"dscp\"]"),
+  EXPECT_NE(yml.find("argv: [!unsafe \"dcb\", !unsafe \"app\", !unsafe \"replace\", !unsafe \"dev\", "
+                     "!unsafe \"e{{x}}\", !unsafe \"dscp-prio\", !unsafe \"0:0\""),
             std::string::npos)
       << yml;
   // Every line that carries the name is a comment or tags its strings !unsafe.
@@ -147,7 +188,7 @@ TEST(PlanHand, AnsibleNeverTemplatesNamesFromTheHost) {
     EXPECT_TRUE(line.starts_with("#") || line.find("!unsafe \"") != std::string::npos) << line;
   }
   EXPECT_GT(raw, 0u);
-  EXPECT_NE(yml.find("rk_res: [!unsafe \"order: dscp( |$)\"]"), std::string::npos) << yml;
+  EXPECT_NE(yml.find("rk_res: [!unsafe \"\\\"dscp_prio\\\":\\\\[\\\\[\"]"), std::string::npos) << yml;
 }
 
 TEST(PlanHand, PolicyValueWithShellSyntaxIsRejectedByTheLoader) {
@@ -187,10 +228,129 @@ TEST(PlanNvNames, PortSuffixRule) {
   EXPECT_FALSE(validate_nv_param("PCIE_MAX_READ_REQ"));
 }
 
-TEST(PlanQuote, SingleQuotes) {
-  EXPECT_EQ(shell_quote("eth0"), "'eth0'");
+TEST(PlanQuote, OneQuotingFunction) {
+  // rk::text::shell_quote: plain words stay as they are, anything else is single-quoted.
+  EXPECT_EQ(shell_quote("eth0"), "eth0");
+  EXPECT_EQ(shell_quote("CAP_EXP+08.w=5000:7000"), "CAP_EXP+08.w=5000:7000");
+  EXPECT_EQ(shell_quote(""), "''");
   EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
   EXPECT_EQ(shell_quote("$(reboot)"), "'$(reboot)'");
+  EXPECT_EQ(shell_quote("a b"), "'a b'");
+  EXPECT_EQ(shell_quote("x\ny"), "'x\ny'");
+  EXPECT_EQ(shell_quote("*"), "'*'");
+}
+
+TEST(PlanHand, OptionLikeNamesAreRefused) {
+  EXPECT_FALSE(valid_netdev_name("-rf"));
+  EXPECT_FALSE(valid_netdev_name("--trust"));
+  EXPECT_FALSE(valid_netdev_name("eth0:1"));
+  EXPECT_TRUE(valid_netdev_name("enp1s0f0np0"));
+  Snapshot s;
+  s.netdevs.push_back(qos_dev("-rf", "pcp", {false, false, false, false, false, false, false, false}));
+  s.netdevs.back().mtu_bytes.value = 1500;
+  Plan p = make_plan(s, default_policy());
+  EXPECT_TRUE(p.actions.empty());
+  bool refused = false;
+  for (const Unplanned& u : p.unplanned) {
+    refused |= u.subject == "-rf" && u.reason.starts_with("rejected netdev name");
+    EXPECT_TRUE(u.subject == "-rf" || u.subject == "host") << u.subject;
+  }
+  EXPECT_TRUE(refused);
+  EXPECT_EQ(render_sh(p).find("\nrun "), std::string::npos);
+}
+
+TEST(PlanHand, PolicyMinimumsNeverLowerALargerValue) {
+  Snapshot s;
+  s.netdevs.push_back(qos_dev("eth2", "dscp", {false, false, false, true, false, false, false, false}));
+  PciFunction& f = s.pci("0000:3b:00.0");
+  f.vendor_id = 0x15b3;
+  f.max_read_request_bytes.value = 4096;
+  Policy pol = default_policy();
+  pol.max_read_request_bytes = 512;
+  Plan p = make_plan(s, pol);
+  for (const Action& a : p.actions) EXPECT_NE(a.kind, ActionKind::max_read_request) << a.desired;
+  for (const Action& a : p.actions) EXPECT_NE(a.kind, ActionKind::mtu) << a.desired;
+  // Boot mode re-applies what is there: 9000 and 4096 stay, the policy's 4200 / 512 are minimums.
+  PlanOptions boot;
+  boot.all_runtime = true;
+  Plan b = make_plan(s, pol, boot);
+  int seen = 0;
+  for (const Action& a : b.actions) {
+    if (a.kind == ActionKind::mtu) {
+      EXPECT_EQ(a.argv, (Words{"ip", "link", "set", "dev", "eth2", "mtu", "9000"}));
+      ++seen;
+    }
+    if (a.kind == ActionKind::max_read_request) {
+      EXPECT_EQ(a.desired, "4096");
+      ++seen;
+    }
+  }
+  EXPECT_EQ(seen, 2);
+}
+
+TEST(PlanHand, NoSetpciOnVirtualFunctions) {
+  Snapshot s;
+  PciFunction& vf = s.pci("0000:b1:00.2");
+  vf.vendor_id = 0x15b3;
+  vf.is_vf = true;
+  vf.max_read_request_bytes.value = 128;
+  PciFunction& other = s.pci("0000:02:00.0");
+  other.vendor_id = 0x8086;  // not a ConnectX: not rocekit's to change
+  other.max_read_request_bytes.value = 128;
+  Plan p = make_plan(s, default_policy());
+  for (const Action& a : p.actions) EXPECT_NE(a.kind, ActionKind::max_read_request) << a.subject;
+}
+
+TEST(PlanBundles, VfCaptureGetsNoSetpciStep) {
+  Plan p = make_plan(bundle("cx7-vf-lspci-not-applicable"), default_policy());
+  for (const Action& a : p.actions) EXPECT_NE(a.kind, ActionKind::max_read_request) << a.subject;
+}
+
+TEST(PlanHand, GlobalPauseOnBecomesAnEthtoolStep) {
+  Snapshot s;
+  s.netdevs.push_back(qos_dev("eth2", "dscp", {false, false, false, true, false, false, false, false}));
+  PauseState ps;
+  ps.autoneg = false;
+  ps.rx = true;
+  ps.tx = true;
+  s.netdevs.back().pause.value = ps;
+  Plan p = make_plan(s, default_policy());
+  ASSERT_EQ(p.actions.size(), 1u);
+  EXPECT_EQ(p.actions[0].rule, "qos.global-pause-off");
+  EXPECT_EQ(p.actions[0].argv, (Words{"ethtool", "-A", "eth2", "autoneg", "off", "rx", "off", "tx", "off"}));
+  EXPECT_EQ(p.actions[0].check_argv, (Words{"ethtool", "-a", "eth2"}));
+  EXPECT_EQ(p.actions[0].undo_argv, (Words{"ethtool", "-A", "eth2", "autoneg", "off", "rx", "on", "tx", "on"}));
+}
+
+// Every failing rule of check is an action or a "not planned" line, and the plan's argv is one of
+// the steps check advises (rk::fix builds both).
+TEST(PlanBundles, EveryFailingRuleIsPlannedOrSaysWhyNot) {
+  for (const char* name : {"roce-server-8dev-trust-pcp-pfc-off", "homelab-host01-cx4lx-dell-fw14.14",
+                           "homelab-host01-cx4lx-fw14.32", "aerial-21-4-a100-cx6dx",
+                           "cx7-vf-lspci-not-applicable"}) {
+    Snapshot s = bundle(name);
+    Plan p = make_plan(s, default_policy());
+    rules::Report r = rules::evaluate(s, default_policy());
+    for (const Finding& f : r.findings) {
+      if (f.outcome != Outcome::fail) continue;
+      bool acted = false, listed = false;
+      for (const Action& a : p.actions)
+        if (a.rule == f.rule && a.subject == f.subject) {
+          acted = true;
+          bool same = false;
+          for (const FixStep& st : f.remediation.steps) same |= st.argv == a.argv;
+          if (a.kind != ActionKind::coalesce && a.kind != ActionKind::nv_config) {
+            EXPECT_TRUE(same) << name << " " << f.rule << " " << f.subject << ": plan argv not in check's fix";
+          }
+        }
+      for (const Unplanned& u : p.unplanned) listed |= u.rule == f.rule && u.subject == f.subject;
+      // One PFC step fixes both PFC rules; the netdev MTU step fixes roce.active-mtu.
+      bool pfc_pair = f.rule.starts_with("qos.pfc-") || f.rule == "roce.active-mtu";
+      bool nv = std::any_of(p.actions.begin(), p.actions.end(),
+                            [&](const Action& a) { return a.kind == ActionKind::nv_config && f.subject.starts_with(a.subject); });
+      EXPECT_TRUE(acted || listed || pfc_pair || nv) << name << ": " << f.rule << " " << f.subject << " silently dropped";
+    }
+  }
 }
 
 }  // namespace

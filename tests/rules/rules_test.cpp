@@ -77,7 +77,61 @@ TEST(QosRules, EcnNeedsRuntimeSysfsAndFirmwareMask) {
   const Finding u = find(rules::evaluate(s, pol, {"qos.ecn-roce-priority"}),
                           "qos.ecn-roce-priority", "ens6");
   EXPECT_EQ(u.outcome, Outcome::unknown);
-  EXPECT_NE(u.message.find("ROCE_CC_PRIO_MASK_P1"), std::string::npos);
+  EXPECT_NE(u.message.find("firmware ROCE_CC_PRIO_MASK_P"), std::string::npos);
+  // The fix keeps the other priorities' bits (16 | 8 = 24), as `rocekit plan` sets it.
+  const Finding bad = find(rules::evaluate(ecn_host(true, true, "16"), pol, {"qos.ecn-roce-priority"}),
+                           "qos.ecn-roce-priority", "ens6");
+  EXPECT_EQ(bad.remediation.commands.back(), "mstconfig -y -d 0000:3b:00.0 set ROCE_CC_PRIO_MASK_P1=24");
+  EXPECT_EQ(bad.remediation.action, "ecn");
+  ASSERT_EQ(bad.remediation.steps.size(), 3u);  // roce_rp, roce_np sysfs, firmware mask
+  EXPECT_EQ(bad.remediation.steps[0].write_path, "/sys/class/net/ens6/ecn/roce_rp/enable/3");
+  EXPECT_EQ(bad.remediation.steps[2].argv,
+            (std::vector<std::string>{"mstconfig", "-y", "-d", "0000:3b:00.0", "set", "ROCE_CC_PRIO_MASK_P1=24"}));
+}
+
+// Port identity (issue 14.7): from phys_port_name as the predictable name carries it (np<N>),
+// not from the PCI function number, which is wrong with more PFs than ports.
+TEST(QosRules, EcnFirmwarePortFromPhysPortNameNotPciFunction) {
+  Policy pol = default_policy();
+  Snapshot s;
+  NetDev& n = s.netdev("enp59s0f0np1");  // function 0 of a card whose PF 0 drives port 2
+  n.bdf = "0000:3b:00.0";
+  EcnState e;
+  e.rp_enabled[3] = true;
+  e.np_enabled[3] = true;
+  n.ecn.value = e;
+  PciFunction& p = s.pci("0000:3b:00.0");
+  NvConfig c;
+  c.params.push_back(NvParam{"ROCE_CC_PRIO_MASK_P1", std::nullopt, std::nullopt, "255", std::nullopt, false, 10});
+  c.params.push_back(NvParam{"ROCE_CC_PRIO_MASK_P2", std::nullopt, std::nullopt, "16", std::nullopt, false, 11});
+  p.nv_config.value = c;
+  const Finding f = find(rules::evaluate(s, pol, {"qos.ecn-roce-priority"}), "qos.ecn-roce-priority", "enp59s0f0np1");
+  EXPECT_EQ(f.outcome, Outcome::fail);
+  EXPECT_NE(f.message.find("ROCE_CC_PRIO_MASK_P2=16"), std::string::npos) << f.message;
+  // A two-port query and a name without np<N>: the port is not known, the rule says so.
+  Snapshot t = s;
+  t.netdevs[0].name = "ens6";
+  const Finding u = find(rules::evaluate(t, pol, {"qos.ecn-roce-priority"}), "qos.ecn-roce-priority", "ens6");
+  EXPECT_EQ(u.outcome, Outcome::unknown);
+  EXPECT_NE(u.message.find("physical port of ens6"), std::string::npos) << u.message;
+}
+
+// One MTU value: the rule advises the policy's netdev MTU, the value plan and the boot unit set.
+TEST(RoceRules, NetMtuFixIsThePolicyValueAsData) {
+  Snapshot s;
+  NetDev& n = s.netdev("ens6");
+  n.mtu_bytes.value = 1500;
+  Policy pol = default_policy();
+  const Finding f = find(rules::evaluate(s, pol, {"net.mtu"}), "net.mtu", "ens6");
+  EXPECT_EQ(f.outcome, Outcome::fail);
+  EXPECT_EQ(f.remediation.commands.at(0), "ip link set dev ens6 mtu " + std::to_string(pol.netdev_mtu_min_bytes));
+  EXPECT_EQ(f.remediation.action, "mtu");
+  EXPECT_EQ(f.remediation.current, "1500");
+  EXPECT_EQ(f.remediation.desired, std::to_string(pol.netdev_mtu_min_bytes));
+  ASSERT_EQ(f.remediation.steps.size(), 1u);
+  EXPECT_EQ(f.remediation.steps[0].tool, "ip");
+  EXPECT_EQ(f.remediation.steps[0].check_argv, (std::vector<std::string>{"ip", "-o", "link", "show", "dev", "ens6"}));
+  for (const std::string& c : f.remediation.commands) EXPECT_EQ(c.find("9000"), std::string::npos) << c;
 }
 
 TEST(HostRules, ChannelsAgainstNumaCores) {
@@ -128,6 +182,11 @@ TEST(QosRules, NetdevNamesAreQuotedInFixes) {
   const Finding f = find(rules::evaluate(s, default_policy(), {"qos.trust-dscp"}),
                           "qos.trust-dscp", "eth0;reboot");
   EXPECT_EQ(f.remediation.commands.at(0), "mlnx_qos -i 'eth0;reboot' --trust dscp");
+  // The dcb form of the same fix: DSCP APP entries (no `dcb apptrust`), read back as JSON.
+  EXPECT_TRUE(f.remediation.commands.at(1).starts_with("dcb app replace dev 'eth0;reboot' dscp-prio 0:0 1:0"));
+  ASSERT_EQ(f.remediation.steps.size(), 2u);
+  EXPECT_EQ(f.remediation.steps[1].tool, "dcb");
+  EXPECT_EQ(f.remediation.steps[1].needs, "iproute2 >= 5.12 (dcb app, dcb -N)");
 }
 
 TEST(Rules, DisabledRuleIsSkippedAndSeverityRegraded) {

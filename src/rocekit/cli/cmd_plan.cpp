@@ -1,6 +1,7 @@
 // rocekit plan: the actions that bring a host to the policy, as a bash script or JSON
 // (src/rocekit/plan/). Exit 0: nothing to do; 1: actions planned; 2: usage or input error.
 #include <cstdlib>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 
@@ -10,6 +11,20 @@
 #include "rocekit/plan/plan.hpp"
 
 namespace rk::cli {
+
+namespace {
+
+/// iproute2 of this host: the first line of `ip -V` (read-only; changes nothing).
+std::optional<plan::IprouteVersion> live_iproute2_version() {
+  std::FILE* p = ::popen("ip -V 2>/dev/null", "r");
+  if (!p) return std::nullopt;
+  char buf[256] = {};
+  std::string text = std::fgets(buf, sizeof buf, p) ? buf : "";
+  ::pclose(p);
+  return plan::parse_iproute2_version(text);
+}
+
+}  // namespace
 
 bool make_cli_plan(Context& ctx, const std::string& input, const std::string& root,
                    const std::string& policy_file, const std::string& mlxconfig_db,
@@ -44,6 +59,10 @@ bool make_cli_plan(Context& ctx, const std::string& input, const std::string& ro
     report_error(ctx, nv.error());
     return false;
   }
+  // The version decides the dcb forms; only the live binary of this very host says it (a
+  // capture or a --root fixture tree is another host).
+  if ((input.empty() || input == "live") && (root.empty() || root == "/"))
+    popts.iproute2 = live_iproute2_version();
   popts.nv_db = nv->db ? &*nv->db : nullptr;
   popts.nv_db_missing = nv->missing;
   out = plan::make_plan(snap, *policy, popts);

@@ -28,10 +28,29 @@ enum class FixScope {
 };
 std::string_view to_string(FixScope s);
 
+/// One command of a fix as data, for one backend (tool): what to run, and how to read the value
+/// back. Built by rk::fix (src/rocekit/fix/), the one place that knows each tool's syntax and
+/// output; `check` prints it, `plan` turns it into an action.
+struct FixStep {
+  std::string tool;               ///< "dcb", "mlnx_qos", "mstconfig", "mlxconfig", "setpci", "ethtool", "ip", "sysfs"
+  std::vector<std::string> argv;  ///< the command, one word per element; empty for a sysfs write
+  std::optional<std::string> write_path;  ///< sysfs file written with write_value + "\n"
+  std::string write_value;
+  std::vector<std::string> check_argv;   ///< read-back command (empty with write_path: read the file)
+  std::vector<std::string> check_regex;  ///< POSIX EREs; each must match a line of the read-back
+  std::string needs;                     ///< minimum tool version, e.g. "iproute2 >= 5.12"
+};
+
 struct Remediation {
   std::vector<std::string> commands;  ///< exact commands, subject names quoted for sh
   std::string notes;                  ///< what the commands do, what to check, seed corrections
   FixScope scope = FixScope::none;
+  /// Structured form of a fix `plan` can act on (empty when the fix is manual): what changes
+  /// (`action`, e.g. "mtu", "pfc"), from `current` to `desired`, and one step per backend.
+  std::string action;
+  std::string current;
+  std::string desired;
+  std::vector<FixStep> steps;
 };
 
 struct Finding {

@@ -54,6 +54,10 @@ DisruptionInfo disruption_of(const Action& a, QosBackend backend) {
       // en_dcbnl.c mlx5e_dcbnl_ieee_setapp(): with trust already dscp, only
       // mlx5e_set_dscp2prio() (QPDPM register): no reset. The trust switch is its own action.
       return {};
+    case ActionKind::pause:
+      // en_ethtool.c mlx5e_ethtool_set_pauseparam(): mlx5_set_port_pause() writes the PFCC
+      // register (rx/tx pause) with no link toggle and no channel reset (autoneg must be off).
+      return {};
     case ActionKind::ecn:
       // en/ecn sysfs (roce_rp/roce_np enable): a firmware congestion-control flag, no reset.
       return {};

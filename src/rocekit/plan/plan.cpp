@@ -9,6 +9,9 @@
 #include <map>
 #include <set>
 
+#include "rocekit/fix/fix.hpp"
+#include "rocekit/rules/rule.hpp"
+
 namespace rk::plan {
 
 std::string_view to_string(ActionKind k) {
@@ -17,6 +20,7 @@ std::string_view to_string(ActionKind k) {
     case ActionKind::trust: return "trust";
     case ActionKind::dscp2prio: return "dscp2prio";
     case ActionKind::pfc: return "pfc";
+    case ActionKind::pause: return "pause";
     case ActionKind::ecn: return "ecn";
     case ActionKind::mtu: return "mtu";
     case ActionKind::max_read_request: return "max_read_request";
@@ -26,12 +30,40 @@ std::string_view to_string(ActionKind k) {
 }
 
 bool valid_netdev_name(std::string_view name) {
-  if (name.empty() || name.size() > 15 || name == "." || name == "..") return false;
+  // Linux dev_valid_name (net/core/dev.c): 1..15 bytes, not "." or "..", no '/', ':' or
+  // whitespace. rocekit also refuses a leading '-': `mlnx_qos -i -rf` or `ethtool -C -rf` would
+  // read the name as an option (getopt/argparse), so no argv ever carries one.
+  if (name.empty() || name.size() > 15 || name == "." || name == ".." || name.front() == '-')
+    return false;
   for (char c : name) {
     auto u = static_cast<unsigned char>(c);
-    if (c == '/' || u <= 0x20 || u == 0x7f) return false;
+    if (c == '/' || c == ':' || u <= 0x20 || u == 0x7f) return false;
   }
   return true;
+}
+
+std::optional<IprouteVersion> parse_iproute2_version(std::string_view text) {
+  // `ip -V` / `dcb -V` print "<tool> utility, iproute2-6.1.0[, libbpf ...]" since v5.8.0
+  // (ip/ip.c, dcb/dcb.c: printf("dcb utility, iproute2-%s\n", version)); older releases print a
+  // snapshot date, "iproute2-ss200127", which predates `dcb app` and `-N` (v5.12.0).
+  std::size_t at = text.find("iproute2-");
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view v = text.substr(at + 9);
+  if (v.starts_with("ss")) return IprouteVersion{5, 7};  // any snapshot-dated release is < 5.8
+  auto num = [&](std::size_t& i) -> std::optional<int> {
+    int n = 0;
+    std::size_t start = i;
+    while (i < v.size() && v[i] >= '0' && v[i] <= '9' && i - start < 4) n = n * 10 + (v[i++] - '0');
+    if (i == start) return std::nullopt;
+    return n;
+  };
+  std::size_t i = 0;
+  std::optional<int> major = num(i);
+  if (!major || i >= v.size() || v[i] != '.') return std::nullopt;
+  ++i;
+  std::optional<int> minor = num(i);
+  if (!minor) return std::nullopt;
+  return IprouteVersion{*major, *minor};
 }
 
 namespace {
@@ -65,18 +97,6 @@ Result<std::string> validate_nv_param(std::string_view cli_name) {
                     "not a firmware parameter rocekit sets (built-in list; mstflint's "
                     "mlxconfig_host.db not consulted)",
                     name);
-}
-
-std::string shell_quote(std::string_view word) {
-  std::string out = "'";
-  for (char c : word) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  out += "'";
-  return out;
 }
 
 namespace {
@@ -139,6 +159,24 @@ struct Builder {
   const Policy& pol;
   const PlanOptions& opts;
   Plan& plan;
+  /// (rule, subject) of every failing finding of `check` (rules::evaluate with the same policy):
+  /// plan acts where check failed and does not judge again. Boot mode (all_runtime) re-applies
+  /// every setting, failing or not.
+  std::set<std::pair<std::string, std::string>> failing;
+
+  bool fails(const std::string& rule, const std::string& subject) const {
+    return opts.all_runtime || failing.count({rule, subject}) > 0;
+  }
+  /// A failing finding of `rule` on a function of physical device `dev` ("dddd:bb:dd") or on a
+  /// netdev of it.
+  bool fails_on_device(const std::string& rule, const std::string& dev) const {
+    for (const auto& [r, subject] : failing) {
+      if (r != rule) continue;
+      if (subject.starts_with(dev)) return true;
+      if (const NetDev* n = s.find_netdev(subject); n && n->bdf && n->bdf->starts_with(dev)) return true;
+    }
+    return false;
+  }
 
   void unplanned(std::string rule, std::string subject, std::string reason) {
     plan.unplanned.push_back({std::move(rule), std::move(subject), std::move(reason)});
@@ -157,11 +195,19 @@ struct Builder {
     return plan.actions.back();
   }
 
-  std::vector<std::string> qos_read(const std::string& dev, const char* what) const {
-    if (plan.qos_backend == QosBackend::mlnx_qos) return {"mlnx_qos", "-i", dev};
-    if (std::string_view(what) == "pfc") return {"dcb", "pfc", "show", "dev", dev, "prio-pfc"};
-    if (std::string_view(what) == "app") return {"dcb", "app", "show", "dev", dev, "dscp-prio"};
-    return {"dcb", "apptrust", "show", "dev", dev};
+  /// Copies a fix step (rk::fix, the one place that knows each tool's form) into the action,
+  /// and the same builder's step for the old value as its undo (empty = not restorable).
+  static void use(Action& a, const FixStep& step, const std::optional<FixStep>& undo) {
+    a.argv = step.argv;
+    a.write_path = step.write_path;
+    a.write_value = step.write_value;
+    a.check_argv = step.check_argv;
+    a.check_regex = step.check_regex;
+    if (undo) {
+      a.undo_argv = undo->argv;
+      a.undo_write_value = undo->write_value;
+      a.undo_check_regex = undo->check_regex;
+    }
   }
 
   /// "" or why the host looks deliberately configured for RoCE on another lossless priority.
@@ -208,12 +254,15 @@ struct Builder {
            std::to_string(want) + ", pass --migrate-priority and change the switch the same way";
   }
 
+  bool mlnx() const { return plan.qos_backend == QosBackend::mlnx_qos; }
+
   void dscp_map(const NetDev& n, const QosState& q, int dscp, int prio, const char* rule,
                 bool trust_changes) {
     auto it = q.dscp_to_priority.find(dscp);
     std::string current;
     if (it != q.dscp_to_priority.end()) {
-      if (it->second == prio && !opts.all_runtime) return;
+      // check's verdict (rule failing), or the map a trust change brings into effect.
+      if (!fails(rule, n.name) && !(trust_changes && it->second != prio)) return;
       current = "prio " + std::to_string(it->second);
     } else if (trust_changes) {
       current = "not shown (trust " + q.trust.value_or("?") + ")";
@@ -222,24 +271,10 @@ struct Builder {
     }
     Action& a = add(ActionKind::dscp2prio, rule, n.name, "dscp " + std::to_string(dscp) + ": " + current,
                     "dscp " + std::to_string(dscp) + ": prio " + std::to_string(prio), FixScope::runtime);
-    std::string d = std::to_string(dscp), p = std::to_string(prio);
-    if (plan.qos_backend == QosBackend::mlnx_qos) {
-      a.argv = {"mlnx_qos", "-i", n.name, "--dscp2prio", "set," + d + "," + p};
-      std::string dd = dscp < 10 ? "0" + d : d;
-      a.check_regex = {"prio:" + p + " dscp:([0-9]+,)*" + dd + ","};
-      if (it != q.dscp_to_priority.end()) {
-        a.undo_argv = {"mlnx_qos", "-i", n.name, "--dscp2prio", "set," + d + "," + std::to_string(it->second)};
-        a.undo_check_regex = {"prio:" + std::to_string(it->second) + " dscp:([0-9]+,)*" + dd + ","};
-      }
-    } else {
-      a.argv = {"dcb", "app", "replace", "dev", n.name, "dscp-prio", d + ":" + p};
-      a.check_regex = {"(^|[[:space:]])" + d + ":" + p + "([[:space:]]|$)"};
-      if (it != q.dscp_to_priority.end()) {
-        a.undo_argv = {"dcb", "app", "replace", "dev", n.name, "dscp-prio", d + ":" + std::to_string(it->second)};
-        a.undo_check_regex = {"(^|[[:space:]])" + d + ":" + std::to_string(it->second) + "([[:space:]]|$)"};
-      }
-    }
-    a.check_argv = qos_read(n.name, "app");
+    auto build = [&](int p) { return mlnx() ? fix::mlnx_qos_dscp(n.name, dscp, p) : fix::dcb_dscp(n.name, dscp, p); };
+    std::optional<FixStep> undo;
+    if (it != q.dscp_to_priority.end()) undo = build(it->second);
+    use(a, build(prio), undo);
   }
 
   void qos(const NetDev& n) {
@@ -270,21 +305,19 @@ struct Builder {
     bool trust_changes = false;
     if (!q.trust) {
       unplanned("qos.trust-dscp", n.name, "trust state not shown");
-    } else if (*q.trust != pol.trust || opts.all_runtime) {
+    } else if (fails("qos.trust-dscp", n.name)) {
       trust_changes = *q.trust != pol.trust;
       Action& a = add(ActionKind::trust, "qos.trust-dscp", n.name, *q.trust, pol.trust, FixScope::runtime);
-      if (plan.qos_backend == QosBackend::mlnx_qos) {
-        a.argv = {"mlnx_qos", "-i", n.name, "--trust", pol.trust};
-        a.undo_argv = {"mlnx_qos", "-i", n.name, "--trust", *q.trust};
-        a.check_regex = {"^Priority trust state:[[:space:]]+" + pol.trust + "$"};
-        a.undo_check_regex = {"^Priority trust state:[[:space:]]+" + *q.trust + "$"};
+      if (mlnx()) {
+        use(a, fix::mlnx_qos_trust(n.name, pol.trust), fix::mlnx_qos_trust(n.name, *q.trust));
       } else {
-        a.argv = {"dcb", "apptrust", "set", "dev", n.name, "order", pol.trust};
-        a.undo_argv = {"dcb", "apptrust", "set", "dev", n.name, "order", *q.trust};
-        a.check_regex = {"order: " + pol.trust + "( |$)"};
-        a.undo_check_regex = {"order: " + *q.trust + "( |$)"};
+        // Undo to dscp re-installs the map the host had; without it shown, not restorable.
+        std::optional<FixStep> undo;
+        if (*q.trust == "pcp") undo = fix::dcb_trust(n.name, "pcp");
+        else if (!q.dscp_to_priority.empty()) undo = fix::dcb_trust(n.name, "dscp", &q.dscp_to_priority);
+        use(a, fix::dcb_trust(n.name, pol.trust), undo);
+        a.note = "trust is the presence of DSCP APP entries on mlx5 (no APP-trust object needed)";
       }
-      a.check_argv = qos_read(n.name, "trust");
     }
     if (pol.trust == "dscp") {
       dscp_map(n, q, pol.roce_dscp, pol.roce_priority, "qos.roce-dscp-priority", trust_changes);
@@ -294,32 +327,16 @@ struct Builder {
       unplanned("qos.pfc-roce-priority", n.name, "PFC table not shown");
       return;
     }
-    std::vector<bool> want(8, false);
-    for (int p : pol.pfc_priorities)
-      if (p >= 0 && p < 8) want[static_cast<std::size_t>(p)] = true;
-    if (want == *q.pfc_enabled && !opts.all_runtime) return;
+    std::vector<bool> want = fix::pfc_mask(pol.pfc_priorities);
+    if (!fails("qos.pfc-roce-priority", n.name) && !fails("qos.pfc-only-roce-priority", n.name)) return;
     bool roce_off = !(*q.pfc_enabled)[static_cast<std::size_t>(pol.roce_priority & 7)];
     Action& a = add(ActionKind::pfc, roce_off ? "qos.pfc-roce-priority" : "qos.pfc-only-roce-priority",
                     n.name, mask_text(*q.pfc_enabled, ",", false), mask_text(want, ",", false),
                     FixScope::runtime);
-    if (plan.qos_backend == QosBackend::mlnx_qos) {
-      a.argv = {"mlnx_qos", "-i", n.name, "--pfc", mask_text(want, ",", false)};
-      a.undo_argv = {"mlnx_qos", "-i", n.name, "--pfc", mask_text(*q.pfc_enabled, ",", false)};
-      a.check_regex = {"^[[:space:]]*enabled[[:space:]]+" + mask_text(want, "[[:space:]]+", false) +
-                       "[[:space:]]*$"};
-      a.undo_check_regex = {"^[[:space:]]*enabled[[:space:]]+" +
-                            mask_text(*q.pfc_enabled, "[[:space:]]+", false) + "[[:space:]]*$"};
-    } else {
-      a.argv = {"dcb", "pfc", "set", "dev", n.name, "prio-pfc"};
-      a.undo_argv = a.argv;
-      for (std::size_t i = 0; i < 8; ++i) {
-        a.argv.push_back(std::to_string(i) + (want[i] ? ":on" : ":off"));
-        a.undo_argv.push_back(std::to_string(i) + ((*q.pfc_enabled)[i] ? ":on" : ":off"));
-      }
-      a.check_regex = {"prio-pfc " + mask_text(want, " ", true)};
-      a.undo_check_regex = {"prio-pfc " + mask_text(*q.pfc_enabled, " ", true)};
-    }
-    a.check_argv = qos_read(n.name, "pfc");
+    if (mlnx())
+      use(a, fix::mlnx_qos_pfc(n.name, want), fix::mlnx_qos_pfc(n.name, *q.pfc_enabled));
+    else
+      use(a, fix::dcb_pfc(n.name, want), fix::dcb_pfc(n.name, *q.pfc_enabled));
   }
 
   void ecn(const NetDev& n) {
@@ -329,6 +346,7 @@ struct Builder {
         unplanned("qos.ecn-roce-priority", n.name, "ECN sysfs not collected: " + n.ecn.reason);
       return;
     }
+    bool judged_bad = fails("qos.ecn-roce-priority", n.name);
     for (const char* point : {"roce_rp", "roce_np"}) {
       const auto& m = std::string_view(point) == "roce_rp" ? n.ecn->rp_enabled : n.ecn->np_enabled;
       for (int p : pol.ecn_priorities) {
@@ -338,18 +356,25 @@ struct Builder {
                     std::string(point) + " enable/" + std::to_string(p) + " not collected");
           continue;
         }
-        if (it->second && !opts.all_runtime) continue;
-        std::string path = "/sys/class/net/" + n.name + "/ecn/" + point + "/enable/" + std::to_string(p);
+        if (!judged_bad || (it->second && !opts.all_runtime)) continue;
         Action& a = add(ActionKind::ecn, "qos.ecn-roce-priority", n.name,
                         std::string(point) + "[" + std::to_string(p) + "]=" + (it->second ? "1" : "0"),
                         std::string(point) + "[" + std::to_string(p) + "]=1", FixScope::runtime);
-        a.write_path = path;
-        a.write_value = "1";
-        a.undo_write_value = it->second ? "1" : "0";
-        a.check_regex = {"^1$"};
-        a.undo_check_regex = {"^" + a.undo_write_value + "$"};
+        use(a, fix::sysfs_ecn(n.name, point, p, true), fix::sysfs_ecn(n.name, point, p, it->second));
       }
     }
+  }
+
+  /// qos.global-pause-off: 802.3x pause off on both directions.
+  void pause(const NetDev& n) {
+    if (is_infiniband(s, n) || !n.pause.has_value() || !n.pause->rx || !n.pause->tx) return;
+    bool rx = *n.pause->rx, tx = *n.pause->tx;
+    if (!fails("qos.global-pause-off", n.name)) return;
+    auto onoff = [](bool b) { return std::string(b ? "on" : "off"); };
+    Action& a = add(ActionKind::pause, "qos.global-pause-off", n.name,
+                    "rx " + onoff(rx) + ", tx " + onoff(tx), "rx off, tx off", FixScope::runtime);
+    use(a, fix::ethtool_pause(n.name, false, false, false), fix::ethtool_pause(n.name, n.pause->autoneg, rx, tx));
+    a.note = "802.3x pause stops every priority; PFC replaces it";
   }
 
   void mtu(const NetDev& n) {
@@ -358,87 +383,67 @@ struct Builder {
       if (n.rdma_device) unplanned("net.mtu", n.name, "netdev MTU not collected: " + n.mtu_bytes.reason);
       return;
     }
-    if (*n.mtu_bytes >= pol.netdev_mtu_min_bytes && !opts.all_runtime) return;
-    // Re-applying at boot keeps a larger MTU (9000) as it is.
-    std::string want = std::to_string(std::max(*n.mtu_bytes, pol.netdev_mtu_min_bytes));
-    Action& a = add(ActionKind::mtu, "net.mtu", n.name, std::to_string(*n.mtu_bytes), want,
+    if (!fails("net.mtu", n.name)) return;
+    // The policy's MTU is a minimum: a larger MTU (9000) is kept as it is, also at boot.
+    int want = std::max(*n.mtu_bytes, pol.netdev_mtu_min_bytes);
+    Action& a = add(ActionKind::mtu, "net.mtu", n.name, std::to_string(*n.mtu_bytes), std::to_string(want),
                     FixScope::runtime);
-    a.argv = {"ip", "link", "set", "dev", n.name, "mtu", want};
-    a.undo_argv = {"ip", "link", "set", "dev", n.name, "mtu", std::to_string(*n.mtu_bytes)};
-    a.check_argv = {"ip", "-o", "link", "show", "dev", n.name};
-    a.check_regex = {" mtu " + want + " "};
-    a.undo_check_regex = {" mtu " + std::to_string(*n.mtu_bytes) + " "};
-    a.note = "every switch port on the path needs an MTU of at least " + want;
+    use(a, fix::ip_mtu(n.name, want), fix::ip_mtu(n.name, *n.mtu_bytes));
+    a.note = "every switch port on the path needs an MTU of at least " + std::to_string(want);
   }
 
   void mrrs(const PciFunction& f) {
+    // Same subjects as pcie.max-read-request: a VF's MaxReadReq field is RsvdP (the PF's value
+    // applies), a function in flash recovery has no working driver; NVIDIA/Mellanox functions only.
+    if (f.is_vf.value_or(false) || f.flash_recovery) return;
+    if (f.vendor_id && *f.vendor_id != 0x15b3) return;
     if (!f.max_read_request_bytes.has_value()) return;  // pcie rules report the unknown
-    int want = pol.max_read_request_bytes;
-    if (*f.max_read_request_bytes == want && !opts.all_runtime) return;
-    int idx = -1;
-    for (int i = 0; i <= 5; ++i)
-      if ((128 << i) == want) idx = i;
-    if (idx < 0)
+    // The policy is a minimum: a larger MaxReadReq is kept, never lowered (the rule passes >=).
+    if (!fails("pcie.max-read-request", f.bdf)) return;
+    int want = std::max(pol.max_read_request_bytes, *f.max_read_request_bytes);
+    std::optional<FixStep> step = fix::setpci_mrrs(f.bdf, want);
+    if (!step)
       return unplanned("pcie.max-read-request", f.bdf,
                        "policy max_read_request_bytes " + std::to_string(want) +
                            " is not 128..4096 in powers of two");
-    const char* hex = "0123456789abcdef";
     Action& a = add(ActionKind::max_read_request, "pcie.max-read-request", f.bdf,
                     std::to_string(*f.max_read_request_bytes), std::to_string(want), FixScope::runtime);
-    a.argv = {"setpci", "-s", f.bdf, std::string("CAP_EXP+08.w=") + hex[idx] + "000:F000"};
-    a.check_argv = {"setpci", "-s", f.bdf, "CAP_EXP+08.w"};
-    for (int i = 0; i <= 5; ++i)
-      if ((128 << i) == *f.max_read_request_bytes) {
-        a.undo_argv = {"setpci", "-s", f.bdf, std::string("CAP_EXP+08.w=") + hex[i] + "000:F000"};
-        a.undo_check_regex = {std::string("^[") + hex[i] + hex[i + 8] + "][0-9a-fA-F]{3}$"};
-      }
-    a.check_regex = {std::string("^[") + hex[idx] + hex[idx + 8] + "][0-9a-fA-F]{3}$"};
-    a.note = "masked write of DevCtl bits 15:12 only; lost at reboot";
+    use(a, *step, fix::setpci_mrrs(f.bdf, *f.max_read_request_bytes));
+    a.note = "masked write of DevCtl bits 14:12 (MaxReadReq) only; lost at reboot";
   }
 
   void coalesce(const NetDev& n) {
     if (!n.coalesce.has_value()) return;
+    if (!fails("irq.coalescing", n.name)) return;
     const CoalesceState& c = *n.coalesce;
     const CoalescingProfile& prof = pol.coalescing;
-    std::vector<std::string> args, cur, want, rx, undo;
-    std::vector<std::string> undo_rx;
+    std::vector<std::pair<std::string, std::string>> set, old;
+    std::vector<std::string> cur, want;
     if (prof.adaptive_rx && c.adaptive_rx && (*c.adaptive_rx != *prof.adaptive_rx || opts.all_runtime)) {
-      std::string v = *prof.adaptive_rx ? "on" : "off";
-      args.insert(args.end(), {"adaptive-rx", v});
-      undo.insert(undo.end(), {"adaptive-rx", *c.adaptive_rx ? "on" : "off"});
-      cur.push_back(std::string("adaptive-rx ") + (*c.adaptive_rx ? "on" : "off"));
+      std::string v = *prof.adaptive_rx ? "on" : "off", o = *c.adaptive_rx ? "on" : "off";
+      set.emplace_back("adaptive-rx", v);
+      old.emplace_back("adaptive-rx", o);
+      cur.push_back("adaptive-rx " + o);
       want.push_back("adaptive-rx " + v);
-      rx.push_back("^Adaptive RX:[[:space:]]+" + v + "([[:space:]]|$)");
-      undo_rx.push_back(std::string("^Adaptive RX:[[:space:]]+") + (*c.adaptive_rx ? "on" : "off") +
-                        "([[:space:]]|$)");
     }
     auto usecs = [&](const char* key, const std::optional<std::uint32_t>& v, std::uint32_t lo,
                      std::uint32_t hi) {
       bool in_range = v && *v >= lo && *v <= hi;
       if (!v || (in_range && !opts.all_runtime)) return;
       std::uint32_t to = in_range ? *v : lo;  // re-applying at boot keeps an in-range value
-      args.insert(args.end(), {key, std::to_string(to)});
-      undo.insert(undo.end(), {key, std::to_string(*v)});
+      set.emplace_back(key, std::to_string(to));
+      old.emplace_back(key, std::to_string(*v));
       cur.push_back(std::string(key) + " " + std::to_string(*v));
       want.push_back(std::string(key) + " " + std::to_string(to));
-      rx.push_back(std::string("^") + key + ":[[:space:]]+" + std::to_string(to) + "$");
-      undo_rx.push_back(std::string("^") + key + ":[[:space:]]+" + std::to_string(*v) + "$");
     };
     usecs("rx-usecs", c.rx_usecs, prof.rx_usecs_min, prof.rx_usecs_max);
     usecs("tx-usecs", c.tx_usecs, prof.tx_usecs_min, prof.tx_usecs_max);
-    if (args.empty()) return;
+    if (set.empty()) return;
     Action& a = add(ActionKind::coalesce, "irq.coalescing", n.name, join(cur, ", "), join(want, ", "),
                     FixScope::runtime);
-    a.argv = {"ethtool", "-C", n.name};
-    a.argv.insert(a.argv.end(), args.begin(), args.end());
-    a.check_argv = {"ethtool", "-c", n.name};
-    a.undo_argv = {"ethtool", "-C", n.name};
-    a.undo_argv.insert(a.undo_argv.end(), undo.begin(), undo.end());
-    a.check_regex = rx;
-    a.undo_check_regex = undo_rx;
+    use(a, fix::ethtool_coalesce(n.name, set), fix::ethtool_coalesce(n.name, old));
     a.note = "netdev (TCP/IP) interrupts only; RDMA completions are not moderated by this";
   }
-
   /// Numeric value of an NV query value: "48" -> 48, "True(1)" -> 1, "ETH(2)" -> 2.
   static std::optional<long long> nv_number(const std::string& text) {
     std::string digits = text;
@@ -507,37 +512,26 @@ struct Builder {
     // Prerequisites first: mstconfig applies a set in order of the arguments.
     std::stable_partition(ok.begin(), ok.end(), [](const NvWant& w) { return !w.why.empty(); });
     if (ok.empty()) return;
-    std::vector<std::string> cur, want, undo, a_undo_rx;
+    std::vector<std::string> cur, want;
     for (const NvWant& w : ok) {
       cur.push_back(w.name + "=" + w.current);
       want.push_back(w.name + "=" + w.value);
-      if (std::optional<long long> n = nv_number(w.current)) {
-        undo.push_back(w.name + "=" + std::to_string(*n));
-        a_undo_rx.push_back("^[[:space:]]*" + w.name + "[[:space:]]+([A-Za-z_]+\\()?" + std::to_string(*n) +
-                            "\\)?([[:space:]]|$)");
-      }
     }
     std::string tool = plan.nv_backend == NvBackend::mlxconfig ? "mlxconfig" : "mstconfig";
     Action& a = add(ActionKind::nv_config, rule, dev, join(cur, " "), join(want, " "),
                     FixScope::firmware_reboot);
     if (std::find(plan.identity.bdfs.begin(), plan.identity.bdfs.end(), owner.bdf) == plan.identity.bdfs.end())
       plan.identity.bdfs.push_back(owner.bdf);
-    a.argv = {tool, "-y", "-d", owner.bdf, "set"};
-    a.check_argv = {tool, "-d", owner.bdf, "query"};
+    std::vector<std::pair<std::string, std::string>> set, old;
     std::vector<std::string> notes;
     for (const NvWant& w : ok) {
-      a.argv.push_back(w.name + "=" + w.value);
-      a.check_argv.push_back(w.name);
-      // The query prints numbers as "48" and enums/booleans as "ALIAS(n)".
-      a.check_regex.push_back("^[[:space:]]*" + w.name + "[[:space:]]+([A-Za-z_]+\\()?" + w.value +
-                              "\\)?([[:space:]]|$)");
+      set.emplace_back(w.name, w.value);
+      if (std::optional<long long> v = nv_number(w.current)) old.emplace_back(w.name, std::to_string(*v));
       if (!w.why.empty()) notes.push_back(w.name + " is a " + w.why);
     }
-    if (undo.size() == ok.size()) {
-      a.undo_argv = {tool, "-y", "-d", owner.bdf, "set"};
-      a.undo_argv.insert(a.undo_argv.end(), undo.begin(), undo.end());
-      a.undo_check_regex = a_undo_rx;
-    }
+    std::optional<FixStep> undo_step;
+    if (old.size() == ok.size()) undo_step = fix::nv_set(tool, owner.bdf, old);
+    use(a, fix::nv_set(tool, owner.bdf, set), undo_step);
     notes.push_back("takes effect after a reboot or mstfwreset");
     notes.push_back(opts.nv_db ? "validated against " + opts.nv_db->path().string()
                                : opts.nv_db_missing);
@@ -597,10 +591,15 @@ struct Builder {
         if (std::optional<long long> v = value_of("fw.adaptive-routing", *p);
             v && (*v != 0) != *pol.adaptive_routing)
           ar.push_back({p->name, *pol.adaptive_routing ? "1" : "0", text_of(*p), ""});
-      if (!link.empty()) nv_action("fw.link-type-eth", dev, *owner, std::move(link));
-      if (!cnp.empty()) nv_action("qos.cnp-firmware", dev, *owner, std::move(cnp));
-      if (!cc.empty()) nv_action("qos.ecn-roce-priority", dev, *owner, std::move(cc));
-      if (!ar.empty()) nv_action("fw.adaptive-routing", dev, *owner, std::move(ar));
+      // Only where check failed the rule on this device; the values are the rules' advice.
+      if (!link.empty() && fails_on_device("fw.link-type-eth", dev))
+        nv_action("fw.link-type-eth", dev, *owner, std::move(link));
+      if (!cnp.empty() && fails_on_device("qos.cnp-firmware", dev))
+        nv_action("qos.cnp-firmware", dev, *owner, std::move(cnp));
+      if (!cc.empty() && fails_on_device("qos.ecn-roce-priority", dev))
+        nv_action("qos.ecn-roce-priority", dev, *owner, std::move(cc));
+      if (!ar.empty() && fails_on_device("fw.adaptive-routing", dev))
+        nv_action("fw.adaptive-routing", dev, *owner, std::move(ar));
       if (plan.actions.size() == before) continue;
       plan.nv_validation = opts.nv_db ? "validated against " + opts.nv_db->path().string() + " (" +
                                             std::to_string(opts.nv_db->size()) + " parameters)"
@@ -679,6 +678,89 @@ void fill_identity(const Snapshot& s, Plan& plan) {
   }
 }
 
+/// The dcb forms need iproute2 >= 5.12 (`dcb app`, `-N`): below that the steps cannot run and
+/// become `unplanned`; when the version is not known the plan says which release it assumes.
+void gate_dcb_forms(Plan& plan, const PlanOptions& opts) {
+  auto is_dcb = [](const Action& a) { return !a.argv.empty() && a.argv.front() == "dcb"; };
+  if (std::none_of(plan.actions.begin(), plan.actions.end(), is_dcb)) return;
+  std::string need = std::to_string(k_dcb_app_min_iproute2.major) + "." +
+                     std::to_string(k_dcb_app_min_iproute2.minor);
+  if (!opts.iproute2) {
+    plan.warnings.push_back("iproute2 version not known: the dcb steps use `dcb app` and `dcb -N` "
+                            "(iproute2 >= " + need + "; Debian 12 has 6.1, Ubuntu 22.04 5.15); "
+                            "`dcb -V` shows the version");
+    return;
+  }
+  if (*opts.iproute2 >= k_dcb_app_min_iproute2) return;
+  std::string have = std::to_string(opts.iproute2->major) + "." + std::to_string(opts.iproute2->minor);
+  std::vector<Action> kept;
+  for (Action& a : plan.actions) {
+    if (!is_dcb(a)) {
+      kept.push_back(std::move(a));
+      continue;
+    }
+    plan.unplanned.push_back({a.rule, a.subject,
+                              "iproute2 " + have + " has no `dcb app` / `dcb -N` (needs >= " + need +
+                                  "): install a newer iproute2 or mlnx_qos; wanted " + a.desired});
+  }
+  plan.actions = std::move(kept);
+}
+
+/// Rules whose failure one planned step fixes together (one PFC action satisfies both PFC rules;
+/// an MTU step satisfies roce.active-mtu on the port of the netdev).
+bool action_covers(const Action& a, const Finding& f, const Snapshot& s) {
+  auto same_rule = [&](std::string_view r) {
+    if (a.rule == r) return true;
+    bool pfc = r == "qos.pfc-roce-priority" || r == "qos.pfc-only-roce-priority";
+    return pfc && a.kind == ActionKind::pfc;
+  };
+  if (same_rule(f.rule)) {
+    if (a.subject == f.subject) return true;
+    // Firmware steps are per physical device "dddd:bb:dd"; findings name a function or netdev.
+    if (a.kind == ActionKind::nv_config) {
+      if (f.subject.starts_with(a.subject)) return true;
+      for (const NetDev& n : s.netdevs)
+        if (n.name == f.subject && n.bdf && n.bdf->starts_with(a.subject)) return true;
+    }
+    return false;
+  }
+  if (f.rule == "roce.active-mtu" && a.kind == ActionKind::mtu) {
+    for (const RdmaDevice& d : s.rdma_devices)
+      for (const RdmaPort& p : d.ports)
+        if (d.name + "/" + std::to_string(p.port) == f.subject && p.netdev && *p.netdev == a.subject)
+          return true;
+  }
+  return false;
+}
+
+/// Why `plan` does not act on a failing rule it has no step for.
+std::string why_not_planned(const Finding& f) {
+  std::string why;
+  switch (f.remediation.scope) {
+    case FixScope::hardware: why = "a hardware, slot or cabling change"; break;
+    case FixScope::persistent: why = "an OS configuration change (persistent), made by hand"; break;
+    case FixScope::firmware_reboot: why = "a firmware change rocekit does not plan"; break;
+    default: why = "no step rocekit plans for this rule"; break;
+  }
+  if (f.rule == "roce.active-mtu") why = "RoCE active_mtu follows the netdev MTU and the switch port MTU";
+  std::string out = "failing (" + f.message + "): " + why;
+  if (!f.remediation.commands.empty()) out += "; check advises: " + f.remediation.commands.front();
+  return out;
+}
+
+/// Every failing rule of `check` becomes an action or a "not planned" line (never silence).
+void cover_failing_rules(const Snapshot& s, const rules::Report& rep, Plan& plan) {
+  for (const Finding& f : rep.findings) {
+    if (f.outcome != Outcome::fail) continue;
+    bool done = std::any_of(plan.actions.begin(), plan.actions.end(),
+                            [&](const Action& a) { return action_covers(a, f, s); });
+    done = done || std::any_of(plan.unplanned.begin(), plan.unplanned.end(), [&](const Unplanned& u) {
+             return (u.rule == f.rule || u.rule == "net") && u.subject == f.subject;
+           });
+    if (!done) plan.unplanned.push_back({f.rule, f.subject, why_not_planned(f)});
+  }
+}
+
 }  // namespace
 
 std::vector<PortDisruption> disruption_summary(const Plan& plan) {
@@ -703,7 +785,10 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   plan.policy_name = policy.name;
   plan.qos_backend = pick_qos_backend(snapshot);
   plan.nv_backend = pick_nv_backend(snapshot);
-  Builder b{snapshot, policy, opts, plan};
+  Builder b{snapshot, policy, opts, plan, {}};
+  rules::Report report = rules::evaluate(snapshot, policy);
+  for (const Finding& f : report.findings)
+    if (f.outcome == Outcome::fail) b.failing.insert({f.rule, f.subject});
   if (policy.trust != "dscp" && policy.trust != "pcp") {
     b.unplanned("qos.trust-dscp", "host", "policy trust must be dscp or pcp, not " +
                                               shell_quote(policy.trust));
@@ -713,7 +798,8 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   std::vector<const NetDev*> devs;
   for (const NetDev& n : snapshot.netdevs) {
     if (!valid_netdev_name(n.name)) {
-      b.unplanned("net", n.name, "rejected netdev name: not a valid Linux interface name");
+      b.unplanned("net", n.name, "rejected netdev name: not a valid Linux interface name, or it starts with '-' "
+                                 "(a tool would read it as an option)");
       continue;
     }
     // Scope (issue 14 item 2): only RoCE ports, never the management path unless named.
@@ -732,6 +818,7 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   }
   if (!opts.protected_unchecked.empty() && !devs.empty()) plan.warnings.push_back(opts.protected_unchecked);
   for (const NetDev* n : devs) b.qos(*n);
+  for (const NetDev* n : devs) b.pause(*n);
   for (const NetDev* n : devs) b.ecn(*n);
   for (const NetDev* n : devs) b.mtu(*n);
   for (const PciFunction& f : snapshot.pci_functions) {
@@ -745,6 +832,8 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
     b.mrrs(f);
   }
   for (const NetDev* n : devs) b.coalesce(*n);
+  gate_dcb_forms(plan, opts);
+  if (!opts.all_runtime) cover_failing_rules(snapshot, report, plan);
   order_by_disruption(plan);
   fill_identity(snapshot, plan);
   return plan;

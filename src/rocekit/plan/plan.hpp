@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rocekit/core/result.hpp"
+#include "rocekit/core/shell.hpp"
 #include "rocekit/model/finding.hpp"
 #include "rocekit/model/snapshot.hpp"
 #include "rocekit/plan/disruption.hpp"
@@ -21,7 +22,7 @@ namespace rk::plan {
 
 /// What an action changes. Plans are ordered firmware NV first, then PCIe MaxReadReq, then one
 /// netdev after another with its disruptive steps back to back (see make_plan).
-enum class ActionKind { nv_config, trust, dscp2prio, pfc, ecn, mtu, max_read_request, coalesce };
+enum class ActionKind { nv_config, trust, dscp2prio, pfc, pause, ecn, mtu, max_read_request, coalesce };
 std::string_view to_string(ActionKind k);
 
 /// Tool family used for DCB/QoS (chosen from the snapshot: mlnx_qos output seen -> mlnx_qos).
@@ -86,8 +87,27 @@ struct Plan {
   std::string nv_validation;
 };
 
+/// iproute2 release (`ip -V` / `dcb -V`), e.g. {6, 1}.
+struct IprouteVersion {
+  int major = 0;
+  int minor = 0;
+  friend auto operator<=>(const IprouteVersion&, const IprouteVersion&) = default;
+};
+/// The first release with `dcb app` and `dcb -N` (iproute2 v5.12.0, dcb/dcb_app.c and commit
+/// 0aebd32b "dcb: Support -N"). No plan uses `dcb apptrust` (v6.2.0, and mlx5 has no
+/// dcbnl_setapptrust).
+inline constexpr IprouteVersion k_dcb_app_min_iproute2{5, 12};
+
+/// Parses the version out of `ip -V` / `dcb -V` output ("ip utility, iproute2-6.1.0, libbpf
+/// 1.1.2"); snapshot-dated releases ("iproute2-ss200127", before v5.8) give {5, 7}.
+std::optional<IprouteVersion> parse_iproute2_version(std::string_view text);
+
 /// Inputs of make_plan besides the snapshot and the policy.
 struct PlanOptions {
+  /// iproute2 on the host the plan is for (the live binary's `ip -V`, or --iproute2-version).
+  /// nullopt = not known: the dcb steps are planned in the v5.12 forms and the plan says so;
+  /// below 5.12 the dcb app steps become `unplanned` (no `dcb app` object).
+  std::optional<IprouteVersion> iproute2;
   /// mstflint's parameter DB (NvParamDb::open); nullptr = firmware values not validated.
   const NvParamDb* nv_db = nullptr;
   /// Why nv_db is null, as the plan states it: "not validated: <path> not found".
@@ -134,7 +154,8 @@ std::vector<PortDisruption> disruption_summary(const Plan& plan);
 /// Empty for an empty plan.
 std::vector<std::string> summary_lines(const Plan& plan);
 
-/// Linux interface name rule: 1..15 bytes, no '/', no whitespace, not "." or "..".
+/// Linux interface name rule (dev_valid_name): 1..15 bytes, no '/', ':' or whitespace, not "."
+/// or ".."; rocekit also refuses a leading '-' (it would be read as an option by the tools).
 bool valid_netdev_name(std::string_view name);
 
 /// Validates a firmware parameter CLI name against the names rocekit emits, applying the
@@ -146,8 +167,8 @@ Result<std::string> validate_nv_param(std::string_view cli_name);
 /// both give "b8599f0300d45e1a" (how apply, the sh script and the playbook compare GUIDs).
 std::string node_guid_hex(std::string_view guid);
 
-/// Single-quotes `word` for POSIX sh: `it's` -> `'it'\''s'`.
-std::string shell_quote(std::string_view word);
+/// Shell quoting: rk::text::shell_quote (core/shell.hpp), the one function for the whole code base.
+using text::shell_quote;
 
 /// A bash script: `set -euo pipefail`, dry run unless `--execute`, prints each step, stops at
 /// the first failure, reads back each value. Every word is single-quoted. Passes shellcheck.

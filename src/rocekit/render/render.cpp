@@ -184,6 +184,27 @@ nlohmann::json report_json(const Snapshot& s, const rules::Report& r, const Opti
     x["remediation"] = {{"commands", f.remediation.commands},
                         {"notes", f.remediation.notes},
                         {"scope", std::string(to_string(f.remediation.scope))}};
+    // The fix as data (rk::fix): what changes, and per backend the argv and its read-back.
+    if (!f.remediation.action.empty()) {
+      nlohmann::json& rem = x["remediation"];
+      rem["action"] = f.remediation.action;
+      rem["current"] = f.remediation.current;
+      rem["desired"] = f.remediation.desired;
+      nlohmann::json steps = nlohmann::json::array();
+      for (const FixStep& st : f.remediation.steps) {
+        nlohmann::json y;
+        y["tool"] = st.tool;
+        if (st.write_path)
+          y["write"] = {{"path", *st.write_path}, {"value", st.write_value}};
+        else
+          y["argv"] = st.argv;
+        if (!st.check_argv.empty()) y["check_argv"] = st.check_argv;
+        y["check_regex"] = st.check_regex;
+        if (!st.needs.empty()) y["needs"] = st.needs;
+        steps.push_back(std::move(y));
+      }
+      rem["steps"] = std::move(steps);
+    }
     fs.push_back(std::move(x));
   }
   j["findings"] = std::move(fs);

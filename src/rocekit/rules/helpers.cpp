@@ -1,28 +1,10 @@
 #include "rocekit/rules/helpers.hpp"
 
+#include <algorithm>
+
 #include "rocekit/core/text.hpp"
 
 namespace rk::rules {
-
-std::string sh_quote(std::string_view word) {
-  bool safe = !word.empty();
-  for (char c : word) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '.' || c == '/' || c == ':' || c == '@' || c == '%' || c == '+' ||
-              c == '=' || c == '-' || c == ',';
-    if (!ok) safe = false;
-  }
-  if (safe) return std::string(word);
-  std::string out = "'";
-  for (char c : word) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  out += "'";
-  return out;
-}
 
 std::string port_subject(const RdmaDevice& d, const RdmaPort& p) {
   return d.name + "/" + std::to_string(p.port);
@@ -80,6 +62,21 @@ int port_index_of_bdf(const std::string& bdf) {
   char fn = bdf.back();
   if (fn >= '0' && fn <= '7') return fn - '0' + 1;
   return 1;
+}
+
+std::optional<int> physical_port_of(const Snapshot& s, const NetDev& n, int nv_ports) {
+  std::string_view name = n.name;
+  std::size_t at = name.rfind("np");
+  if (at != std::string_view::npos && at > 0 && at + 2 < name.size()) {
+    std::string_view digits = name.substr(at + 2);
+    if (digits.size() <= 2 && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::stoi(std::string(digits)) + 1;
+  }
+  if (n.rdma_device && n.rdma_port)
+    for (const RdmaDevice& d : s.rdma_devices)
+      if (d.name == *n.rdma_device && d.ports.size() > 1) return *n.rdma_port;
+  if (nv_ports == 1) return 1;
+  return std::nullopt;
 }
 
 const PciFunction* nv_source_for(const Snapshot& s, const std::string& bdf) {

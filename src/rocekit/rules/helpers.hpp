@@ -11,9 +11,6 @@
 
 namespace rk::rules {
 
-/// Single-quotes a word for POSIX sh when it holds anything but [A-Za-z0-9_./:@%+=-].
-std::string sh_quote(std::string_view word);
-
 /// "dev/port", the subject of RDMA-port rules.
 std::string port_subject(const RdmaDevice& d, const RdmaPort& p);
 
@@ -38,7 +35,15 @@ std::optional<std::string> nv_value(const NvParam& p);
 const PciFunction* nv_source_for(const Snapshot& s, const std::string& bdf);
 
 /// 1-based port index of a PF on its card: function number + 1 ("0000:3b:00.1" -> 2).
+/// Wrong with more PFs than ports, Socket-Direct and Multi-Host: new code uses physical_port_of.
 int port_index_of_bdf(const std::string& bdf);
+
+/// 1-based physical port of a netdev on its card, for the _P<n> firmware parameters: from
+/// phys_port_name "p<N>" as udev's predictable name carries it (`enp1s0f1np1` -> 2,
+/// systemd udev-builtin-net_id appends "n" + phys_port_name), else the RDMA port when one RDMA
+/// device has several ports, else 1 when the firmware query shows a single port
+/// (`nv_ports` = number of _P<n> of a port parameter). nullopt = not known.
+std::optional<int> physical_port_of(const Snapshot& s, const NetDev& n, int nv_ports);
 
 /// "ens6: `Priority trust state: pcp` (mlnx_qos@ens6.txt:2)"-style evidence.
 void add_evidence(Finding& f, const Evidence& e);

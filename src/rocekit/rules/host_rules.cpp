@@ -1,6 +1,8 @@
 // Host rules: interrupt coalescing, channels vs NUMA cores, GPUDirect RDMA.
 #include <string>
 
+#include "rocekit/core/shell.hpp"
+#include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -45,11 +47,12 @@ void eval_coalescing(const Snapshot& s, const Policy& pol, Emitter& e) {
     Finding& f = e.fail(n.name, join(bad, ", ") + note);
     add_evidence(f, n.coalesce.source);
     f.remediation.scope = FixScope::runtime;
-    std::string cmd = "ethtool -C " + sh_quote(n.name);
-    if (cp.adaptive_rx) cmd += std::string(" adaptive-rx ") + (*cp.adaptive_rx ? "on" : "off");
-    cmd += " rx-usecs " + std::to_string(cp.rx_usecs_min) + " tx-usecs " +
-           std::to_string(cp.tx_usecs_min);
-    f.remediation.commands = {cmd};
+    std::vector<std::pair<std::string, std::string>> set;
+    if (cp.adaptive_rx) set.emplace_back("adaptive-rx", *cp.adaptive_rx ? "on" : "off");
+    set.emplace_back("rx-usecs", std::to_string(cp.rx_usecs_min));
+    set.emplace_back("tx-usecs", std::to_string(cp.tx_usecs_min));
+    fix::set_fix(f.remediation, "coalesce", join(bad, ", "), "profile " + cp.name,
+                 {fix::ethtool_coalesce(n.name, set)});
     f.remediation.notes =
         "Fixed rx-usecs only applies with adaptive-rx off. Interrupt moderation acts on the "
         "netdev's kernel queues (TCP, storage, bootstrap); RDMA completions use per-CQ "
@@ -99,7 +102,7 @@ void eval_channels(const Snapshot& s, const Policy& pol, Emitter& e) {
     Finding& f = e.fail(n.name, msg + ": queues spill onto the remote node's CPUs");
     add_evidence(f, n.channels.source);
     f.remediation.scope = FixScope::runtime;
-    f.remediation.commands = {"ethtool -L " + sh_quote(n.name) + " combined " +
+    f.remediation.commands = {"ethtool -L " + text::shell_quote(n.name) + " combined " +
                               std::to_string(it->second)};
     f.remediation.notes = "Affects netdev queues and IRQs only, not RDMA QPs (host-facts §K.7). "
                           "Lost at reboot.";

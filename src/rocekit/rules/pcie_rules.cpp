@@ -5,6 +5,7 @@
 
 #include "rocekit/catalog/catalog.hpp"
 #include "rocekit/catalog/pcie.hpp"
+#include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -108,13 +109,12 @@ void eval_mrrs(const Snapshot& s, const Policy& pol, Emitter& e) {
                                    ": small read requests cut the NIC's transmit (DMA read) "
                                    "throughput");
     add_evidence(f, p.max_read_request_bytes.source);
-    int idx = 0;
-    for (int b = 128; b < pol.max_read_request_bytes; b *= 2) ++idx;
-    char val[16];
-    std::snprintf(val, sizeof val, "%d000", idx);
     f.remediation.scope = FixScope::runtime;
-    f.remediation.commands = {"setpci -s " + p.bdf + " CAP_EXP+08.w=" + val + ":F000",
-                              "lspci -vv -s " + p.bdf + " | grep -o 'MaxReadReq [0-9]* bytes'"};
+    // Mask 7000: only DevCtl bits 14:12 are written (rk::fix::setpci_mrrs, the plan's form).
+    if (std::optional<FixStep> st = fix::setpci_mrrs(p.bdf, pol.max_read_request_bytes))
+      fix::set_fix(f.remediation, "max_read_request", std::to_string(v),
+                   std::to_string(pol.max_read_request_bytes), {*st});
+    f.remediation.commands.push_back("lspci -vv -s " + p.bdf + " | grep -o 'MaxReadReq [0-9]* bytes'");
     f.remediation.notes =
         "MaxReadReq is PCIe Device Control bits 14:12 (0=128 ... 5=4096 bytes), written with a "
         "mask so no other bit changes, then read back. It is lost at reboot: re-apply at boot "

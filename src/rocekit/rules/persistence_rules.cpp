@@ -4,6 +4,7 @@
 // boot-time script that calls mlnx_qos, dcb, setpci or writes ecn sysfs.
 #include <string>
 
+#include "rocekit/core/shell.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -129,7 +130,7 @@ void eval_runtime_persistence(const Snapshot& s, const Policy& pol, Emitter& e) 
         "systemctl daemon-reload && systemctl enable rocekit-roce.service && udevadm control --reload"};
   } else {
     for (const std::string& u : disabled)
-      f.remediation.commands.push_back("systemctl enable " + sh_quote(basename(u)));
+      f.remediation.commands.push_back("systemctl enable " + text::shell_quote(basename(u)));
   }
   f.remediation.notes =
       "mlnx_qos/dcb settings (trust, PFC, dscp2prio), ECN sysfs and setpci MaxReadReq live in the "

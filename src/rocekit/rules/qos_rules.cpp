@@ -1,31 +1,12 @@
 // QoS rules: trust, DSCP->priority, PFC, global pause, ECN/DCQCN, CNP.
 #include <string>
 
+#include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
 
 namespace rk::rules {
 namespace {
-
-std::string pfc_list(const Policy& pol) {
-  std::string s;
-  for (int p = 0; p < 8; ++p) {
-    bool on = false;
-    for (int q : pol.pfc_priorities) on = on || q == p;
-    s += (p ? "," : "") + std::string(on ? "1" : "0");
-  }
-  return s;
-}
-
-std::string dcb_pfc_list(const Policy& pol) {
-  std::string s;
-  for (int p = 0; p < 8; ++p) {
-    bool on = false;
-    for (int q : pol.pfc_priorities) on = on || q == p;
-    s += (p ? " " : "") + std::to_string(p) + (on ? ":on" : ":off");
-  }
-  return s;
-}
 
 std::string pfc_row(const std::vector<bool>& v) {
   std::string s;
@@ -70,17 +51,13 @@ void eval_trust(const Snapshot& s, const Policy& pol, Emitter& e) {
                                     std::to_string(pol.roce_priority));
     add_evidence(f, n.qos->trust_source);
     f.remediation.scope = FixScope::runtime;
-    std::string nd = sh_quote(n.name);
-    f.remediation.commands = {"mlnx_qos -i " + nd + " --trust " + pol.trust};
-    if (pol.trust == "dscp") {
-      std::string map;
-      for (int d = 0; d < 64; ++d) map += (d ? " " : "") + std::to_string(d) + ":" + std::to_string(d >> 3);
-      f.remediation.commands.push_back("dcb app replace dev " + nd + " dscp-prio " + map);
-    }
+    fix::set_fix(f.remediation, "trust", trust, pol.trust,
+                 {fix::mlnx_qos_trust(n.name, pol.trust), fix::dcb_trust(n.name, pol.trust)});
     f.remediation.notes =
-        "mlnx_qos (NVIDIA OFED/DOCA or mlnx-tools) or upstream iproute2 `dcb`: with dcbnl, trust "
-        "dscp is the presence of DSCP entries in the APP table, and `--trust dscp` installs the "
-        "default map priority = DSCP >> 3 (DSCP 26 -> 3, 48 -> 6). Runtime only: lost at reboot "
+        "mlnx_qos (NVIDIA OFED/DOCA or mlnx-tools) or upstream iproute2 `dcb` (>= 5.12): with "
+        "dcbnl, trust dscp is the presence of DSCP entries in the APP table (mlx5 has no "
+        "`dcb apptrust`), and `--trust dscp` installs the default map priority = DSCP >> 3 "
+        "(DSCP 26 -> 3, 48 -> 6); `dcb app flush dev <if> dscp-prio` goes back to pcp. Runtime only: lost at reboot "
         "or driver reload (use `rocekit plan` for a boot-time unit). If lldpad runs, it may "
         "overwrite the setting.";
   });
@@ -123,11 +100,10 @@ void eval_dscp_map(const Snapshot& s, const Policy& pol, Emitter& e, int dscp, i
     Finding& f = e.fail(n.name, msg + ", policy priority " + std::to_string(prio));
     add_evidence(f, n.qos->dscp_source);
     f.remediation.scope = FixScope::runtime;
-    std::string nd = sh_quote(n.name);
-    f.remediation.commands = {
-        "mlnx_qos -i " + nd + " --dscp2prio set," + std::to_string(dscp) + "," + std::to_string(prio),
-        "dcb app replace dev " + nd + " dscp-prio " + std::to_string(dscp) + ":" +
-            std::to_string(prio)};
+    fix::set_fix(f.remediation, "dscp2prio",
+                 "dscp " + std::to_string(dscp) + ": prio " + std::to_string(it->second),
+                 "dscp " + std::to_string(dscp) + ": prio " + std::to_string(prio),
+                 {fix::mlnx_qos_dscp(n.name, dscp, prio), fix::dcb_dscp(n.name, dscp, prio)});
     f.remediation.notes = "Runtime only: lost at reboot or driver reload. The switch must map the "
                           "same DSCP to the same priority/queue.";
   });
@@ -163,9 +139,9 @@ void eval_pfc(const Snapshot& s, const Policy& pol, Emitter& e, Judge judge) {
     Finding& f = e.fail(n.name, bad + " (PFC enabled " + pfc_row(pfc) + ")");
     add_evidence(f, n.qos->pfc_source);
     f.remediation.scope = FixScope::runtime;
-    std::string nd = sh_quote(n.name);
-    f.remediation.commands = {"mlnx_qos -i " + nd + " --pfc " + pfc_list(pol),
-                              "dcb pfc set dev " + nd + " prio-pfc " + dcb_pfc_list(pol)};
+    std::vector<bool> want = fix::pfc_mask(pol.pfc_priorities);
+    fix::set_fix(f.remediation, "pfc", pfc_row(pfc), pfc_row(want),
+                 {fix::mlnx_qos_pfc(n.name, want), fix::dcb_pfc(n.name, want)});
     f.remediation.notes =
         "Runtime only: lost at reboot or driver reload. The switch port must enable PFC on the "
         "same priority, with a lossless buffer; set the NIC's cable length (mlnx_qos "
@@ -221,7 +197,8 @@ void eval_global_pause(const Snapshot& s, const Policy& pol, Emitter& e) {
                                     "): it pauses every priority and conflicts with PFC");
     add_evidence(f, n.pause.source);
     f.remediation.scope = FixScope::runtime;
-    f.remediation.commands = {"ethtool -A " + sh_quote(n.name) + " autoneg off rx off tx off"};
+    fix::set_fix(f.remediation, "pause", state, "RX off, TX off",
+                 {fix::ethtool_pause(n.name, false, false, false)});
     f.remediation.notes = "Runtime only: lost at reboot or driver reload.";
   });
 }
@@ -245,42 +222,56 @@ void eval_ecn(const Snapshot& s, const Policy& pol, Emitter& e) {
       }
     }
     const PciFunction* nv = n.bdf ? nv_source_for(s, *n.bdf) : nullptr;
-    int port = n.bdf ? port_index_of_bdf(*n.bdf) : 1;
-    std::string mask_name = "ROCE_CC_PRIO_MASK_P" + std::to_string(port);
+    int nv_ports = 0;
+    if (nv)
+      for (int p = 1; p <= 4; ++p)
+        if (nv->nv_config->find("ROCE_CC_PRIO_MASK_P" + std::to_string(p))) ++nv_ports;
+    // The port from phys_port_name / the RDMA port, not the PCI function number (issue 14.7).
+    std::optional<int> port = physical_port_of(s, n, nv_ports);
+    std::string mask_name = "ROCE_CC_PRIO_MASK_P" + (port ? std::to_string(*port) : std::string("<n>"));
+    std::optional<long long> new_mask;
     if (!nv) {
       missing.push_back("firmware " + mask_name + " (mlxconfig/mstconfig q)");
+    } else if (!port) {
+      missing.push_back("the physical port of " + n.name + " (no phys_port_name np<N> in its name; "
+                        "the PCI function number is not the port on Socket-Direct or Multi-Host cards)");
     } else if (const NvParam* prm = nv->nv_config->find(mask_name)) {
       auto mask = nv_number(nv_value(*prm));
       if (!mask) {
         missing.push_back(mask_name + " value unreadable");
       } else {
-        for (int p : pol.ecn_priorities)
+        new_mask = *mask;
+        for (int p : pol.ecn_priorities) {
+          if (p >= 0 && p < 8) *new_mask |= 1LL << p;
           if (!((*mask >> p) & 1))
             bad.push_back(mask_name + "=" + std::to_string(*mask) + " has DCQCN off for priority " +
                           std::to_string(p));
+        }
       }
     } else {
       missing.push_back(mask_name + " not in the firmware query");
     }
-    std::string nd = sh_quote(n.name);
     if (!bad.empty()) {
       Finding& f = e.fail(n.name, "DCQCN not enabled on the RoCE priority: " + join(bad, "; "));
       if (n.ecn.has_value()) add_evidence(f, n.ecn.source);
       f.remediation.scope = FixScope::runtime;
-      for (int p : pol.ecn_priorities) {
-        f.remediation.commands.push_back("echo 1 > /sys/class/net/" + nd + "/ecn/roce_rp/enable/" +
-                                         std::to_string(p));
-        f.remediation.commands.push_back("echo 1 > /sys/class/net/" + nd + "/ecn/roce_np/enable/" +
-                                         std::to_string(p));
+      std::vector<FixStep> steps;
+      for (int p : pol.ecn_priorities)
+        for (const char* point : {"roce_rp", "roce_np"}) steps.push_back(fix::sysfs_ecn(n.name, point, p, true));
+      fix::set_fix(f.remediation, "ecn", join(bad, "; "), "RP and NP enabled", std::move(steps));
+      // The policy's priorities are added to the mask, the others kept (as `rocekit plan` does).
+      if (n.bdf && new_mask && *new_mask != 0) {
+        FixStep nv_step = fix::nv_set("mstconfig", *n.bdf, {{mask_name, std::to_string(*new_mask)}});
+        f.remediation.commands.push_back(fix::command_line(nv_step));
+        f.remediation.steps.push_back(std::move(nv_step));
       }
-      if (n.bdf)
-        f.remediation.commands.push_back("mstconfig -d " + *n.bdf + " set " + mask_name + "=255");
       f.remediation.notes =
           "mlnx_qos has no --ecn option (the seed's `mlnx_qos -i eth0 --ecn` does not exist). "
           "Runtime: the NVIDIA-driver sysfs ecn/roce_rp (reaction point) and ecn/roce_np "
           "(notification point, port-wide) enable files, lost at reboot. Firmware: "
           "ROCE_CC_PRIO_MASK_P<n> is the DCQCN enable bitmask by priority (default 255; the "
-          "seed's 0x8 disables DCQCN on every other priority), applied after reboot/mstfwreset.";
+          "seed's 0x8 disables DCQCN on every other priority): the policy's priorities are added, "
+          "the other bits kept; applied after reboot/mstfwreset.";
       return;
     }
     if (!missing.empty()) {
@@ -307,7 +298,7 @@ void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {
     const NvConfig& cfg = *p.nv_config;
     std::vector<std::string> bad;
     std::vector<std::string> seen;
-    std::vector<std::string> set_args;
+    std::vector<std::pair<std::string, std::string>> set_args;
     for (int port = 1; port <= 4; ++port) {
       std::string ps = "_P" + std::to_string(port);
       const NvParam* dscp = cfg.find("CNP_DSCP" + ps);
@@ -319,11 +310,11 @@ void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {
                      ps + "=" + (q ? std::to_string(*q) : "?"));
       if (d && *d != pol.cnp_dscp) {
         bad.push_back("CNP_DSCP" + ps + "=" + std::to_string(*d));
-        set_args.push_back("CNP_DSCP" + ps + "=" + std::to_string(pol.cnp_dscp));
+        set_args.emplace_back("CNP_DSCP" + ps, std::to_string(pol.cnp_dscp));
       }
       if (q && *q != pol.cnp_priority) {
         bad.push_back("CNP_802P_PRIO" + ps + "=" + std::to_string(*q));
-        set_args.push_back("CNP_802P_PRIO" + ps + "=" + std::to_string(pol.cnp_priority));
+        set_args.emplace_back("CNP_802P_PRIO" + ps, std::to_string(pol.cnp_priority));
       }
     }
     Evidence ev = p.nv_config.source;
@@ -341,8 +332,9 @@ void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {
                                    join(bad, ", "));
     add_evidence(f, ev);
     f.remediation.scope = FixScope::firmware_reboot;
-    f.remediation.commands = {"mstconfig -d " + p.bdf + " set " + join(set_args, " "),
-                              "mstfwreset -d " + p.bdf + " reset"};
+    fix::set_fix(f.remediation, "nv_config", join(bad, " "), "CNP DSCP " + std::to_string(pol.cnp_dscp) +
+                 ", priority " + std::to_string(pol.cnp_priority), {fix::nv_set("mstconfig", p.bdf, set_args)});
+    f.remediation.commands.push_back("mstfwreset -d " + p.bdf + " reset");
     f.remediation.notes =
         "Firmware NV parameters (mstflint's mstconfig, or MFT's mlxconfig): take effect after a "
         "reboot or firmware reset. The switch must put the CNP DSCP in a strict-priority, "

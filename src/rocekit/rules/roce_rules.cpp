@@ -2,6 +2,8 @@
 // link.port-active, net.mtu.
 #include <string>
 
+#include "rocekit/core/shell.hpp"
+#include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -38,7 +40,7 @@ void eval_port_active(const Snapshot& s, const Policy&, Emitter& e) {
                                          (p.netdev ? " (netdev " + *p.netdev + ")" : "") +
                                          ": no RDMA traffic can use it");
         add_evidence(f, p.state.source);
-        std::string nd = p.netdev ? sh_quote(*p.netdev) : "<netdev>";
+        std::string nd = p.netdev ? text::shell_quote(*p.netdev) : "<netdev>";
         f.remediation.scope = FixScope::hardware;
         f.remediation.commands = {"ip link set dev " + nd + " up", "ethtool " + nd,
                                   "rdma link show " + d.name + "/" + std::to_string(p.port)};
@@ -82,14 +84,20 @@ void eval_active_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
       if (p.max_mtu_bytes) msg += " (max_mtu " + std::to_string(*p.max_mtu_bytes) + ")";
       Finding& f = e.fail(subject, msg);
       add_evidence(f, p.mtu_source.file.empty() ? d.source : p.mtu_source);
-      std::string nd = p.netdev ? sh_quote(*p.netdev) : "<netdev>";
+      std::string nd = p.netdev ? text::shell_quote(*p.netdev) : "<netdev>";
       f.remediation.scope = FixScope::runtime;
-      f.remediation.commands = {"ip link set dev " + nd + " mtu 9000",
-                                "ibv_devinfo -d " + sh_quote(d.name) + " | grep active_mtu"};
+      f.remediation.commands.clear();
+      // The policy's one netdev MTU (mtu.netdev_min_bytes), the value `rocekit plan` sets.
+      const NetDev* nd_state = p.netdev ? s.find_netdev(*p.netdev) : nullptr;
+      if (!nd_state || !nd_state->mtu_bytes.has_value() || *nd_state->mtu_bytes < pol.netdev_mtu_min_bytes)
+        f.remediation.commands.push_back(
+            p.netdev ? fix::command_line(fix::ip_mtu(*p.netdev, pol.netdev_mtu_min_bytes))
+                     : "ip link set dev " + nd + " mtu " + std::to_string(pol.netdev_mtu_min_bytes));
+      f.remediation.commands.push_back("ibv_devinfo -d " + text::shell_quote(d.name) + " | grep active_mtu");
       f.remediation.notes =
           "RoCE picks the largest IB MTU (256..4096) that fits in the netdev MTU; 4096 needs a "
-          "netdev MTU of at least 4200 (9000 is usual) and the same or larger MTU on every switch "
-          "port. `ip link set` is lost at reboot: make it persistent in the OS network config "
+          "netdev MTU of at least 4192 (the policy's " + std::to_string(pol.netdev_mtu_min_bytes) +
+          "; a larger one such as 9000 is kept) and the same or larger MTU on every switch port. `ip link set` is lost at reboot: make it persistent in the OS network config "
           "(netplan, NetworkManager, systemd-networkd) or with `rocekit plan`.";
     }
   }
@@ -133,10 +141,10 @@ void eval_v2_gid(const Snapshot& s, const Policy&, Emitter& e) {
                           "no routable RoCE v2 GID: only link-local or v1 GIDs; RoCEv2 over L3 "
                           "needs an IP address on the netdev");
       add_evidence(f, p.gids.source);
-      std::string nd = p.netdev ? sh_quote(*p.netdev) : "<netdev>";
+      std::string nd = p.netdev ? text::shell_quote(*p.netdev) : "<netdev>";
       f.remediation.scope = FixScope::persistent;
       f.remediation.commands = {"ip addr add <address>/<prefix> dev " + nd,
-                                "show_gids " + sh_quote(d.name)};
+                                "show_gids " + text::shell_quote(d.name)};
       f.remediation.notes =
           "Configure the port's IPv4/IPv6 address in the OS network config; the driver then adds "
           "RoCE v1 and v2 GIDs for it. NCCL selects the v2 GID automatically "
@@ -207,7 +215,7 @@ void eval_cm_default(const Snapshot& s, const Policy&, Emitter& e) {
                                        ": RDMA-CM connections use RoCE v1 (not routable)");
       add_evidence(f, p.default_roce_mode.source);
       f.remediation.scope = FixScope::runtime;
-      f.remediation.commands = {"cma_roce_mode -d " + sh_quote(d.name) + " -p " +
+      f.remediation.commands = {"cma_roce_mode -d " + text::shell_quote(d.name) + " -p " +
                                 std::to_string(p.port) + " -m 2"};
       f.remediation.notes =
           "Sets the RDMA-CM default only (configfs /sys/kernel/config/rdma_cm/<dev>/ports/<p>/"
@@ -238,10 +246,13 @@ void eval_net_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
                                     ": RoCE active_mtu cannot reach 4096");
     add_evidence(f, n.mtu_bytes.source);
     f.remediation.scope = FixScope::runtime;
-    f.remediation.commands = {"ip link set dev " + sh_quote(n.name) + " mtu 9000"};
+    // The policy's one MTU value: the rule, `rocekit plan` and the boot unit all set it.
+    fix::set_fix(f.remediation, "mtu", std::to_string(mtu), std::to_string(pol.netdev_mtu_min_bytes),
+                 {fix::ip_mtu(n.name, pol.netdev_mtu_min_bytes)});
     f.remediation.notes =
-        "Lost at reboot: set the MTU in the OS network config too. Every switch port on the path "
-        "needs an MTU of at least the host's (9216 is usual).";
+        "Lost at reboot: set the MTU in the OS network config too. The policy value is a minimum: "
+        "a larger MTU (9000 for TCP and storage on a jumbo fabric) is never lowered. Every switch "
+        "port on the path needs an MTU of at least the host's (9216 is usual).";
   }
 }
 

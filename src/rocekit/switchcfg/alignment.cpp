@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "rocekit/core/shell.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/switchcfg/common.hpp"
 #include "rocekit/switchcfg/switchcfg.hpp"
@@ -10,7 +11,6 @@
 namespace rk::switchcfg {
 namespace {
 
-using rules::sh_quote;
 
 const std::vector<SwitchRule> k_rules = {
     {"switch.trust-dscp", "Switch port and host classify RoCE on the same field (DSCP)",
@@ -245,7 +245,7 @@ struct SwitchCmds {
   std::string dscp_to_tc(int dscp, int tc) const {
     switch (d) {
       case Dialect::sonic_config_db:
-        return "sonic-db-cli CONFIG_DB HSET " + sh_quote("DSCP_TO_TC_MAP|" + (map_name.empty() ? std::string("AZURE") : map_name)) +
+        return "sonic-db-cli CONFIG_DB HSET " + text::shell_quote("DSCP_TO_TC_MAP|" + (map_name.empty() ? std::string("AZURE") : map_name)) +
                " " + std::to_string(dscp) + " " + std::to_string(tc);
       case Dialect::nvue_config_json:
       case Dialect::nvue_show_roce:
@@ -270,7 +270,7 @@ struct SwitchCmds {
   std::string pfc_on(int prio) const {
     switch (d) {
       case Dialect::sonic_config_db:
-        return "config interface pfc priority " + sh_quote(port) + " " + std::to_string(prio) + " on";
+        return "config interface pfc priority " + text::shell_quote(port) + " " + std::to_string(prio) + " on";
       case Dialect::nvue_config_json:
       case Dialect::nvue_show_roce:
       case Dialect::nvue_commands:
@@ -292,7 +292,7 @@ struct SwitchCmds {
   std::string ecn_on(int q) const {
     switch (d) {
       case Dialect::sonic_config_db:
-        return "sonic-db-cli CONFIG_DB HSET " + sh_quote("QUEUE|" + port + "|" + std::to_string(q)) +
+        return "sonic-db-cli CONFIG_DB HSET " + text::shell_quote("QUEUE|" + port + "|" + std::to_string(q)) +
                " wred_profile AZURE_LOSSLESS";
       case Dialect::nvue_config_json:
       case Dialect::nvue_show_roce:
@@ -316,11 +316,11 @@ struct SwitchCmds {
   std::string mtu(int bytes) const {
     switch (d) {
       case Dialect::sonic_config_db:
-        return "config interface mtu " + sh_quote(port) + " " + std::to_string(bytes);
+        return "config interface mtu " + text::shell_quote(port) + " " + std::to_string(bytes);
       case Dialect::nvue_config_json:
       case Dialect::nvue_show_roce:
       case Dialect::nvue_commands:
-        return "nv set interface " + sh_quote(port) + " link mtu " + std::to_string(bytes);
+        return "nv set interface " + text::shell_quote(port) + " link mtu " + std::to_string(bytes);
       case Dialect::arista_eos:
       case Dialect::cisco_nxos:
       case Dialect::dell_sonic_cli:
@@ -378,7 +378,7 @@ void check_trust(const Pair& c, Out& out) {
   add_ev(*f, c.p.trust.source);
   if (!ok) {
     f->remediation.scope = FixScope::persistent;
-    f->remediation.commands = {"mlnx_qos -i " + sh_quote(c.h.name) + " --trust " + (st == "pcp" ? "pcp" : "dscp")};
+    f->remediation.commands = {"mlnx_qos -i " + text::shell_quote(c.h.name) + " --trust " + (st == "pcp" ? "pcp" : "dscp")};
     f->remediation.notes = std::string("Host: ") + std::string(r.host_fix) + " Switch: " + std::string(r.switch_fix);
   }
 }
@@ -458,7 +458,7 @@ void check_lossless(const Pair& c, Out& out) {
   if (c.h.pfc && !c.h.pfc->count(want)) {
     std::string l;
     for (int i = 0; i < 8; ++i) l += (i ? "," : "") + std::string(c.h.pfc->count(i) || i == want ? "1" : "0");
-    f->remediation.commands.push_back("mlnx_qos -i " + sh_quote(c.h.name) + " --pfc " + l);
+    f->remediation.commands.push_back("mlnx_qos -i " + text::shell_quote(c.h.name) + " --pfc " + l);
   }
   if (disjoint_pfc && fails.size() == 1)
     f->remediation.notes = "Host: " + std::string(r.host_fix) + " The command enables host PFC on the switch's "

@@ -1,0 +1,63 @@
+// rk::fix: the per-backend fix builders. The one place that knows how each tool is invoked to
+// set a value, and what its read-back prints afterwards; rules put the steps into a Finding's
+// Remediation (check prints them), plan turns the same steps into actions (and their undo, the
+// same builder with the old value). Pure: nothing runs here. Sources per tool in fix.cpp.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rocekit/model/finding.hpp"
+
+namespace rk::fix {
+
+/// `ip link set dev DEV mtu BYTES`; read-back `ip -o link show dev DEV`.
+FixStep ip_mtu(const std::string& dev, int bytes);
+
+/// `ethtool -A DEV [autoneg A] rx R tx T`; read-back `ethtool -a DEV`.
+FixStep ethtool_pause(const std::string& dev, std::optional<bool> autoneg, bool rx, bool tx);
+
+/// `ethtool -C DEV KEY VALUE...` for adaptive-rx (on/off) and rx-usecs / tx-usecs; read-back
+/// `ethtool -c DEV`. `settings` in the order given.
+FixStep ethtool_coalesce(const std::string& dev,
+                         const std::vector<std::pair<std::string, std::string>>& settings);
+
+/// Trust state: mlnx_qos `--trust`, or for iproute2 dcb the presence (dscp) or absence (pcp) of
+/// DSCP APP entries; `keep` is the DSCP map to (re)install for dscp (nullptr = DSCP >> 3).
+FixStep mlnx_qos_trust(const std::string& dev, const std::string& trust);
+FixStep dcb_trust(const std::string& dev, const std::string& trust,
+                  const std::map<int, int>* keep = nullptr);
+
+/// One DSCP -> priority entry.
+FixStep mlnx_qos_dscp(const std::string& dev, int dscp, int prio);
+FixStep dcb_dscp(const std::string& dev, int dscp, int prio);
+
+/// PFC enable per priority (8 entries, priority 0 first).
+FixStep mlnx_qos_pfc(const std::string& dev, const std::vector<bool>& on);
+FixStep dcb_pfc(const std::string& dev, const std::vector<bool>& on);
+
+/// PCIe MaxReadReq by setpci (masked write of DevCtl bits 14:12); nullopt unless bytes is a
+/// power of two in 128..4096.
+std::optional<FixStep> setpci_mrrs(const std::string& bdf, int bytes);
+
+/// `echo V > /sys/class/net/DEV/ecn/<roce_rp|roce_np>/enable/PRIO` (NVIDIA driver sysfs).
+FixStep sysfs_ecn(const std::string& dev, const std::string& point, int prio, bool on);
+
+/// `TOOL -y -d BDF set K=V...` (mstconfig or mlxconfig); read-back `TOOL -d BDF query K...`.
+FixStep nv_set(const std::string& tool, const std::string& bdf,
+               const std::vector<std::pair<std::string, std::string>>& params);
+
+/// PFC mask of a policy's priority list.
+std::vector<bool> pfc_mask(const std::vector<int>& priorities);
+
+/// The step as one shell line (rk::text::shell_quote on every word; `echo V > PATH` for sysfs).
+std::string command_line(const FixStep& step);
+
+/// Fills the structured part of `r` and appends each step's command line to r.commands.
+void set_fix(Remediation& r, std::string action, std::string current, std::string desired,
+             std::vector<FixStep> steps);
+
+}  // namespace rk::fix
