@@ -66,7 +66,7 @@ struct RuleInfo {
   Severity severity;           ///< built-in severity of a failure (policy may re-grade)
   std::string_view subject;    ///< what a subject is: "netdev", "rdma port", "all NICs", ...
   std::string_view rationale;  ///< why it matters
-  std::string_view seed;       ///< references: the passage implemented, and corrections to it
+  std::string_view seed{};     ///< references: the passage implemented, and corrections to it
   EvalFn eval = nullptr;       ///< host rules: the evaluator; other families evaluate elsewhere
   OutcomeSet outcomes{};       ///< every outcome the rule can give (tests hold one case each)
   std::string_view inputs{};   ///< what the rule reads (and is `unknown` without)

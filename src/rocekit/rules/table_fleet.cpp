@@ -150,7 +150,7 @@ void add_fleet_rules(std::vector<RuleInfo>& out) {
       .subject = "physical NIC, per NIC model (PSID)",
       .rationale = "NV parameters (ROCE_CC_PRIO_MASK, LINK_TYPE, NUM_OF_VFS, ...) set differently on some "
           "NICs change their behaviour after the next reboot. A Multi-Host NIC is counted once.",
-      .outcomes = {Outcome::pass, Outcome::fail, Outcome::unknown},
+      .outcomes = {Outcome::pass, Outcome::fail},  // a parameter no NIC shows is not compared
       .inputs = "per physical NIC: firmware NV parameters (mlxconfig query)",
       .family = Family::fleet,
       .value_form = "each parameter's current (else next-boot) value, compared per parameter (`nv.<NAME>`); "
