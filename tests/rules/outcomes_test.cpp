@@ -6,7 +6,13 @@
 #include <cctype>
 #include <set>
 
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
 #include "cases.hpp"
+#include "golden.hpp"
 
 namespace rk::testcases {
 
@@ -81,6 +87,31 @@ TEST(RuleOutcomes, EveryCaseNamesADeclaredOutcome) {
     EXPECT_TRUE(r->outcomes.has(c.outcome))
         << c.rule << ": a case gives " << to_string(c.outcome) << ", which its RuleInfo does not declare";
   }
+}
+
+// The other direction: every outcome the host bundles and fixture trees give (their
+// expected.json) is one its rule declares.
+TEST(RuleOutcomes, EveryOutcomeSeenOnTestdataIsDeclared) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(test::testdata_dir() / "hosts"))
+    if (std::filesystem::exists(e.path() / "expected.json")) files.push_back(e.path() / "expected.json");
+  for (const auto& e : std::filesystem::directory_iterator(test::testdata_dir() / "sysroots"))
+    if (e.path().string().ends_with(".expected.json")) files.push_back(e.path());
+  ASSERT_GE(files.size(), 14u);
+  std::size_t seen = 0;
+  for (const std::filesystem::path& f : files) {
+    nlohmann::json j = nlohmann::json::parse(test::read_file(f));
+    for (const nlohmann::json& x : j["findings"]) {
+      const rules::RuleInfo* r = rules::find_rule(x["rule"].get<std::string>());
+      ASSERT_NE(r, nullptr) << f << ": " << x.dump();
+      std::optional<Outcome> o = outcome_from_string(x["outcome"].get<std::string>());
+      ASSERT_TRUE(o.has_value()) << f << ": " << x.dump();
+      EXPECT_TRUE(r->outcomes.has(*o)) << f << ": " << r->id << " gave " << to_string(*o)
+                                       << ", which its RuleInfo does not declare";
+      ++seen;
+    }
+  }
+  EXPECT_GT(seen, 100u);
 }
 
 TEST(RuleRegistry, IdsAreUniqueAndPrefixedByFamily) {

@@ -226,7 +226,7 @@ void add_host_rules(std::vector<RuleInfo>& out) {
                  "§4.2 GPUDirect: `ibv_devinfo | grep peer` shows nothing; check nvidia_peermem "
                  "and memory_peers (host-facts §G, §K.8).", eval_peer_memory,
                  k_pass_fail_unknown,
-                 "loaded kernel modules (lsmod, /proc/modules: nvidia_peermem, nv_peer_mem)"});
+                 "nvidia_peermem / nv_peer_mem module (lsmod), /sys/kernel/mm/memory_peers and NCCL GDRDMA transport lines"});
   out.push_back({"gpudirect.gpu-nic-affinity", "Each GPU has a NIC under its PCIe switch",
                  Severity::error, "gpu",
                  "GPUDirect RDMA through the CPU root complex or across sockets loses bandwidth "

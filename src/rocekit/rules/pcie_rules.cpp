@@ -247,7 +247,7 @@ void add_pcie_rules(std::vector<RuleInfo>& out) {
                  "§4.1: 200G on PCIe 4.0 x16, 400G on 5.0 x16, 800G needs 6.0; math per "
                  "catalog.md §3.", eval_bandwidth,
                  k_any_outcome,
-                 "PCIe link status (lspci -vv / sysfs) and the port speeds (ethtool, catalog of the NIC model)"});
+                 "negotiated PCIe speed, width and MaxPayload (lspci -vv) and the card's port count and speed (VPD product name, firmware description or part number, via the catalog)"});
   out.push_back({"pcie.max-read-request", "PCIe MaxReadReq is 4096", Severity::warning,
                  "pci function",
                  "The NIC's transmit path reads host memory; a small MRRS multiplies read "
