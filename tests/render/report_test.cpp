@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "golden.hpp"
 #include "rocekit/render/render.hpp"
 
 namespace rk {
@@ -133,6 +134,12 @@ TEST(RenderRules, ListCoversEveryFamilyInEveryFormat) {
   std::string fleet_only = render::rules_list(render::Format::markdown, rules::Family::fleet);
   EXPECT_EQ(fleet_only.find("qos.trust-dscp"), std::string::npos);
   EXPECT_NE(md.find(fleet_only), std::string::npos);
+}
+
+TEST(RenderRules, DocsRulesMdIsTheGeneratedList) {
+  EXPECT_EQ(test::read_file(test::testdata_dir().parent_path() / "docs" / "rules.md"),
+            render::rules_list(render::Format::markdown))
+      << "docs/rules.md is stale: run rocekit rules list -f markdown > docs/rules.md";
 }
 
 TEST(RenderRules, ExplainFleetSwitchAndDiagnoseRules) {

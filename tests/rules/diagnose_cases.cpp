@@ -132,7 +132,7 @@ const Cases k_cases{
        return diagnose_findings(with(k_quiet, {{"rx_crc_errors_phy", 3}}), with(k_rdma_quiet, {{"out_of_sequence", 9}}));
      }},
     {"diag.physical-loss", Outcome::pass, "", "no cause", quiet},
-    {"diag.lossy-retransmission", Outcome::fail, "", "PFC off on the RoCE priority 3 (mlnx_qos PFC state)",
+    {"diag.lossy-retransmission", Outcome::fail, "", "PFC off on the RoCE priority 3 (PFC state from mlnx_qos)",
      [] { return diagnose_findings(k_quiet, with(k_rdma_quiet, {{"out_of_sequence", 9}}), k_pfc_off); }},
     {"diag.lossy-retransmission", Outcome::pass, "", "no cause",
      [] { return diagnose_findings(k_quiet, k_rdma_quiet, k_pfc_off); }},

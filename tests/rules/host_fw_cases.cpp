@@ -23,13 +23,13 @@ Snapshot nv_e(std::vector<NvParam> params) {
   return s;
 }
 
-Snapshot image(std::optional<FirmwareImage> fw, bool vf = false) {
+Snapshot image(std::optional<FirmwareImage> info, bool vf = false) {
   Snapshot s;
   PciFunction& p = s.pci(k_bdf);
   p.device_id = 0x101d;
   p.device_name = "MT2892 Family [ConnectX-6 Dx]";
   p.is_vf = vf;
-  if (fw) p.firmware.value = *fw;
+  if (info) p.firmware.value = *info;
   else p.firmware.reason = "no flint query in the input";
   return s;
 }
