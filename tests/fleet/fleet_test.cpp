@@ -396,7 +396,9 @@ TEST(FleetRules, IdsAreUniqueAndSettingsAreReduced) {
   for (const FleetRule& r : fleet_rules()) {
     EXPECT_TRUE(ids.insert(r.id).second) << r.id;
     EXPECT_EQ(r.family, rules::Family::fleet) << r.id;
-    if (!r.setting.empty()) EXPECT_TRUE(settings.count(r.setting)) << r.id << ": " << r.setting;
+    if (!r.setting.empty()) {
+      EXPECT_TRUE(settings.count(r.setting)) << r.id << ": " << r.setting;
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 namespace rk::testcases {
 namespace {
 
+using namespace rk::diagnose;
 using Counters = std::map<std::string, std::uint64_t>;
 constexpr double k_interval = 10;
 
@@ -48,7 +49,7 @@ std::vector<Finding> diagnose_findings(std::optional<Counters> eth, std::optiona
   l.pfc_enabled = std::move(pfc);
   if (l.pfc_enabled) l.pfc_source = "mlnx_qos";
   w.links.push_back(l);
-  Diagnosis d = diagnose(w, default_policy());
+  Diagnosis d = diagnose::diagnose(w, default_policy());
   std::vector<Finding> out;
   for (const rules::RuleInfo& r : rules::rules_of(rules::Family::diagnose)) {
     Finding f;

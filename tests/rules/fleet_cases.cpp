@@ -106,7 +106,7 @@ void setting_cases(std::vector<OutcomeCase>& v, const std::string& rule, const s
   v.push_back({rule, Outcome::unknown, group, "no NIC reports " + key, [=] { return two_hosts(key, "", ""); }});
 }
 
-const int k_registered = [] {
+[[maybe_unused]] const int k_registered = [] {
   std::vector<OutcomeCase> v;
   const std::string all = "all NICs", model = "MT_0000000222";
   setting_cases(v, "fleet.trust-consistent", "trust", all, "dscp", "pcp");

@@ -129,7 +129,9 @@ TEST(RuleRegistry, IdsAreUniqueAndPrefixedByFamily) {
       case rules::Family::fleet: EXPECT_EQ(prefix, "fleet.") << r.id; break;
       case rules::Family::diagnose: EXPECT_EQ(prefix, "diag.") << r.id; break;
     }
-    if (r.family != rules::Family::host) EXPECT_EQ(r.eval, nullptr) << r.id;
+    if (r.family != rules::Family::host) {
+      EXPECT_EQ(r.eval, nullptr) << r.id;
+    }
   }
   EXPECT_EQ(rules::rules_of(rules::Family::host).size(), 27u);
   EXPECT_EQ(rules::rules_of(rules::Family::switch_port).size(), 8u);
