@@ -8,10 +8,7 @@ std::string_view version() { return "0.1.0"; }
 
 Result<Policy> load_policy(const std::filesystem::path& path) {
   if (path.empty()) return default_policy();
-  std::vector<std::string> known = rules::rule_ids();
-  const std::vector<std::string>& more = fleet_and_switch_rule_ids();
-  known.insert(known.end(), more.begin(), more.end());
-  Result<Policy> p = load_policy_file(path, known);
+  Result<Policy> p = load_policy_file(path, rules::policy_rule_ids());
   if (p && p->name == "default") p->name = path.string();
   return p;
 }

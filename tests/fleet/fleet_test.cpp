@@ -358,10 +358,10 @@ TEST(FleetRun, ExtraPerHostCheckerIsCountedLikeBuiltInRules) {
 }
 
 TEST(FleetRules, PolicyKnowsEveryConfigurableFleetRuleId) {
-  const std::vector<std::string>& ids = fleet_and_switch_rule_ids();
+  const std::vector<std::string> ids = rules::policy_rule_ids();
   std::size_t fleet_ids = 0;
   for (const std::string& id : ids) fleet_ids += id.rfind("fleet.", 0) == 0 ? 1 : 0;
-  EXPECT_EQ(fleet_ids + 1, fleet_rules().size());  // all but fleet.input-loaded
+  EXPECT_EQ(fleet_ids, fleet_rules().size());
   for (const FleetRule& r : fleet_rules()) {
     if (r.id == "fleet.input-loaded") continue;
     EXPECT_NE(std::find(ids.begin(), ids.end(), std::string(r.id)), ids.end()) << r.id;
@@ -375,7 +375,7 @@ TEST(FleetRun, PolicyRulesSectionDisablesAndResetsFleetRules) {
   Options o;
   Result<Policy> pol = load_policy_text(
       "rules:\n  fleet.pfc-consistent: {severity: warning}\n  fleet.driver-version-consistent: {enabled: false}\n",
-      "site.yaml", fleet_and_switch_rule_ids());
+      "site.yaml", rules::policy_rule_ids());
   ASSERT_TRUE(pol) << pol.error().describe();
   o.policy = *pol;
   FleetReport r = run_fleet(discover_inputs({td() / "fleet/multihost"}), o);
@@ -387,15 +387,19 @@ TEST(FleetRun, PolicyRulesSectionDisablesAndResetsFleetRules) {
   EXPECT_NE(find_check(r, "fleet.firmware-version-consistent"), nullptr);
 }
 
-TEST(FleetRules, IdsAreUniqueAndDocumented) {
+TEST(FleetRules, IdsAreUniqueAndSettingsAreReduced) {
   std::set<std::string_view> ids;
-  for (const FleetRule& r : fleet_rules()) EXPECT_TRUE(ids.insert(r.id).second) << r.id;
-  std::string md = rules_markdown();
-  for (const FleetRule& r : fleet_rules())
-    EXPECT_NE(md.find("## `" + std::string(r.id) + "`"), std::string::npos);
-  std::ifstream in(td().parent_path() / "docs/rules.md");
-  std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_NE(doc.find(md), std::string::npos) << "docs/rules.md lacks the current fleet rules section";
+  const std::set<std::string_view> settings{setting::trust, setting::dscp_map, setting::pfc,
+                                            setting::ecn, setting::cnp, setting::mtu,
+                                            setting::max_read_request, setting::coalescing,
+                                            setting::firmware, setting::driver};
+  for (const FleetRule& r : fleet_rules()) {
+    EXPECT_TRUE(ids.insert(r.id).second) << r.id;
+    EXPECT_EQ(r.family, rules::Family::fleet) << r.id;
+    if (!r.setting.empty()) {
+      EXPECT_TRUE(settings.count(r.setting)) << r.id << ": " << r.setting;
+    }
+  }
 }
 
 TEST(FleetPhysicalNic, BoardSerialFromDevlinkAndFromLspciVpd) {

@@ -112,7 +112,7 @@ std::optional<fleet::HostChecker> switch_checker(Context& ctx, const FleetOption
 
 void run_fleet_command(Context& ctx, const FleetOptions& o) {
   if (o.list_rules) {
-    ctx.out << fleet::rules_markdown();
+    ctx.out << render::rules_list(render::Format::markdown, rules::Family::fleet);
     ctx.exit_code = ExitCode::ok;
     return;
   }
@@ -201,7 +201,7 @@ void add_fleet_command(CLI::App& app, Context& ctx) {
                   "Directory of per-host LLDP captures named <hostname>.txt, or <input name>.txt for a host "
                   "without hostname (lldpctl, -f keyvalue/json, "
                   "lldptool -t -n -i IF)");
-  cmd->add_flag("--list-rules", opts->list_rules, "Print the fleet rules (docs/rules.md \"Fleet rules\") and exit");
+  cmd->add_flag("--list-rules", opts->list_rules, "Print the fleet rules (docs/rules.md \"Fleet rules\"; also `rocekit rules list`) and exit");
   cmd->callback([opts, &ctx] { run_fleet_command(ctx, *opts); });
 }
 

@@ -10,7 +10,6 @@
 #include "rocekit/parse/common.hpp"
 #include "rocekit/capture/tools.hpp"
 #include "rocekit/pipeline.hpp"
-#include "rocekit/switchcfg/switchcfg.hpp"
 
 namespace rk::cli {
 
@@ -18,27 +17,22 @@ void add_rules_command(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand("rules", "List or explain the rules");
   cmd->require_subcommand(1);
   auto format = std::make_shared<std::string>("text");
-  CLI::App* list = cmd->add_subcommand("list", "List every rule id, severity and title");
+  CLI::App* list = cmd->add_subcommand(
+      "list", "List every rule (host, switch, fleet, diagnose): id, family, severity and title");
   list->add_option("-f,--format", *format, "text, json or markdown")
       ->check(CLI::IsMember({"text", "json", "markdown"}));
   list->callback([format, &ctx] {
     render::Format f = *format == "json"       ? render::Format::json
                        : *format == "markdown" ? render::Format::markdown
                                                : render::Format::text;
-    if (f != render::Format::json) {
-      ctx.out << render::rules_list(f) << switchcfg::rules_list(*format);  // + switch.* rules
-      return;
-    }
-    nlohmann::json all = nlohmann::json::parse(render::rules_list(f));
-    for (const nlohmann::json& r : nlohmann::json::parse(switchcfg::rules_list("json"))) all.push_back(r);
-    ctx.out << all.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    ctx.out << render::rules_list(f);
   });
   auto id = std::make_shared<std::string>();
-  CLI::App* explain = cmd->add_subcommand("explain", "Explain one rule");
-  explain->add_option("id", *id, "Rule id, e.g. qos.trust-dscp")->required();
+  CLI::App* explain = cmd->add_subcommand("explain", "Explain one rule of any family");
+  explain->add_option("id", *id, "Rule id, e.g. qos.trust-dscp, switch.mtu, fleet.pfc-consistent")
+      ->required();
   explain->callback([id, &ctx] {
     std::string text = render::rule_explain(*id);
-    if (text.empty()) text = switchcfg::rule_explain(*id);
     if (text.empty())
       return report_error(ctx, Error{ErrorKind::not_found, "unknown rule id (see `rocekit rules list`)", *id});
     ctx.out << text;

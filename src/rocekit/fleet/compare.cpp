@@ -103,9 +103,9 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
   for (const FleetRule& r : fleet_rules()) {
     if (r.setting.empty()) continue;
     std::string key(r.setting);
-    if (r.group == "all NICs") {
+    if (r.subject == "all NICs") {
       out.checks.push_back(judge(r.id, key, "all NICs", samples_of(all, key), "NIC", "NICs"));
-    } else if (r.group == "NIC model (PSID)") {
+    } else if (r.subject == "NIC model (PSID)") {
       for (auto& [model, nics] : by_model)
         out.checks.push_back(judge(r.id, key, model, samples_of(nics, key), "NIC", "NICs"));
     }

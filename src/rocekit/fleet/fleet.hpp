@@ -23,6 +23,7 @@
 #include "rocekit/model/finding.hpp"
 #include "rocekit/model/snapshot.hpp"
 #include "rocekit/policy/policy.hpp"
+#include "rocekit/rules/rule.hpp"
 
 namespace rk::fleet {
 
@@ -236,16 +237,10 @@ FleetReport run_fleet(const Discovery& inputs, const Options& options);
 
 // ---------------------------------------------------------------- rules and rendering --------
 
-/// A fleet rule (docs/rules.md "Fleet rules"). Ids are a public contract.
-struct FleetRule {
-  std::string_view id;
-  std::string_view setting;   ///< setting id compared ("" for rules that compare several)
-  std::string_view title;
-  Severity severity;
-  std::string_view group;     ///< "all NICs", "NIC model (PSID)", "physical NIC"
-  std::string_view value_form;  ///< the canonical value string compared
-  std::string_view rationale;
-};
+/// A fleet rule: the Family::fleet rows of the one rule registry (rules/table_fleet.cpp). Ids
+/// are a public contract. `subject` is the group a setting is compared within ("all NICs",
+/// "NIC model (PSID)", "physical NIC ..."), `setting` the setting id compared.
+using FleetRule = rules::RuleInfo;
 const std::vector<FleetRule>& fleet_rules();
 const FleetRule* find_fleet_rule(std::string_view id);
 
@@ -260,7 +255,5 @@ struct RenderOptions {
 /// multi_host_nics[], hosts[]}` (README "Fleet" shows the shape).
 nlohmann::json render_json(const FleetReport& r, const RenderOptions& o);
 std::string render(const FleetReport& r, Format f, const RenderOptions& o);
-/// The "Fleet rules" section of docs/rules.md (markdown).
-std::string rules_markdown();
 
 }  // namespace rk::fleet

@@ -1,89 +1,13 @@
-// The fleet rule table (a public contract: docs/rules.md "Fleet rules").
-#include <fmt/format.h>
-
+// The fleet rules: the Family::fleet rows of the one rule registry (rules/table_fleet.cpp).
 #include "rocekit/fleet/fleet.hpp"
 
 namespace rk::fleet {
 
-const std::vector<FleetRule>& fleet_rules() {
-  static const std::vector<FleetRule> k_rules{
-      {"fleet.input-loaded", "", "Every host input loads", Severity::error, "input",
-       "-",
-       "A host that cannot be read is a host nobody checked; the report names the file and why."},
-      {"fleet.trust-consistent", setting::trust, "One trust mode across the fleet", Severity::error,
-       "all NICs", "`dscp` / `pcp`",
-       "A port left at trust pcp classifies routed RoCE into priority 0 and misses PFC while every "
-       "other host is lossless."},
-      {"fleet.dscp-map-consistent", setting::dscp_map, "One DSCP to priority map across the fleet",
-       Severity::error, "all NICs", "per priority its DSCPs as ranges: `0:0-7 1:8-15 ... 7:56-63`",
-       "A host that maps the RoCE DSCP to another priority sends RoCE into a lossy queue."},
-      {"fleet.pfc-consistent", setting::pfc, "Same PFC priorities across the fleet",
-       Severity::critical, "all NICs", "enabled priorities `3`, `3,4` or `none`",
-       "One host with PFC off on the RoCE priority drops packets under congestion and drags the "
-       "whole job into retransmission."},
-      {"fleet.ecn-consistent", setting::ecn, "Same DCQCN (ECN) priorities across the fleet",
-       Severity::error, "all NICs", "`rp:<priorities> np:<priorities>` (`none` when empty)",
-       "A host without DCQCN on the RoCE priority neither slows down on ECN marks nor sends CNPs: "
-       "congestion turns into PFC pauses."},
-      {"fleet.cnp-consistent", setting::cnp, "Same CNP DSCP and priority across the fleet",
-       Severity::warning, "all NICs",
-       "`dscp <CNP_DSCP_P<n>> priority <CNP_802P_PRIO_P<n>>` of the port's PF (n = function + 1)",
-       "CNPs marked differently land in different switch queues; a CNP stuck behind data slows "
-       "congestion control."},
-      {"fleet.mtu-consistent", setting::mtu, "One netdev MTU across the fleet", Severity::error,
-       "all NICs", "bytes, `9000`",
-       "Mismatched MTUs give different RoCE active MTUs; a path MTU below the sender's drops "
-       "packets."},
-      {"fleet.max-read-request-consistent", setting::max_read_request,
-       "One PCIe MaxReadReq per NIC model", Severity::warning, "NIC model (PSID)", "bytes, `4096`",
-       "A smaller MaxReadReq on some hosts caps their DMA read bandwidth: the slowest host paces "
-       "collective operations."},
-      {"fleet.coalescing-consistent", setting::coalescing, "One interrupt coalescing setting per NIC model",
-       Severity::warning, "NIC model (PSID)",
-       "the fields ethtool -c shows: `adaptive-rx off adaptive-tx on rx-usecs 8 tx-usecs 16 ...`",
-       "Different coalescing gives hosts different netdev latency and CPU load (RDMA completions "
-       "are not affected)."},
-      {"fleet.firmware-version-consistent", setting::firmware, "One firmware version per NIC model",
-       Severity::warning, "NIC model (PSID)", "`28.41.1000`",
-       "Mixed firmware on one model gives ports different congestion-control and PFC behaviour."},
-      {"fleet.driver-version-consistent", setting::driver, "One driver version per NIC model",
-       Severity::warning, "NIC model (PSID)", "`<driver> <version>`, `mlx5_core 6.8.12-8-pve`",
-       "Mixed drivers behave differently on the same NIC and complicate support."},
-      {"fleet.nv-config-consistent", "", "Same firmware NV parameters per NIC model",
-       Severity::warning, "physical NIC, per NIC model (PSID)",
-       "each parameter's current (else next-boot) value, compared per parameter (`nv.<NAME>`); "
-       "CNP_* parameters are left to fleet.cnp-consistent",
-       "NV parameters (ROCE_CC_PRIO_MASK, LINK_TYPE, NUM_OF_VFS, ...) set differently on some "
-       "NICs change their behaviour after the next reboot. A Multi-Host NIC is counted once."},
-      {"fleet.multi-host-qos-identical", "", "PFs of one Multi-Host NIC share PFC, ECN, trust and DSCP map",
-       Severity::critical, "physical NIC (board serial, else system image GUID)",
-       "trust, dscp_map, pfc, ecn as above, compared across the PFs of one physical NIC seen "
-       "from two or more hosts",
-       "The hosts of a Multi-Host NIC share one physical port and its buffers: a PF with a "
-       "different PFC or trust setting makes the shared port's lossless class inconsistent."},
-  };
-  return k_rules;
-}
+const std::vector<FleetRule>& fleet_rules() { return rules::rules_of(rules::Family::fleet); }
 
 const FleetRule* find_fleet_rule(std::string_view id) {
-  for (const FleetRule& r : fleet_rules())
-    if (r.id == id) return &r;
-  return nullptr;
-}
-
-std::string rules_markdown() {
-  std::string out =
-      "\n# Fleet rules\n\nGenerated by `rocekit fleet --list-rules`. Cross-host checks of "
-      "`rocekit fleet`: per setting, the majority value across the group is the baseline and every "
-      "NIC with another value is an outlier (fail). A NIC that does not report the setting is "
-      "counted as unknown with the reason, never as agreeing. Rule ids are a public contract.\n\n"
-      "| id | severity | compared within | title |\n|---|---|---|---|\n";
-  for (const FleetRule& r : fleet_rules())
-    out += fmt::format("| `{}` | {} | {} | {} |\n", r.id, to_string(r.severity), r.group, r.title);
-  for (const FleetRule& r : fleet_rules())
-    out += fmt::format("\n## `{}`\n\n{}\n\n- Why: {}\n- Value compared: {}\n", r.id, r.title,
-                       r.rationale, r.value_form);
-  return out;
+  const rules::RuleInfo* r = rules::find_rule(id);
+  return r && r->family == rules::Family::fleet ? r : nullptr;
 }
 
 }  // namespace rk::fleet

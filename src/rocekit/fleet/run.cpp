@@ -26,11 +26,9 @@ bool FleetReport::has_problem(Severity threshold) const {
 
 namespace {
 
-/// The built-in severity of a per-host rule: the switch alignment rules' metadata for
-/// `switch.*`, the host rule registry otherwise (warning for a rule neither knows).
+/// The built-in severity of a per-host rule (host or switch.*) from the rule registry (warning
+/// for a rule it does not know).
 Severity rule_severity(std::string_view id) {
-  if (id.substr(0, 7) == "switch.")
-    if (const switchcfg::SwitchRule* r = switchcfg::find_switch_rule(id)) return r->severity;
   if (const rules::RuleInfo* r = rules::find_rule(id)) return r->severity;
   return Severity::warning;
 }

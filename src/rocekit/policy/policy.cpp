@@ -20,18 +20,6 @@ Severity Policy::severity_for(const std::string& id, Severity builtin) const {
   return builtin;
 }
 
-const std::vector<std::string>& fleet_and_switch_rule_ids() {
-  static const std::vector<std::string> ids{
-      "fleet.trust-consistent", "fleet.dscp-map-consistent", "fleet.pfc-consistent",
-      "fleet.ecn-consistent", "fleet.cnp-consistent", "fleet.mtu-consistent",
-      "fleet.max-read-request-consistent", "fleet.coalescing-consistent",
-      "fleet.firmware-version-consistent", "fleet.driver-version-consistent",
-      "fleet.nv-config-consistent", "fleet.multi-host-qos-identical",
-      "switch.trust-dscp", "switch.roce-lossless", "switch.roce-buffer-lossless", "switch.roce-ecn",
-      "switch.cnp-queue", "switch.mtu", "switch.pfc-watchdog", "switch.extra-lossless"};
-  return ids;
-}
-
 std::string_view to_string(InterfaceRole r) {
   switch (r) {
     case InterfaceRole::compute: return "compute";
@@ -275,7 +263,7 @@ void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& kn
         throw LoadError{"rule fleet.input-loaded cannot be configured: an input that cannot be read is always reported",
                         kv.first.Mark()};
       if (std::find(known_rules.begin(), known_rules.end(), id) == known_rules.end())
-        throw LoadError{"unknown rule id '" + id + "' (see `rocekit rules list` and `rocekit fleet --list-rules`)",
+        throw LoadError{"unknown rule id '" + id + "' (see `rocekit rules list`)",
                         kv.first.Mark()};
       check_keys(kv.second, {"enabled", "severity"}, "rules." + id);
       RuleOverride o;

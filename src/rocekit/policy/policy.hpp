@@ -84,15 +84,10 @@ struct Policy {
 
 Policy default_policy();
 
-/// Ids of the `fleet.*` and `switch.*` rules (evaluated by `rocekit fleet` and `rocekit switch`),
-/// which a policy's `rules:` section may configure beside the host rules (rules::rule_ids()).
-/// A public contract like every rule id; tests keep it equal to the fleet and switch registries.
-/// `fleet.input-loaded` is not in it: an input that cannot be read is always reported.
-const std::vector<std::string>& fleet_and_switch_rule_ids();
-
 /// Loads a YAML policy file over the defaults. Errors (malformed_input) name the file and
 /// line:column: unknown keys, wrong types, out-of-range values, unknown rule ids.
-/// `known_rule_ids` validates the `rules:` section.
+/// `known_rule_ids` validates the `rules:` section (rules::policy_rule_ids(): host, switch and
+/// fleet rules of the rule registry).
 Result<Policy> load_policy_file(const std::filesystem::path& path,
                                 const std::vector<std::string>& known_rule_ids);
 Result<Policy> load_policy_text(std::string_view yaml, const std::string& file_name,

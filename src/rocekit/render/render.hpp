@@ -2,6 +2,7 @@
 // (outcomes and severities come from rules/).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -31,9 +32,10 @@ std::string report_markdown(const Snapshot& s, const rules::Report& r, const Opt
 
 std::string report(const Snapshot& s, const rules::Report& r, Format f, const Options& o);
 
-/// `rocekit rules list` as text or markdown (docs/rules.md is generated from the markdown form).
-std::string rules_list(Format f);
-/// `rocekit rules explain ID`; empty when the id is unknown.
+/// `rocekit rules list`: every rule of the registry (or of one family) as text, JSON or markdown
+/// (docs/rules.md is the markdown form of every family).
+std::string rules_list(Format f, std::optional<rules::Family> only = std::nullopt);
+/// `rocekit rules explain ID` for a rule of any family; empty when the id is unknown.
 std::string rule_explain(std::string_view id);
 
 }  // namespace rk::render

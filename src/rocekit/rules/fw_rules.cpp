@@ -251,27 +251,37 @@ void add_fw_rules(std::vector<RuleInfo>& out) {
                  "host",
                  "Mixed firmware on one model gives ports different congestion-control and PFC "
                  "behaviour and complicates support.",
-                 "§4.2 firmware and driver consistency across the cluster.", eval_uniform});
+                 "§4.2 firmware and driver consistency across the cluster.", eval_uniform,
+                 k_pass_fail_unknown,
+                 "firmware version per NIC (ethtool -i, flint -d <bdf> q, mlxfwmanager, devlink dev info)"});
   out.push_back({"fw.pending-config", "No firmware NV change is waiting for a reboot",
                  Severity::warning, "pci function",
                  "An NV change that waits for a reset means the running NIC does not match its "
                  "configuration; the next reboot changes behaviour silently.",
                  "§4.2 mlxconfig settings take effect after a reboot or firmware reset.",
-                 eval_pending});
+                 eval_pending,
+                 k_pass_fail_unknown,
+                 "firmware NV configuration, current and next boot (mlxconfig / mstconfig -d <bdf> q)"});
   out.push_back({"fw.image-state", "Firmware image is valid (not in flash recovery)",
                  Severity::critical, "pci function",
                  "A NIC in flash recovery or with an invalid stored image has no working netdev "
                  "or RDMA device.",
-                 "§4.2 firmware consistency.", eval_image});
+                 "§4.2 firmware consistency.", eval_image,
+                 k_any_outcome,
+                 "firmware image state (flint -d <bdf> q, mlxfwmanager, devlink dev info)"});
   out.push_back({"fw.link-type-eth", "VPI ports run Ethernet", Severity::error, "pci function",
                  "A VPI card left in InfiniBand mode cannot carry RoCE.",
-                 "§4.2 `mlxconfig set LINK_TYPE_P1=2`.", eval_link_type});
+                 "§4.2 `mlxconfig set LINK_TYPE_P1=2`.", eval_link_type,
+                 k_any_outcome,
+                 "firmware LINK_TYPE_P<n> (mlxconfig / mstconfig -d <bdf> q)"});
   out.push_back({"fw.adaptive-routing", "RoCE adaptive routing support as the policy says",
                  Severity::info, "pci function",
                  "Adaptive routing needs NIC support plus a Spectrum-X fabric; report-only by "
                  "default.",
                  "§4.2 `ROCE_ADAPTIVE_ROUTING`: the real name is ROCE_ADAPTIVE_ROUTING_EN "
-                 "(host-facts §K.5).", eval_adaptive_routing});
+                 "(host-facts §K.5).", eval_adaptive_routing,
+                 OutcomeSet{Outcome::pass, Outcome::fail, Outcome::not_applicable},
+                 "firmware ROCE_ADAPTIVE_ROUTING_EN (mlxconfig -d <bdf> q) and the policy firmware.adaptive_routing"});
 }
 
 }  // namespace rk::rules

@@ -212,24 +212,32 @@ void add_host_rules(std::vector<RuleInfo>& out) {
                  "Adaptive moderation adds latency jitter to netdev traffic (bootstrap, storage, "
                  "TCP); the profile fixes it. RDMA is not affected.",
                  "§4.2 `ethtool -C <if> rx-usecs 8 tx-usecs 8` (8-16 us): needs adaptive-rx off; "
-                 "unsourced values, netdev traffic only (host-facts §K.6).", eval_coalescing});
+                 "unsourced values, netdev traffic only (host-facts §K.6).", eval_coalescing,
+                 k_any_outcome,
+                 "interrupt coalescing per netdev (ethtool -c)"});
   out.push_back({"irq.channels-numa", "Combined channels fit the NIC's NUMA node",
                  Severity::warning, "netdev",
                  "More queues than local cores put IRQs on the remote socket.",
                  "§4.2 `ethtool -L <if> combined 16`: derive from local cores (host-facts §K.7).",
-                 eval_channels});
+                 eval_channels,
+                 k_any_outcome,
+                 "netdev channels (ethtool -l), the NIC NUMA node and CPU list (sysfs)"});
   out.push_back({"gpudirect.peer-memory", "GPUDirect RDMA peer memory is loaded and registered",
                  Severity::error, "host",
                  "Without peer memory (or DMA-BUF) the NIC cannot DMA GPU memory and NCCL stages "
                  "through host memory.",
                  "§4.2 GPUDirect: `ibv_devinfo | grep peer` shows nothing; check nvidia_peermem "
-                 "and memory_peers (host-facts §G, §K.8).", eval_peer_memory});
+                 "and memory_peers (host-facts §G, §K.8).", eval_peer_memory,
+                 k_pass_fail_unknown,
+                 "nvidia_peermem / nv_peer_mem module (lsmod), /sys/kernel/mm/memory_peers and NCCL GDRDMA transport lines"});
   out.push_back({"gpudirect.gpu-nic-affinity", "Each GPU has a NIC under its PCIe switch",
                  Severity::error, "gpu",
                  "GPUDirect RDMA through the CPU root complex or across sockets loses bandwidth "
                  "and adds latency.",
                  "§4.1: one NIC per GPU on the same PCIe switch (nvidia-smi topo -m PIX/PXB).",
-                 eval_affinity});
+                 eval_affinity,
+                 k_any_outcome,
+                 "GPU <-> NIC PCIe topology (nvidia-smi topo -m)"});
 }
 
 }  // namespace rk::rules

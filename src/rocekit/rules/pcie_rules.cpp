@@ -237,19 +237,25 @@ void add_pcie_rules(std::vector<RuleInfo>& out) {
                  "A card trained narrower or slower than it can (x16 card at x8) loses half its "
                  "host bandwidth.",
                  "§4.1 selection: ConnectX-7 400G needs PCIe 5.0 x16; check LnkSta vs LnkCap.",
-                 eval_link_cap});
+                 eval_link_cap,
+                 k_any_outcome,
+                 "PCIe link status and capability (lspci -vv LnkSta/LnkCap, sysfs current/max_link_speed and width)"});
   out.push_back({"pcie.bandwidth-feeds-ports", "Negotiated PCIe bandwidth feeds all ports",
                  Severity::error, "pci function",
                  "If the effective PCIe rate (after encoding and TLP overhead) is below the sum of "
                  "port line rates, the ports can never run at line rate together.",
                  "§4.1: 200G on PCIe 4.0 x16, 400G on 5.0 x16, 800G needs 6.0; math per "
-                 "catalog.md §3.", eval_bandwidth});
+                 "catalog.md §3.", eval_bandwidth,
+                 k_any_outcome,
+                 "negotiated PCIe speed, width and MaxPayload (lspci -vv) and the card's port count and speed (VPD product name, firmware description or part number, via the catalog)"});
   out.push_back({"pcie.max-read-request", "PCIe MaxReadReq is 4096", Severity::warning,
                  "pci function",
                  "The NIC's transmit path reads host memory; a small MRRS multiplies read "
                  "requests and lowers throughput.",
                  "§4.2 `mlxconfig set PCIE_MAX_READ_REQ=4096` does not exist; MRRS is PCIe "
-                 "DevCtl, set with setpci (host-facts §B, §K.4).", eval_mrrs});
+                 "DevCtl, set with setpci (host-facts §B, §K.4).", eval_mrrs,
+                 k_any_outcome,
+                 "PCIe DevCtl MaxReadReq (lspci -vv, PCI config space)"});
 }
 
 }  // namespace rk::rules

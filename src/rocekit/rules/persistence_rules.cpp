@@ -150,7 +150,9 @@ void add_persistence_rules(std::vector<RuleInfo>& out) {
                  "lossy RoCE after the next reboot unless something re-applies them.",
                  "§4 persistence: peer-tool users report settings silently lost at reboot; "
                  "`rocekit plan -f systemd` generates the unit and udev rule.",
-                 eval_runtime_persistence});
+                 eval_runtime_persistence,
+                 k_any_outcome,
+                 "boot-time mechanisms under /etc (systemd units, udev rules, NetworkManager dispatcher, lldpad) and the runtime QoS state of the netdevs"});
 }
 
 }  // namespace rk::rules

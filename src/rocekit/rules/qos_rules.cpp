@@ -350,39 +350,55 @@ void add_qos_rules(std::vector<RuleInfo>& out) {
   out.push_back({"qos.trust-dscp", "Trust state is DSCP", Severity::error, "netdev",
                  "RoCEv2 is routed: the DSCP survives L3 hops, the 802.1p PCP does not. With trust "
                  "pcp, untagged RoCE lands in priority 0 and misses PFC.",
-                 "§4.2 QoS: `mlnx_qos -i <if> --trust dscp`.", eval_trust});
+                 "§4.2 QoS: `mlnx_qos -i <if> --trust dscp`.", eval_trust,
+                 k_any_outcome,
+                 "trust state per netdev (mlnx_qos -i <netdev>, dcbnl APP table)"});
   out.push_back({"qos.roce-dscp-priority", "RoCE DSCP maps to the RoCE priority", Severity::error,
                  "netdev", "RoCE packets must land in the lossless (PFC) priority.",
-                 "§4.2 QoS: DSCP 26 -> priority 3.", eval_roce_dscp});
+                 "§4.2 QoS: DSCP 26 -> priority 3.", eval_roce_dscp,
+                 k_any_outcome,
+                 "DSCP-to-priority map per netdev (mlnx_qos -i <netdev>, dcbnl APP table)"});
   out.push_back({"qos.cnp-dscp-priority", "CNP DSCP maps to the CNP priority", Severity::warning,
                  "netdev",
                  "Congestion notifications must bypass congested data queues to slow senders fast.",
-                 "§4.2 ECN/DCQCN: CNP DSCP 48 -> priority 6.", eval_cnp_dscp});
+                 "§4.2 ECN/DCQCN: CNP DSCP 48 -> priority 6.", eval_cnp_dscp,
+                 k_any_outcome,
+                 "DSCP-to-priority map per netdev (mlnx_qos -i <netdev>, dcbnl APP table)"});
   out.push_back({"qos.pfc-roce-priority", "PFC is on for the RoCE priority", Severity::critical,
                  "netdev",
                  "Without PFC on its priority RoCE is lossy: drops become go-back-N retransmissions "
                  "and throughput collapses under incast.",
-                 "§4.2 PFC: `mlnx_qos -i <if> --pfc 0,0,0,1,0,0,0,0`.", eval_pfc_roce});
+                 "§4.2 PFC: `mlnx_qos -i <if> --pfc 0,0,0,1,0,0,0,0`.", eval_pfc_roce,
+                 k_any_outcome,
+                 "PFC enabled priorities per netdev (mlnx_qos -i <netdev>, dcbnl, sysfs qos/pfc)"});
   out.push_back({"qos.pfc-only-roce-priority", "PFC is off for every other priority",
                  Severity::warning, "netdev",
                  "PFC on extra priorities spreads pauses to unrelated traffic and raises deadlock "
                  "and pause-storm risk.",
-                 "§4.2 PFC: only the RoCE priority is lossless.", eval_pfc_only});
+                 "§4.2 PFC: only the RoCE priority is lossless.", eval_pfc_only,
+                 k_any_outcome,
+                 "PFC enabled priorities per netdev (mlnx_qos -i <netdev>, dcbnl, sysfs qos/pfc)"});
   out.push_back({"qos.global-pause-off", "Global 802.3x pause is off", Severity::error, "netdev",
                  "Link-level pause stops every priority and defeats per-priority flow control.",
-                 "§4.2 PFC replaces global flow control.", eval_global_pause});
+                 "§4.2 PFC replaces global flow control.", eval_global_pause,
+                 k_any_outcome,
+                 "802.3x pause per netdev (ethtool -a)"});
   out.push_back({"qos.ecn-roce-priority", "DCQCN (ECN) RP and NP on the RoCE priority",
                  Severity::error, "netdev",
                  "DCQCN reacts to ECN marks before buffers fill; without it PFC does all the work "
                  "and pauses spread.",
                  "§4.2 ECN: the seed's `mlnx_qos --ecn` does not exist; the real mechanisms are "
                  "ecn/roce_rp|roce_np sysfs and ROCE_CC_PRIO_MASK_P<n> (host-facts §K.3).",
-                 eval_ecn});
+                 eval_ecn,
+                 k_any_outcome,
+                 "ECN roce_rp / roce_np enable per priority (sysfs /sys/class/net/<netdev>/ecn) and firmware ROCE_CC_PRIO_MASK_P<n> (mlxconfig q)"});
   out.push_back({"qos.cnp-firmware", "Firmware CNP DSCP and priority match the policy",
                  Severity::warning, "pci function",
                  "CNPs must be marked so the switch forwards them in a fast, non-lossless queue.",
                  "§4.2 ECN/CNP: CNP_DSCP_P<n>, CNP_802P_PRIO_P<n> firmware parameters.",
-                 eval_cnp_firmware});
+                 eval_cnp_firmware,
+                 k_pass_fail_unknown,
+                 "firmware CNP_DSCP_P<n> and CNP_802P_PRIO_P<n> (mlxconfig / mstconfig -d <bdf> q)"});
 }
 
 }  // namespace rk::rules

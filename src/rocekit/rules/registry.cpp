@@ -15,7 +15,34 @@ Finding& Emitter::add(std::string subject, Outcome outcome, std::string message)
   return m_out.back();
 }
 
-const std::vector<RuleInfo>& all_rules() {
+std::string_view to_string(Family f) {
+  switch (f) {
+    case Family::host: return "host";
+    case Family::switch_port: return "switch";
+    case Family::fleet: return "fleet";
+    case Family::diagnose: return "diagnose";
+  }
+  return "?";
+}
+
+std::string_view command_of(Family f) {
+  switch (f) {
+    case Family::host: return "rocekit check";
+    case Family::switch_port: return "rocekit switch check";
+    case Family::fleet: return "rocekit fleet";
+    case Family::diagnose: return "rocekit diagnose";
+  }
+  return "?";
+}
+
+std::vector<Outcome> OutcomeSet::list() const {
+  std::vector<Outcome> out;
+  for (Outcome o : {Outcome::pass, Outcome::fail, Outcome::unknown, Outcome::not_applicable})
+    if (has(o)) out.push_back(o);
+  return out;
+}
+
+const std::vector<RuleInfo>& registry() {
   static const std::vector<RuleInfo> k_rules = [] {
     std::vector<RuleInfo> v;
     add_roce_rules(v);
@@ -24,13 +51,30 @@ const std::vector<RuleInfo>& all_rules() {
     add_host_rules(v);
     add_fw_rules(v);
     add_persistence_rules(v);
+    add_switch_rules(v);
+    add_fleet_rules(v);
+    add_diagnose_rules(v);
     return v;
   }();
   return k_rules;
 }
 
+const std::vector<RuleInfo>& rules_of(Family f) {
+  auto of = [](Family x) {
+    std::vector<RuleInfo> v;
+    for (const RuleInfo& r : registry())
+      if (r.family == x) v.push_back(r);
+    return v;
+  };
+  static const std::vector<RuleInfo> k_by[] = {of(Family::host), of(Family::switch_port),
+                                               of(Family::fleet), of(Family::diagnose)};
+  return k_by[static_cast<std::size_t>(f)];
+}
+
+const std::vector<RuleInfo>& all_rules() { return rules_of(Family::host); }
+
 const RuleInfo* find_rule(std::string_view id) {
-  for (const RuleInfo& r : all_rules())
+  for (const RuleInfo& r : registry())
     if (r.id == id) return &r;
   return nullptr;
 }
@@ -38,6 +82,13 @@ const RuleInfo* find_rule(std::string_view id) {
 std::vector<std::string> rule_ids() {
   std::vector<std::string> out;
   for (const RuleInfo& r : all_rules()) out.emplace_back(r.id);
+  return out;
+}
+
+std::vector<std::string> policy_rule_ids() {
+  std::vector<std::string> out;
+  for (const RuleInfo& r : registry())
+    if (r.family != Family::diagnose) out.emplace_back(r.id);
   return out;
 }
 

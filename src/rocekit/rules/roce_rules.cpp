@@ -262,31 +262,43 @@ void add_roce_rules(std::vector<RuleInfo>& out) {
   out.push_back({"link.port-active", "RDMA port is active", Severity::error, "rdma port",
                  "A port that is down carries no RoCE traffic; jobs that expect it will fall back "
                  "or hang at connection setup.",
-                 "§4.2 configuration: each RoCE port must be up on the fabric.", eval_port_active});
+                 "§4.2 configuration: each RoCE port must be up on the fabric.", eval_port_active,
+                 k_pass_fail_unknown,
+                 "RDMA port state (ibv_devinfo, rdma link, ibstat, sysfs ports/<n>/state)"});
   out.push_back({"roce.enabled", "RoCE is enabled on the port", Severity::critical, "rdma port",
                  "Without RoCE GIDs the port cannot carry RDMA over Ethernet.",
                  "§4.2 'enable RoCE v2': RoCE itself is ROCE_CONTROL / devlink enable_roce; the "
                  "seed's ROCE_CC_PRIO_MASK_P1 does not enable RoCE (host-facts §K.2).",
-                 eval_roce_enabled});
+                 eval_roce_enabled,
+                 k_any_outcome,
+                 "RDMA port link layer and GID table (show_gids, sysfs ports/<n>/gids and gid_attrs)"});
   out.push_back({"roce.v2-gid", "Port has a routable RoCE v2 GID", Severity::error, "rdma port",
                  "RoCE v2 (UDP/IP, routable) is what a leaf-spine fabric carries; a port with only "
                  "link-local or v1 GIDs cannot reach other subnets.",
                  "§4.2 'use RoCEv2': the RoCE version is chosen per GID; show_gids lists the types.",
-                 eval_v2_gid});
+                 eval_v2_gid,
+                 k_any_outcome,
+                 "GID table with types (show_gids, sysfs gid_attrs/types)"});
   out.push_back({"roce.cm-default-v2", "rdma_cm default RoCE mode is v2", Severity::warning,
                  "rdma port",
                  "RDMA-CM applications (not NCCL) use this default; v1 is not routable.",
                  "§4.2 `cma_roce_mode -d mlx5_0 -p 1 -m 2`: correct syntax, but it only sets the "
                  "RDMA-CM default, is not persistent, and upstream kernels already prefer v2 "
                  "(host-facts §K.1).",
-                 eval_cm_default});
+                 eval_cm_default,
+                 k_any_outcome,
+                 "RDMA-CM default RoCE mode (cma_roce_mode -d <dev> -p <port>, configfs rdma_cm)"});
   out.push_back({"roce.active-mtu", "RoCE active MTU is 4096", Severity::error, "rdma port",
                  "A 1024-byte RoCE MTU quadruples per-packet overhead and caps large-message "
                  "bandwidth well below line rate.",
-                 "§4.2 MTU: jumbo frames end to end so RoCE runs at MTU 4096.", eval_active_mtu});
+                 "§4.2 MTU: jumbo frames end to end so RoCE runs at MTU 4096.", eval_active_mtu,
+                 k_any_outcome,
+                 "RDMA port active MTU (ibv_devinfo)"});
   out.push_back({"net.mtu", "Netdev MTU allows RoCE MTU 4096", Severity::error, "netdev",
                  "RoCE's active MTU follows the netdev MTU; below 4200 it drops to 2048 or 1024.",
-                 "§4.2 MTU: jumbo frames (9000) on host and switch.", eval_net_mtu});
+                 "§4.2 MTU: jumbo frames (9000) on host and switch.", eval_net_mtu,
+                 k_any_outcome,
+                 "netdev MTU (ip link, sysfs /sys/class/net/<netdev>/mtu)"});
 }
 
 }  // namespace rk::rules

@@ -12,80 +12,6 @@ namespace rk::switchcfg {
 namespace {
 
 
-const std::vector<SwitchRule> k_rules = {
-    {"switch.trust-dscp", "Switch port and host classify RoCE on the same field (DSCP)",
-     Severity::error,
-     "A host with trust dscp marks RoCE only by DSCP; a switch port that classifies on the 802.1p "
-     "PCP (or has no DSCP map bound) puts those packets in its default class, which is lossy.",
-     "mlnx_qos -i <netdev> --trust dscp (or VLAN-tag RoCE with the PCP the switch trusts).",
-     "Bind a DSCP map to the port: SONiC PORT_QOS_MAP|<port>.dscp_to_tc_map; NVUE `nv set qos "
-     "mapping default-global trust both`; EOS `qos trust dscp`.",
-     "switch.md rule 1, §0 row Trust mode"},
-    {"switch.roce-lossless", "RoCE DSCP lands in a PFC-enabled queue paused by the host's priority",
-     Severity::critical,
-     "RoCE is lossless only if the switch maps the RoCE DSCP to a class with PFC on, and a PAUSE for "
-     "the host's RoCE priority stops the queue that carries that DSCP. Community SONiC's default "
-     "map sends DSCP 26 to lossy TC1 while PFC is on 3,4: an NVIDIA-default host behind it drops "
-     "RoCE under congestion.",
-     "Make the host's RoCE DSCP map to the priority the switch treats as lossless "
-     "(mlnx_qos -i <netdev> --dscp2prio set,<dscp>,<prio>) and enable PFC on it "
-     "(mlnx_qos --pfc).",
-     "Map the RoCE DSCP to the lossless traffic class (SONiC DSCP_TO_TC_MAP|<map> \"26\": \"3\"; "
-     "NVUE `nv set qos mapping default-global dscp 26 switch-priority 3`; EOS `qos map dscp 26 to "
-     "traffic-class 3`) and enable PFC on the host's priority (SONiC pfc_enable; NVUE `nv set qos "
-     "pfc default-global switch-priority 3`; EOS `priority-flow-control priority 3 no-drop`).",
-     "switch.md rule 2; Key finding 1"},
-    {"switch.roce-buffer-lossless", "The RoCE priority group has a lossless buffer profile",
-     Severity::error,
-     "PFC needs ingress headroom: a priority group with a lossy profile cannot generate PAUSE in "
-     "time and drops instead.",
-     "None (switch-side buffer).",
-     "SONiC: BUFFER_PG|<port>|<pg> -> a pg_lossless_* profile or \"NULL\" (dynamic), normally "
-     "created by buffermgrd for the pfc_enable priorities; NVUE: a lossless RoCE mode; EOS: "
-     "no-drop priority (platform headroom).",
-     "switch.md rule 2, §1.3"},
-    {"switch.roce-ecn", "ECN marking is on for the queue that carries RoCE", Severity::error,
-     "DCQCN needs the switch to mark CE on the RoCE queue; without it senders only slow down via "
-     "PFC. With WRED on and host ECN off, non-ECT RoCE packets are dropped instead of marked.",
-     "echo 1 > /sys/class/net/<netdev>/ecn/roce_np/enable/<prio> and .../roce_rp/enable/<prio>.",
-     "SONiC: QUEUE|<port>|<q>.wred_profile -> WRED_PROFILE with ecn ecn_all; NVUE `nv set qos "
-     "congestion-control default-global traffic-class <q> ecn enable`; EOS `tx-queue <q>` / "
-     "`random-detect ecn minimum-threshold ... maximum-threshold ...`.",
-     "switch.md rule 3; §5 failure modes 7, 8"},
-    {"switch.cnp-queue", "CNP DSCP lands in a non-lossless, strict or highest-weight queue",
-     Severity::warning,
-     "CNPs are the congestion signal: they must not wait behind the congested RoCE queue nor be "
-     "paused by PFC, or DCQCN reacts late.",
-     "Set the firmware CNP DSCP to the one the switch prioritises (mstconfig set CNP_DSCP_P<n>).",
-     "Map the CNP DSCP to its own traffic class without PFC and give its queue strict priority "
-     "(SONiC SCHEDULER type STRICT; NVUE RoCE profile TC6 strict; EOS `tx-queue N` / `priority "
-     "strict`).",
-     "switch.md rule 4; Key finding 3"},
-    {"switch.mtu", "Switch port MTU carries the host's frames", Severity::error,
-     "A switch port MTU below the host netdev MTU drops full-size RoCE packets (active MTU 4096 "
-     "needs an IP MTU of at least 4200). Both MTUs compared are L3 (IP) MTUs: SONiC PORT.mtu, NVUE "
-     "link mtu and EOS mtu exclude the Ethernet header, like Linux.",
-     "ip link set <netdev> mtu <= the switch MTU (and >= policy netdev_mtu_min_bytes).",
-     "SONiC `config interface mtu <port> 9100`; NVUE `nv set interface <port> link mtu 9216`; EOS "
-     "`mtu 9214`.",
-     "switch.md rule 5, §4.1 MTU"},
-    {"switch.pfc-watchdog", "PFC watchdog covers every lossless priority of the port",
-     Severity::warning,
-     "A NIC stuck sending PAUSE (a PFC storm) freezes the lossless class across the fabric; the "
-     "watchdog drops or forwards the stormed queue instead.",
-     "None (switch-side).",
-     "SONiC `config pfcwd start_default` (pfcwd_sw_enable must include pfc_enable); EOS "
-     "`priority-flow-control pause watchdog`; NVUE: see the NVUE PFC watchdog docs.",
-     "switch.md rule 6, §1.2 PFC watchdog defaults"},
-    {"switch.extra-lossless", "Switch lossless priorities equal the host's PFC priorities",
-     Severity::info,
-     "Extra lossless priorities on the switch (SONiC default 3,4 vs host 3) are harmless but "
-     "reserve headroom and can spread pause to traffic the host treats as lossy.",
-     "Enable PFC on the host only for priorities that carry RoCE.",
-     "Trim pfc_enable / no-drop priorities to the RoCE priority, if nothing else needs them.",
-     "switch.md rule 7"},
-};
-
 std::string pri_set(const std::set<int>& s) {
   std::vector<int> v(s.begin(), s.end());
   return v.empty() ? "none" : detail::int_list(v);
@@ -732,12 +658,11 @@ bool name_matches(const std::string& want, const std::string& have) {
 
 }  // namespace
 
-const std::vector<SwitchRule>& switch_rules() { return k_rules; }
+const std::vector<SwitchRule>& switch_rules() { return rules::rules_of(rules::Family::switch_port); }
 
 const SwitchRule* find_switch_rule(std::string_view id) {
-  for (const SwitchRule& r : k_rules)
-    if (r.id == id) return &r;
-  return nullptr;
+  const rules::RuleInfo* r = rules::find_rule(id);
+  return r && r->family == rules::Family::switch_port ? r : nullptr;
 }
 
 std::vector<Finding> check_alignment(const Snapshot& host, const SwitchQos& sw, const PortMap* map,
@@ -819,9 +744,10 @@ std::vector<Finding> check_alignment(const Snapshot& host, const SwitchQos& sw, 
   // Report order: rule table order, then pair order.
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
     auto idx = [](const std::string& id) {
-      for (std::size_t i = 0; i < k_rules.size(); ++i)
-        if (k_rules[i].id == id) return i;
-      return k_rules.size();
+      const std::vector<SwitchRule>& table = switch_rules();
+      for (std::size_t i = 0; i < table.size(); ++i)
+        if (table[i].id == id) return i;
+      return table.size();
     };
     return idx(a.rule) < idx(b.rule);
   });

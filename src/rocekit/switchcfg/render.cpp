@@ -180,46 +180,4 @@ std::string qos_json(const SwitchQos& sw) {
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-std::string rules_list(std::string_view format) {
-  std::string out;
-  if (format == "markdown") {
-    out += "\n## Switch alignment rules (`rocekit switch check`)\n\nHost snapshot against a switch "
-           "QoS configuration (src/rocekit/switchcfg/). Generated with the table above.\n\n"
-           "| id | severity | subject | title |\n|---|---|---|---|\n";
-    for (const SwitchRule& r : switch_rules())
-      out += "| `" + std::string(r.id) + "` | " + std::string(to_string(r.severity)) +
-             " | switch port <-> netdev | " + std::string(r.title) + " |\n";
-    for (const SwitchRule& r : switch_rules())
-      out += "\n### `" + std::string(r.id) + "`\n\n" + std::string(r.title) + "\n\n- Why: " +
-             std::string(r.rationale) + "\n- Fix (host): " + std::string(r.host_fix) +
-             "\n- Fix (switch): " + std::string(r.switch_fix) + "\n- Source: " + std::string(r.source) + "\n";
-    return out;
-  }
-  if (format == "json") {
-    json j = json::array();
-    for (const SwitchRule& r : switch_rules())
-      j.push_back({{"id", r.id}, {"title", r.title}, {"severity", to_string(r.severity)},
-                   {"subject", "switch port <-> netdev"}, {"rationale", r.rationale},
-                   {"host_fix", r.host_fix}, {"switch_fix", r.switch_fix}, {"seed", r.source}});
-    return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-  }
-  for (const SwitchRule& r : switch_rules()) {
-    std::string id(r.id);
-    id.resize(std::max<std::size_t>(id.size(), 28), ' ');
-    std::string sev(to_string(r.severity));
-    sev.resize(std::max<std::size_t>(sev.size(), 9), ' ');
-    out += id + " " + sev + " " + std::string(r.title) + "\n";
-  }
-  return out;
-}
-
-std::string rule_explain(std::string_view id) {
-  const SwitchRule* r = find_switch_rule(id);
-  if (!r) return {};
-  return std::string(r->id) + ": " + std::string(r->title) + "\nseverity: " + std::string(to_string(r->severity)) +
-         "\nsubject: switch port <-> netdev\nwhy: " + std::string(r->rationale) + "\nfix (host): " +
-         std::string(r->host_fix) + "\nfix (switch): " + std::string(r->switch_fix) + "\nsource: " +
-         std::string(r->source) + "\n";
-}
-
 }  // namespace rk::switchcfg

@@ -216,16 +216,9 @@ Result<PortMap> parse_lldp(std::string_view text, const std::string& file, std::
 
 // ------------------------------------------------------------------ alignment ---------------
 
-/// The `switch.*` rules, in report order (metadata; evaluation is check_alignment()).
-struct SwitchRule {
-  std::string_view id;
-  std::string_view title;
-  Severity severity;
-  std::string_view rationale;
-  std::string_view host_fix;    ///< what to change on the host side
-  std::string_view switch_fix;  ///< what to change on the switch side
-  std::string_view source;      ///< switch.md section / rule number
-};
+/// The `switch.*` rules, in report order: the Family::switch_port rows of the one rule registry
+/// (rules/table_switch.cpp; metadata, evaluation is check_alignment()).
+using SwitchRule = rules::RuleInfo;
 const std::vector<SwitchRule>& switch_rules();
 const SwitchRule* find_switch_rule(std::string_view id);
 
@@ -251,9 +244,5 @@ std::vector<Finding> check_alignment(const Snapshot& host, const SwitchQos& sw, 
 std::string qos_text(const SwitchQos& sw);
 /// The same as JSON (stable field names as in the structs above; unknown = {"unknown": reason}).
 std::string qos_json(const SwitchQos& sw);
-/// The rule table as text, JSON or markdown (appended to `rocekit rules list`, docs/rules.md).
-std::string rules_list(std::string_view format);
-/// `rocekit rules explain switch.*`; empty for an unknown id.
-std::string rule_explain(std::string_view id);
 
 }  // namespace rk::switchcfg

@@ -10,6 +10,37 @@ Result<Policy> load(std::string_view yaml) {
   return load_policy_text(yaml, "site.yaml", rules::rule_ids());
 }
 
+TEST(Policy, RulesSectionTakesSwitchAndFleetIdsFromTheRegistry) {
+  Result<Policy> p = load_policy_text(
+      "rules:\n  switch.extra-lossless: {enabled: false}\n  fleet.pfc-consistent: {severity: warning}\n",
+      "site.yaml", rules::policy_rule_ids());
+  ASSERT_TRUE(p.has_value()) << p.error().describe();
+  EXPECT_FALSE(p->rule_enabled("switch.extra-lossless"));
+  EXPECT_EQ(p->severity_for("fleet.pfc-consistent", Severity::critical), Severity::warning);
+  EXPECT_TRUE(p->rule_enabled("switch.mtu"));
+  // Diagnosis rules take thresholds (`diagnose:`), not `rules:` entries.
+  Result<Policy> d = load_policy_text("rules:\n  diag.pause-storm: {enabled: false}\n", "site.yaml",
+                                      rules::policy_rule_ids());
+  ASSERT_FALSE(d.has_value());
+  EXPECT_EQ(d.error().context, "site.yaml:2:3");
+  EXPECT_EQ(d.error().message, "unknown rule id 'diag.pause-storm' (see `rocekit rules list`)");
+  Result<Policy> input = load_policy_text("rules:\n  fleet.input-loaded: {enabled: false}\n",
+                                          "site.yaml", rules::policy_rule_ids());
+  ASSERT_FALSE(input.has_value());
+  EXPECT_EQ(input.error().context, "site.yaml:2:3");
+}
+
+TEST(Policy, BadSeverityAndDuplicateRuleNameTheirLine) {
+  Result<Policy> a = load("rules:\n  net.mtu: {severity: fatal}\n");
+  ASSERT_FALSE(a.has_value());
+  EXPECT_EQ(a.error().message, "severity must be info, warning, error or critical");
+  EXPECT_EQ(a.error().context, "site.yaml:2:23");
+  Result<Policy> b = load("rules:\n  net.mtu: {enabled: false}\n  net.mtu: {enabled: true}\n");
+  ASSERT_FALSE(b.has_value());
+  EXPECT_EQ(b.error().context, "site.yaml:3:3");
+  EXPECT_NE(b.error().message.find("duplicate"), std::string::npos) << b.error().message;
+}
+
 TEST(Policy, DefaultIsTheSeedIntent) {
   Policy p = default_policy();
   EXPECT_EQ(p.roce_priority, 3);

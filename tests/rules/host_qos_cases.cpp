@@ -1,0 +1,95 @@
+// Per-outcome cases of the QoS host rules (rules/qos_rules.cpp) on hand-built snapshots: netdev
+// eth4 at 0000:3b:00.0 (trust dscp, DSCP 26 -> 3, 48 -> 6, PFC on 3, global pause off, ECN RP/NP
+// on 3, firmware ROCE_CC_PRIO_MASK_P1 = 255, CNP DSCP 48 / priority 6), changed one way per case.
+#include "host_cases.hpp"
+
+namespace rk::testcases {
+namespace {
+
+Snapshot healthy() {
+  Snapshot s = with_nv({nv("ROCE_CC_PRIO_MASK_P1", "255"), nv("CNP_DSCP_P1", "48"), nv("CNP_802P_PRIO_P1", "6")});
+  NetDev& n = s.netdev("eth4");
+  n.bdf = "0000:3b:00.0";
+  QosState q;
+  q.trust = "dscp";
+  for (int d = 0; d < 64; ++d) q.dscp_to_priority[d] = d >> 3;
+  q.pfc_enabled = std::vector<bool>{false, false, false, true, false, false, false, false};
+  q.trust_source = q.dscp_source = q.pfc_source = {"mlnx_qos@eth4.txt", 2, "hand-built"};
+  n.qos.value = q;
+  n.pause.value = PauseState{false, false, false};
+  EcnState e;
+  e.rp_enabled[3] = e.np_enabled[3] = true;
+  n.ecn.value = e;
+  return s;
+}
+
+Snapshot changed(const std::function<void(NetDev&)>& f) {
+  Snapshot s = healthy();
+  f(s.netdevs.front());
+  return s;
+}
+
+Snapshot ipoib() {
+  Snapshot s;
+  s.netdev("ib0").mtu_bytes.value = 2044;
+  return s;
+}
+
+Snapshot no_qos() {
+  return changed([](NetDev& n) { n.qos = Collected<QosState>::missing("no mlnx_qos in the input"); });
+}
+
+void pfc(NetDev& n, std::vector<bool> v) { n.qos.value->pfc_enabled = std::move(v); }
+
+const std::vector<bool> k_pfc_off(8, false);
+const std::vector<bool> k_pfc_3_4{false, false, false, true, true, false, false, false};
+
+const Cases k_cases{
+    host_case("qos.trust-dscp", Outcome::pass, "eth4", "trust dscp", healthy),
+    host_case("qos.trust-dscp", Outcome::fail, "eth4", "trust pcp, policy dscp",
+              [] { return changed([](NetDev& n) { n.qos.value->trust = "pcp"; }); }),
+    host_case("qos.trust-dscp", Outcome::unknown, "eth4", "trust state not collected: no mlnx_qos", no_qos),
+    host_case("qos.trust-dscp", Outcome::not_applicable, "ib0", "IPoIB netdev", ipoib),
+    host_case("qos.roce-dscp-priority", Outcome::pass, "eth4", "RoCE DSCP 26 -> priority 3", healthy),
+    host_case("qos.roce-dscp-priority", Outcome::fail, "eth4", "RoCE DSCP 26 -> priority 0, policy priority 3",
+              [] { return changed([](NetDev& n) { n.qos.value->dscp_to_priority[26] = 0; }); }),
+    host_case("qos.roce-dscp-priority", Outcome::unknown, "eth4", "does not list DSCP 26",
+              [] { return changed([](NetDev& n) { n.qos.value->dscp_to_priority.erase(26); }); }),
+    host_case("qos.roce-dscp-priority", Outcome::not_applicable, "ib0", "IPoIB netdev", ipoib),
+    host_case("qos.cnp-dscp-priority", Outcome::pass, "eth4", "CNP DSCP 48 -> priority 6", healthy),
+    host_case("qos.cnp-dscp-priority", Outcome::fail, "eth4", "CNP DSCP 48 -> priority 3, policy priority 6",
+              [] { return changed([](NetDev& n) { n.qos.value->dscp_to_priority[48] = 3; }); }),
+    host_case("qos.cnp-dscp-priority", Outcome::unknown, "eth4", "DSCP map not collected", no_qos),
+    host_case("qos.cnp-dscp-priority", Outcome::not_applicable, "ib0", "IPoIB netdev", ipoib),
+    host_case("qos.pfc-roce-priority", Outcome::pass, "eth4", "PFC enabled", healthy),
+    host_case("qos.pfc-roce-priority", Outcome::fail, "eth4", "PFC is off on RoCE priority 3",
+              [] { return changed([](NetDev& n) { pfc(n, k_pfc_off); }); }),
+    host_case("qos.pfc-roce-priority", Outcome::unknown, "eth4", "the output shows no PFC configuration",
+              [] { return changed([](NetDev& n) { n.qos.value->pfc_enabled.reset(); }); }),
+    host_case("qos.pfc-roce-priority", Outcome::not_applicable, "ib0", "IPoIB netdev", ipoib),
+    host_case("qos.pfc-only-roce-priority", Outcome::pass, "eth4", "PFC enabled", healthy),
+    host_case("qos.pfc-only-roce-priority", Outcome::fail, "eth4", "PFC is on for non-RoCE priority 4",
+              [] { return changed([](NetDev& n) { pfc(n, k_pfc_3_4); }); }),
+    host_case("qos.pfc-only-roce-priority", Outcome::unknown, "eth4", "PFC state not collected", no_qos),
+    host_case("qos.pfc-only-roce-priority", Outcome::not_applicable, "ib0", "IPoIB netdev", ipoib),
+    host_case("qos.global-pause-off", Outcome::pass, "eth4", "global pause RX off, TX off", healthy),
+    host_case("qos.global-pause-off", Outcome::fail, "eth4", "global 802.3x pause is on (RX on, TX on",
+              [] { return changed([](NetDev& n) { n.pause.value = PauseState{false, true, true}; }); }),
+    host_case("qos.global-pause-off", Outcome::unknown, "eth4", "802.3x pause state not collected: no ethtool -a",
+              [] { return changed([](NetDev& n) { n.pause = Collected<PauseState>::missing("no ethtool -a"); }); }),
+    host_case("qos.global-pause-off", Outcome::not_applicable, "ib0", "IPoIB netdev", ipoib),
+    host_case("qos.ecn-roce-priority", Outcome::pass, "eth4", "DCQCN RP and NP enabled on priority 3", healthy),
+    host_case("qos.ecn-roce-priority", Outcome::fail, "eth4", "priority 3: RP on, NP off",
+              [] { return changed([](NetDev& n) { n.ecn.value->np_enabled[3] = false; }); }),
+    host_case("qos.ecn-roce-priority", Outcome::unknown, "eth4", "missing: runtime ECN sysfs",
+              [] { return changed([](NetDev& n) { n.ecn = Collected<EcnState>::missing("not collected"); }); }),
+    host_case("qos.ecn-roce-priority", Outcome::not_applicable, "ib0", "IPoIB netdev", ipoib),
+    host_case("qos.cnp-firmware", Outcome::pass, "0000:3b:00.0", "CNP_DSCP_P1=48 CNP_802P_PRIO_P1=6", healthy),
+    host_case("qos.cnp-firmware", Outcome::fail, "0000:3b:00.0", "CNPs not marked with DSCP 48 / priority 6: CNP_DSCP_P1=46",
+              [] { return with_nv({nv("CNP_DSCP_P1", "46"), nv("CNP_802P_PRIO_P1", "6")}); }),
+    host_case("qos.cnp-firmware", Outcome::unknown, "0000:3b:00.0", "shows no CNP_DSCP_P<n>/CNP_802P_PRIO_P<n>",
+              [] { return with_nv({nv("LINK_TYPE_P1", "ETH(2)")}); }),
+};
+
+}  // namespace
+}  // namespace rk::testcases
