@@ -74,7 +74,14 @@ TEST_F(CoupledTest, RoceConsistentlyOnPriority5GetsNoPfcOrDscpChange) {
   }
   std::string why;
   for (const Unplanned& u : p.unplanned)
-    if (u.rule == "qos.pfc-roce-priority" && u.subject == "ens14f0") why = u.reason;
+    if (u.rule == "qos" && u.subject == "ens14f0") why = u.reason;
+  // The one line answers every failing DCB rule of the port: no generic "not planned" line
+  // advising the DSCP-map or PFC move the check refused.
+  for (const Unplanned& u : p.unplanned) {
+    if (u.subject == "ens14f0") {
+      EXPECT_EQ(u.reason.find("check advises"), std::string::npos) << u.rule;
+    }
+  }
   EXPECT_TRUE(why.starts_with("the host runs RoCE lossless on priority 5 (PFC on 5, DSCP 26 -> priority 5, "
                               "priority 5 in lossless receive buffer 1), the policy on 3: no PFC, trust or "
                               "DSCP-map change planned for ens14f0"))

@@ -148,7 +148,16 @@ TEST_F(NvDbReal, PlanRefusesAnOutOfRangeCnpPriority) {
 TEST_F(NvDbReal, PlanValidatesCnpAndRoceCcMaskSteps) {
   PlanOptions o;
   o.nv_db = &*m_db;
-  Plan p = make_plan(two_port_cx("4", "6", "16"), default_policy(), o);  // NCO's CNP_DSCP 4; mask 0x10
+  // plan acts where check fails: the ECN rule judges a netdev of the NIC (port 1 by its
+  // phys_port_name np0) whose runtime DCQCN is on, so the firmware mask 0x10 is what fails.
+  Snapshot s = two_port_cx("4", "6", "16");
+  NetDev& n = s.netdev("enp59s0f0np0");
+  n.bdf = "0000:3b:00.0";
+  EcnState ecn;
+  for (int prio = 0; prio < 8; ++prio) ecn.rp_enabled[prio] = ecn.np_enabled[prio] = true;
+  n.ecn.value = ecn;
+  n.ecn.source.file = "sysfs_ecn@enp59s0f0np0.txt";
+  Plan p = make_plan(s, default_policy(), o);  // NCO's CNP_DSCP 4; mask 0x10
   ASSERT_EQ(p.actions.size(), 2u);
   EXPECT_EQ(p.actions[0].rule, "qos.cnp-firmware");
   EXPECT_EQ(p.actions[0].argv, (std::vector<std::string>{"mstconfig", "-y", "-d", "0000:3b:00.0", "set",

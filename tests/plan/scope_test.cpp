@@ -88,7 +88,9 @@ TEST_F(ScopeTest, TheDefaultRouteInterfaceIsChangedOnlyWhenNamed) {
   pol.interfaces.push_back({InterfaceRole::compute, {"eth*"}, {}, {}});
   Plan p = make_plan(s, pol, o);  // a compute role is not a name: the default route still wins
   EXPECT_TRUE(p.actions.empty());
-  ASSERT_EQ(p.unplanned.size(), 1u);
+  std::string lines;
+  for (const Unplanned& u : p.unplanned) lines += u.rule + " " + u.subject + ": " + u.reason + "\n";
+  ASSERT_EQ(p.unplanned.size(), 1u) << lines;
   EXPECT_EQ(p.unplanned[0].reason,
             "not changed: carries the default route (/proc/net/route); name it with --netdev to plan "
             "changes for it");

@@ -118,7 +118,10 @@ walk(json.load(open(sys.argv[1])))
 f = found[0]
 assert f["outcome"] == "fail", f
 assert any(e.get("line") == 49 and "nxos-azure-local-qos.cfg" in e.get("file", "") for e in f["evidence"]), f
-assert "qos map dscp" not in json.dumps(f), f
+# The commands are the dialect's own (NX-OS class-map), never EOS's; the rule's general notes
+# still list the SONiC/NVUE/EOS forms as references.
+assert "qos map dscp" not in json.dumps(f["remediation"]["commands"]), f
+assert any("class-map type qos" in c for c in f["remediation"]["commands"]), f
 PY
 expect_rc 0 "show dell sonic" "$rk" switch show "$sw/dell-sonic/sonic-cli-roce-z9664f.cfg"
 grep -q "dialect dell_sonic_cli" "$tmp/out" && ok || bad "dell sonic not read as dell_sonic_cli"

@@ -163,6 +163,9 @@ struct Builder {
   /// plan acts where check failed and does not judge again. Boot mode (all_runtime) re-applies
   /// every setting, failing or not.
   std::set<std::pair<std::string, std::string>> failing;
+  /// Physical devices ("dddd:bb:dd") of protected netdevs (default route, ssh) not named with
+  /// --netdev: no firmware NV or MaxReadReq step touches the NIC the management path rides on.
+  std::set<std::string> held;
 
   bool fails(const std::string& rule, const std::string& subject) const {
     return opts.all_runtime || failing.count({rule, subject}) > 0;
@@ -300,7 +303,7 @@ struct Builder {
     // (PFC on it, RoCE's DSCP mapped to it or it alone in a receive buffer) is not moved to the
     // policy's priority silently: that turns PFC off where the traffic is (an outage).
     if (std::string other = other_lossless_priority(n, q); !other.empty() && !opts.migrate_priority) {
-      return unplanned("qos.pfc-roce-priority", n.name, other);
+      return unplanned("qos", n.name, other);  // covers every DCB rule of the port
     }
     bool trust_changes = false;
     if (!q.trust) {
@@ -367,9 +370,11 @@ struct Builder {
 
   /// qos.global-pause-off: 802.3x pause off on both directions.
   void pause(const NetDev& n) {
-    if (is_infiniband(s, n) || !n.pause.has_value() || !n.pause->rx || !n.pause->tx) return;
+    if (is_infiniband(s, n) || !n.pause.has_value() || !fails("qos.global-pause-off", n.name)) return;
+    if (!n.pause->rx || !n.pause->tx)
+      return unplanned("qos.global-pause-off", n.name,
+                       "RX/TX pause not both shown (ethtool -a): the value to restore is unknown");
     bool rx = *n.pause->rx, tx = *n.pause->tx;
-    if (!fails("qos.global-pause-off", n.name)) return;
     auto onoff = [](bool b) { return std::string(b ? "on" : "off"); };
     Action& a = add(ActionKind::pause, "qos.global-pause-off", n.name,
                     "rx " + onoff(rx) + ", tx " + onoff(tx), "rx off, tx off", FixScope::runtime);
@@ -551,6 +556,11 @@ struct Builder {
           break;
         }
       if (!owner) continue;
+      if (held.count(dev)) {
+        unplanned("scope", dev, "not changed: the NIC carries a protected netdev (default route or "
+                                "ssh session); name that netdev with --netdev to plan firmware steps");
+        continue;
+      }
       const NvConfig& nv = *owner->nv_config;
       std::size_t before = plan.actions.size();
       // The value a parameter has after the next boot, numerically; nullopt + unplanned when
@@ -748,15 +758,28 @@ std::string why_not_planned(const Finding& f) {
   return out;
 }
 
+/// Whether a "not planned" line already answers a failing finding: same rule, a netdev-wide
+/// line (rejected name, scope or protected path), the port's DCB group line (DCBX in firmware,
+/// RoCE on another lossless priority) for every DCB rule, or one PFC line for both PFC rules.
+bool unplanned_covers(const Unplanned& u, const Finding& f) {
+  if (u.subject != f.subject) return false;
+  if (u.rule == f.rule || u.rule == "net" || u.rule == "scope") return true;
+  static const std::set<std::string_view> dcb{"qos.trust-dscp", "qos.roce-dscp-priority",
+                                              "qos.cnp-dscp-priority", "qos.pfc-roce-priority",
+                                              "qos.pfc-only-roce-priority"};
+  if (u.rule == "qos" && dcb.count(f.rule)) return true;
+  auto pfc = [](std::string_view r) { return r == "qos.pfc-roce-priority" || r == "qos.pfc-only-roce-priority"; };
+  return pfc(u.rule) && pfc(f.rule);
+}
+
 /// Every failing rule of `check` becomes an action or a "not planned" line (never silence).
 void cover_failing_rules(const Snapshot& s, const rules::Report& rep, Plan& plan) {
   for (const Finding& f : rep.findings) {
     if (f.outcome != Outcome::fail) continue;
     bool done = std::any_of(plan.actions.begin(), plan.actions.end(),
                             [&](const Action& a) { return action_covers(a, f, s); });
-    done = done || std::any_of(plan.unplanned.begin(), plan.unplanned.end(), [&](const Unplanned& u) {
-             return (u.rule == f.rule || u.rule == "net") && u.subject == f.subject;
-           });
+    done = done || std::any_of(plan.unplanned.begin(), plan.unplanned.end(),
+                               [&](const Unplanned& u) { return unplanned_covers(u, f); });
     if (!done) plan.unplanned.push_back({f.rule, f.subject, why_not_planned(f)});
   }
 }
@@ -785,7 +808,7 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   plan.policy_name = policy.name;
   plan.qos_backend = pick_qos_backend(snapshot);
   plan.nv_backend = pick_nv_backend(snapshot);
-  Builder b{snapshot, policy, opts, plan, {}};
+  Builder b{snapshot, policy, opts, plan, {}, {}};
   rules::Report report = rules::evaluate(snapshot, policy);
   for (const Finding& f : report.findings)
     if (f.outcome == Outcome::fail) b.failing.insert({f.rule, f.subject});
@@ -794,7 +817,6 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
                                               shell_quote(policy.trust));
     return plan;
   }
-  if (!opts.all_runtime) b.firmware();
   std::vector<const NetDev*> devs;
   for (const NetDev& n : snapshot.netdevs) {
     if (!valid_netdev_name(n.name)) {
@@ -812,10 +834,14 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
     if (auto it = opts.protected_netdevs.find(n.name); it != opts.protected_netdevs.end() && !sc.named) {
       b.unplanned("scope", n.name, "not changed: " + it->second +
                                        "; name it with --netdev to plan changes for it");
+      if (n.bdf && n.bdf->size() == 12) b.held.insert(n.bdf->substr(0, 10));
       continue;
     }
     devs.push_back(&n);
   }
+  // After the netdev loop, so that the NIC of a protected netdev gets no firmware step; the
+  // order of the plan is set by order_by_disruption (firmware NV first) at the end.
+  if (!opts.all_runtime) b.firmware();
   if (!opts.protected_unchecked.empty() && !devs.empty()) plan.warnings.push_back(opts.protected_unchecked);
   for (const NetDev* n : devs) b.qos(*n);
   for (const NetDev* n : devs) b.pause(*n);
@@ -829,6 +855,7 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
     // Scope: MaxReadReq is planned for NVIDIA/Mellanox (0x15b3) functions only, never for the
     // virtio or onboard NIC of the management path.
     if (f.vendor_id && *f.vendor_id != 0x15b3) continue;
+    if (f.bdf.size() == 12 && b.held.count(f.bdf.substr(0, 10))) continue;
     b.mrrs(f);
   }
   for (const NetDev* n : devs) b.coalesce(*n);

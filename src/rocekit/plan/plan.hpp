@@ -171,7 +171,8 @@ std::string node_guid_hex(std::string_view guid);
 using text::shell_quote;
 
 /// A bash script: `set -euo pipefail`, dry run unless `--execute`, prints each step, stops at
-/// the first failure, reads back each value. Every word is single-quoted. Passes shellcheck.
+/// the first failure, reads back each value. Every word from the snapshot is quoted with
+/// shell_quote where the shell would split or expand it. Passes shellcheck.
 std::string render_sh(const Plan& plan);
 
 /// One generated file: name (no directory), where it belongs on the host, content.

@@ -1,6 +1,6 @@
 // Plan renderers: bash script (render_sh) and JSON (render_json). Every word taken from the
-// snapshot or the policy is single-quoted (shell_quote); the script's own helpers quote again
-// with printf %q when they echo.
+// snapshot or the policy is quoted with shell_quote where the shell would split or expand it; the
+// script's own helpers quote again with printf %q when they echo.
 #include <algorithm>
 #include <cctype>
 
@@ -136,9 +136,9 @@ std::string identity_guard_sh(const Plan& plan) {
       "if [[ $execute -eq 1 && ${RK_FORCE:-0} != 1 ]]; then\n"
       "  trap - ERR\n"
       "  this_host=$(cat -- \"$sysroot/proc/sys/kernel/hostname\" 2>/dev/null || true)\n"
-      "  [[ $this_host == " + shell_quote(plan.hostname) + " ]] ||\n"
-      "    not_this_host \"the plan is for host \"" + shell_quote(plan.hostname) +
-      "\", this host is ${this_host:-(unknown)}\"\n";
+      "  plan_host=" + shell_quote(plan.hostname) + "\n"
+      "  [[ $this_host == \"$plan_host\" ]] ||\n"
+      "    not_this_host \"the plan is for host $plan_host, this host is ${this_host:-(unknown)}\"\n";
   for (const std::string& n : plan.identity.netdevs)
     out += "  [[ -e $sysroot/sys/class/net/" + shell_quote(n) + " ]] || not_this_host " +
            shell_quote("netdev " + n + " named by the plan is not on this host") + "\n";

@@ -46,7 +46,9 @@ NetdevScope roce_netdev_scope(const Snapshot& s, const NetDev& n, const Policy& 
       }
   if (port && port->link_layer && *port->link_layer == "InfiniBand")
     return {false, false, "InfiniBand port (IPoIB netdev): RoCE settings do not apply"};
-  if (!port && is_ipoib_name(n.name))
+  // No link layer shown (ibdev2netdev names the port but not its link layer): an ib<N> name
+  // is IPoIB, as before the scope rules (rules/helpers.cpp is_infiniband_netdev).
+  if ((!port || !port->link_layer) && is_ipoib_name(n.name))
     return {false, false, "IPoIB netdev (ib<N>): RoCE settings do not apply"};
   if (port) return {true, false, "RDMA device " + dev->name + " port " + std::to_string(port->port)};
   if (n.rdma_device) return {true, false, "RDMA device " + *n.rdma_device};
