@@ -1,5 +1,5 @@
 // make_plan: Snapshot + Policy -> ordered idempotent actions (issue 5). Mechanisms and names:
-// /work/shared/reference/host-facts.md §A (NV parameter names, _P<n>), §B (setpci MRRS with mask
+// ../shared/reference/host-facts.md §A (NV parameter names, _P<n>), §B (setpci MRRS with mask
 // and read-back), mlnx_qos / iproute2 dcb syntax.
 #include "rocekit/plan/plan.hpp"
 #include "rocekit/policy/scope.hpp"
