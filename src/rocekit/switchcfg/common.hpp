@@ -46,6 +46,14 @@ std::string int_list(const std::vector<int>& v);
 /// byte offsets and line numbers stay true for JSON parsers.
 std::string blank_comment_header(std::string_view text);
 
+/// One line of a line-oriented running-config (EOS, NX-OS, Dell sonic-cli): its 1-based number
+/// and trimmed text, kept as the evidence of the values it sets.
+struct ConfigLine {
+  std::size_t no = 0;
+  std::string text;
+};
+inline Evidence ev(const std::string& file, const ConfigLine& l) { return Evidence{file, l.no, l.text}; }
+
 /// Error with "file:line" context.
 Unexpected<Error> malformed(const std::string& file, std::size_t line, std::string message);
 

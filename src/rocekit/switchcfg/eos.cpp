@@ -17,10 +17,8 @@
 namespace rk::switchcfg {
 namespace {
 
-struct Line {
-  std::size_t no = 0;
-  std::string text;
-};
+using Line = detail::ConfigLine;
+using detail::ev;
 
 struct TxQueue {
   std::optional<Scheduling> sched;
@@ -53,8 +51,6 @@ std::optional<std::uint64_t> to_bytes(double v, const std::string& unit) {
   if (unit == "mbytes") return static_cast<std::uint64_t>(v * 1024 * 1024);
   return std::nullopt;  // segments, milliseconds: platform-dependent
 }
-
-Evidence ev(const std::string& file, const Line& l) { return Evidence{file, l.no, l.text}; }
 
 }  // namespace
 

@@ -31,12 +31,8 @@
 namespace rk::switchcfg {
 namespace {
 
-struct Line {
-  std::size_t no = 0;
-  std::string text;
-};
-
-Evidence ev(const std::string& file, const Line& l) { return Evidence{file, l.no, l.text}; }
+using Line = detail::ConfigLine;
+using detail::ev;
 
 struct ClassMap {
   std::vector<int> dscp, cos;
