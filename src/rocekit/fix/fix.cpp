@@ -142,7 +142,7 @@ FixStep mlnx_qos_pfc(const std::string& dev, const std::vector<bool>& on) {
   // then "%1d   " per priority.
   FixStep s;
   s.tool = "mlnx_qos";
-  s.argv = {"mlnx_qos", "-i", dev, "--pfc", mask_text(on, ",", false)};
+  s.argv = {"mlnx_qos", "-i", dev, "--pfc", pfc_list(on)};
   s.check_argv = {"mlnx_qos", "-i", dev};
   s.check_regex = {"^[[:space:]]*enabled[[:space:]]+" + mask_text(on, "[[:space:]]+", false) +
                    "[[:space:]]*$"};
@@ -204,6 +204,8 @@ FixStep nv_set(const std::string& tool, const std::string& bdf,
   }
   return s;
 }
+
+std::string pfc_list(const std::vector<bool>& on) { return mask_text(on, ",", false); }
 
 std::vector<bool> pfc_mask(const std::vector<int>& priorities) {
   std::vector<bool> m(8, false);

@@ -50,6 +50,9 @@ FixStep sysfs_ecn(const std::string& dev, const std::string& point, int prio, bo
 FixStep nv_set(const std::string& tool, const std::string& bdf,
                const std::vector<std::pair<std::string, std::string>>& params);
 
+/// PFC enable per priority as mlnx_qos `--pfc` writes it: "0,0,0,1,0,0,0,0".
+std::string pfc_list(const std::vector<bool>& on);
+
 /// PFC mask of a policy's priority list.
 std::vector<bool> pfc_mask(const std::vector<int>& priorities);
 

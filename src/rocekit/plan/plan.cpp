@@ -3,6 +3,7 @@
 // and read-back), mlnx_qos / iproute2 dcb syntax.
 #include "rocekit/plan/plan.hpp"
 #include "rocekit/policy/scope.hpp"
+#include "rocekit/rules/helpers.hpp"
 
 #include <algorithm>
 #include <array>
@@ -101,23 +102,9 @@ Result<std::string> validate_nv_param(std::string_view cli_name) {
 
 namespace {
 
-std::string join(const std::vector<std::string>& v, std::string_view sep) {
-  std::string out;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) out += sep;
-    out += v[i];
-  }
-  return out;
-}
-
-bool is_infiniband(const Snapshot& s, const NetDev& n) {
-  for (const RdmaDevice& d : s.rdma_devices)
-    for (const RdmaPort& p : d.ports)
-      if (p.netdev == n.name && p.link_layer) return *p.link_layer == "InfiniBand";
-  if (n.name.size() < 3 || !n.name.starts_with("ib")) return false;
-  return std::all_of(n.name.begin() + 2, n.name.end(),
-                     [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
-}
+using rules::join;
+// The one IPoIB test of the rules (the RDMA port's link layer, else an ib<N> name).
+bool is_infiniband(const Snapshot& s, const NetDev& n) { return rules::is_infiniband_netdev(s, n); }
 
 bool contains(std::string_view hay, std::string_view needle) {
   return hay.find(needle) != std::string_view::npos;
@@ -140,18 +127,6 @@ NvBackend pick_nv_backend(const Snapshot& s) {
         !contains(f.nv_config.source.text, "mstconfig"))
       return NvBackend::mlxconfig;
   return NvBackend::mstconfig;
-}
-
-std::string mask_text(const std::vector<bool>& m, std::string_view sep, bool words) {
-  std::string out;
-  for (std::size_t i = 0; i < m.size(); ++i) {
-    if (i) out += sep;
-    if (words)
-      out += std::to_string(i) + (m[i] ? ":on" : ":off");
-    else
-      out += m[i] ? "1" : "0";
-  }
-  return out;
 }
 
 struct Builder {
@@ -290,7 +265,9 @@ struct Builder {
     // DCBX in firmware (willing) mode: the switch's DCBX TLVs set PFC and ETS on this port and
     // override a host write; point at the switch or at the NV setting that hands QoS to the host.
     if (q.dcbx_mode && *q.dcbx_mode == "firmware") {
-      std::string port = n.rdma_port ? std::to_string(*n.rdma_port) : "<n>";
+      const PciFunction* nvf = n.bdf ? rules::nv_source_for(s, *n.bdf) : nullptr;
+      std::optional<int> pp = rules::physical_port_of(s, n, nvf ? rules::nv_port_count(*nvf->nv_config, "DCBX_WILLING") : 0);
+      std::string port = pp ? std::to_string(*pp) : "<n>";
       return unplanned("qos", n.name,
                        "DCBX mode: Firmware controlled (willing): the NIC takes PFC/ETS from the switch's "
                        "DCBX, so a host write would be overridden; no QoS step planned. Configure "
@@ -334,7 +311,7 @@ struct Builder {
     if (!fails("qos.pfc-roce-priority", n.name) && !fails("qos.pfc-only-roce-priority", n.name)) return;
     bool roce_off = !(*q.pfc_enabled)[static_cast<std::size_t>(pol.roce_priority & 7)];
     Action& a = add(ActionKind::pfc, roce_off ? "qos.pfc-roce-priority" : "qos.pfc-only-roce-priority",
-                    n.name, mask_text(*q.pfc_enabled, ",", false), mask_text(want, ",", false),
+                    n.name, fix::pfc_list(*q.pfc_enabled), fix::pfc_list(want),
                     FixScope::runtime);
     if (mlnx())
       use(a, fix::mlnx_qos_pfc(n.name, want), fix::mlnx_qos_pfc(n.name, *q.pfc_enabled));

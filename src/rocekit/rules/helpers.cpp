@@ -79,6 +79,13 @@ std::optional<int> physical_port_of(const Snapshot& s, const NetDev& n, int nv_p
   return std::nullopt;
 }
 
+int nv_port_count(const NvConfig& nv, std::string_view base) {
+  int n = 0;
+  for (int p = 1; p <= 4; ++p)
+    if (nv.find(std::string(base) + "_P" + std::to_string(p))) ++n;
+  return n;
+}
+
 const PciFunction* nv_source_for(const Snapshot& s, const std::string& bdf) {
   if (const PciFunction* own = s.find_pci(bdf); own && own->nv_config.has_value()) return own;
   std::string device = bdf.size() > 2 ? bdf.substr(0, bdf.size() - 2) : bdf;

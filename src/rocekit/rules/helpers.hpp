@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rocekit/model/snapshot.hpp"
@@ -44,6 +45,10 @@ int port_index_of_bdf(const std::string& bdf);
 /// device has several ports, else 1 when the firmware query shows a single port
 /// (`nv_ports` = number of _P<n> of a port parameter). nullopt = not known.
 std::optional<int> physical_port_of(const Snapshot& s, const NetDev& n, int nv_ports);
+
+/// How many ports the firmware query shows for a per-port parameter: `base`_P1.._P4 present
+/// (the `nv_ports` of physical_port_of).
+int nv_port_count(const NvConfig& nv, std::string_view base);
 
 /// "ens6: `Priority trust state: pcp` (mlnx_qos@ens6.txt:2)"-style evidence.
 void add_evidence(Finding& f, const Evidence& e);

@@ -222,10 +222,7 @@ void eval_ecn(const Snapshot& s, const Policy& pol, Emitter& e) {
       }
     }
     const PciFunction* nv = n.bdf ? nv_source_for(s, *n.bdf) : nullptr;
-    int nv_ports = 0;
-    if (nv)
-      for (int p = 1; p <= 4; ++p)
-        if (nv->nv_config->find("ROCE_CC_PRIO_MASK_P" + std::to_string(p))) ++nv_ports;
+    int nv_ports = nv ? nv_port_count(*nv->nv_config, "ROCE_CC_PRIO_MASK") : 0;
     // The port from phys_port_name / the RDMA port, not the PCI function number (issue 14.7).
     std::optional<int> port = physical_port_of(s, n, nv_ports);
     std::string mask_name = "ROCE_CC_PRIO_MASK_P" + (port ? std::to_string(*port) : std::string("<n>"));

@@ -93,8 +93,12 @@ HostSide host_side(const Snapshot& s, const NetDev& n, const Policy& pol) {
   h.cnp_basis = "policy cnp_dscp (firmware CNP_DSCP not captured)";
   if (n.bdf) {
     if (const PciFunction* f = rules::nv_source_for(s, *n.bdf)) {
-      const std::string param = "CNP_DSCP_P" + std::to_string(rules::port_index_of_bdf(*n.bdf));
-      if (const NvParam* p = f->nv_config->find(param)) {
+      // The port from phys_port_name / the RDMA port, as the host rules take it (not the PCI
+      // function number, wrong with more PFs than ports, Socket-Direct and Multi-Host).
+      std::optional<int> port = rules::physical_port_of(s, n, rules::nv_port_count(*f->nv_config, "CNP_DSCP"));
+      const std::string param = "CNP_DSCP_P" + (port ? std::to_string(*port) : std::string("<n>"));
+      if (!port) h.cnp_basis = "policy cnp_dscp (firmware " + param + ": the physical port of " + n.name + " is not known)";
+      if (const NvParam* p = port ? f->nv_config->find(param) : nullptr) {
         if (std::optional<long long> v = rules::nv_number(rules::nv_value(*p)); v && *v >= 0 && *v < 64) {
           h.cnp_dscp = static_cast<int>(*v);
           h.cnp_basis = "firmware " + param;
