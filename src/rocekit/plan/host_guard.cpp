@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -90,12 +91,6 @@ bool prefix_match6(const std::array<std::uint8_t, 16>& a, const std::array<std::
   return true;
 }
 
-int popcount(std::uint32_t v) {
-  int n = 0;
-  for (; v; v &= v - 1) ++n;
-  return n;
-}
-
 }  // namespace
 
 std::map<std::string, std::string> live_protected_netdevs(const std::filesystem::path& root,
@@ -131,7 +126,7 @@ std::map<std::string, std::string> live_protected_netdevs(const std::filesystem:
     std::memcpy(&ip, &a4.s_addr, 4);  // the same raw word the kernel prints
     const Route4* best = nullptr;
     for (const Route4& r : *r4)
-      if ((r.flags & k_rtf_up) && (ip & r.mask) == r.dest && (!best || popcount(r.mask) > popcount(best->mask)))
+      if ((r.flags & k_rtf_up) && (ip & r.mask) == r.dest && (!best || std::popcount(r.mask) > std::popcount(best->mask)))
         best = &r;
     if (best) mark(best->dev, why);
   } else if (::inet_pton(AF_INET6, client.c_str(), &a6) == 1 && r6) {
