@@ -918,5 +918,34 @@ TEST(Alignment, DellSonicSampleVsNvidiaDefaultHost) {
   EXPECT_NE(extra->message.find("switch also lossless on 4"), std::string::npos) << extra->message;
 }
 
+// The host's CNP DSCP comes from CNP_DSCP_P<port> of the port the netdev is (phys_port_name
+// np<N>), never from the PCI function number; without a known port the policy value is used and
+// the finding says why.
+TEST(Alignment, CnpDscpOfThePhysicalPortNotThePciFunction) {
+  Snapshot h = host("netarbiter-eth4-qos-healthy");
+  SwitchQos sw = load("sonic/qos-mellanox4600c-c64-remap-disabled.json");
+  PortMap m{{Link{"", "*", "", "Ethernet0", {}}}};
+  ASSERT_EQ(h.netdevs.size(), 1u);
+  h.netdevs[0].bdf = "0000:01:00.0";  // function 0, but the netdev is port 2 below
+  PciFunction& f = h.pci("0000:01:00.0");
+  NvConfig nv;
+  nv.params.push_back(NvParam{"CNP_DSCP_P1", std::nullopt, std::string("48"), std::nullopt, std::nullopt, false, 1});
+  nv.params.push_back(NvParam{"CNP_DSCP_P2", std::nullopt, std::string("24"), std::nullopt, std::nullopt, false, 2});
+  f.nv_config.value = nv;
+  f.nv_config.source.file = "mlxconfig_q@0000:01:00.0.txt";
+
+  std::vector<Finding> fs = check_alignment(h, sw, &m, default_policy());
+  const Finding* cnp = find(fs, "switch.cnp-queue");
+  ASSERT_NE(cnp, nullptr);
+  EXPECT_NE(cnp->message.find("CNP DSCP 48 (policy cnp_dscp (firmware CNP_DSCP_P<n>: the physical port of eth4 is not known))"),
+            std::string::npos) << cnp->message;
+
+  h.netdevs[0].name = "enp1s0f0np1";  // phys_port_name p1: the second port
+  fs = check_alignment(h, sw, &m, default_policy());
+  cnp = find(fs, "switch.cnp-queue");
+  ASSERT_NE(cnp, nullptr);
+  EXPECT_NE(cnp->message.find("CNP DSCP 24 (firmware CNP_DSCP_P2)"), std::string::npos) << cnp->message;
+}
+
 }  // namespace
 }  // namespace rk::switchcfg

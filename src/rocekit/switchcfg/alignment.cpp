@@ -536,7 +536,7 @@ void check_cnp(const Pair& c, Out& out) {
       if (qc->scheduling->weight && mine >= top)
         sched_msg = "queue " + std::to_string(*cnp.queue) + " has the highest DWRR weight (" + std::to_string(mine) + ")";
       else
-        fails.push_back("CNP queue " + std::to_string(*cnp.queue) + " is " + qc->scheduling->type + " weight " +
+        fails.push_back(basis + " -> queue " + std::to_string(*cnp.queue) + " is " + qc->scheduling->type + " weight " +
                         std::to_string(mine) + ", below another queue's " + std::to_string(top) +
                         ": neither strict nor highest weight");
     }
