@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
       std::printf("pfc %s eth%d none\n", name, 3 % nics);
     }
     if (i % 2500 == 100) {
-      s.netdevs[5 % nics].qos.value->trust = "pcp";
+      s.netdevs[5 % nics].qos.value->trust = rk::Trust::pcp;
       std::printf("trust %s eth%d pcp\n", name, 5 % nics);
     }
     if (i % 5000 == 1) {

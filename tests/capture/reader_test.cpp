@@ -56,7 +56,7 @@ TEST(CaptureReader, BadFilesAreNamedAndTheRestIsChecked) {
   const NetDev* eth4 = snap->find_netdev("eth4");
   ASSERT_NE(eth4, nullptr);
   ASSERT_TRUE(eth4->qos.has_value());
-  EXPECT_EQ(eth4->qos->trust, "dscp");
+  EXPECT_EQ(eth4->qos->trust, Trust::dscp);
   EXPECT_EQ(eth4->qos->dscp_to_priority.at(26), 3);
 
   ASSERT_NE(input(*snap, "empty.txt"), nullptr);
@@ -142,7 +142,7 @@ TEST(CaptureReader, PastedPromptNamesTheToolAndTarget) {
   const NetDev* nd = snap->find_netdev("ens1f0np0");
   ASSERT_NE(nd, nullptr);
   ASSERT_TRUE(nd->qos.has_value());
-  EXPECT_EQ(nd->qos->trust, "dscp");
+  EXPECT_EQ(nd->qos->trust, Trust::dscp);
   EXPECT_EQ(nd->qos.source.file, "pasted.txt");
   EXPECT_EQ(nd->qos->trust_source.file, "pasted.txt");
   EXPECT_GE(nd->qos->trust_source.line, 2u);  // the prompt is line 1

@@ -172,8 +172,10 @@ TEST(ToolTable, MissingToolReasonsComeFromTheTable) {
   const NetDev* n = s.find_netdev("eth4");
   ASSERT_NE(n, nullptr);
   EXPECT_EQ(n->pause.reason, "ethtool_a missing on the host");
+  EXPECT_EQ(n->pause.reason_kind, ReasonKind::tool_failed);
   EXPECT_EQ(n->coalesce.reason, "not captured (no ethtool -c eth4 output in the capture)");
-  EXPECT_EQ(n->qos->trust, std::optional<std::string>("dscp"));
+  EXPECT_EQ(n->coalesce.reason_kind, ReasonKind::not_captured);
+  EXPECT_EQ(n->qos->trust, Trust::dscp);
 }
 
 /// A dmesg capture alone, by name or by content: the kernel's bandwidth line judges the link.

@@ -67,7 +67,7 @@ void expect_bundle_findings(const Snapshot& s, const std::string& bundle, const 
 
 TEST(CollectFixture, Cx4lx4PortReadsTheCapturedValues) {
   Snapshot s = collect_fixture("cx4lx-4port");
-  EXPECT_EQ(s.source.kind, "live");
+  EXPECT_EQ(s.source.kind, SourceKind::live);
   ASSERT_EQ(s.rdma_devices.size(), 4u);
   const RdmaDevice& d0 = s.rdma_devices[0];
   EXPECT_EQ(d0.name, "mlx5_0");
@@ -81,13 +81,13 @@ TEST(CollectFixture, Cx4lx4PortReadsTheCapturedValues) {
 
   const RdmaPort& p0 = port1(s, "mlx5_0");
   ASSERT_TRUE(p0.state.has_value());
-  EXPECT_EQ(*p0.state, "ACTIVE");
+  EXPECT_EQ(*p0.state, PortState::active);
   EXPECT_EQ(p0.state.source.file, "/sys/class/infiniband/mlx5_0/ports/1/state");
   EXPECT_EQ(p0.state.source.text, "4: ACTIVE");
   EXPECT_EQ(p0.phys_state, "LinkUp");
-  EXPECT_EQ(p0.link_layer, "Ethernet");
+  EXPECT_EQ(p0.link_layer, LinkLayer::ethernet);
   EXPECT_EQ(p0.netdev, "eth01");
-  EXPECT_EQ(*port1(s, "mlx5_1").state, "DOWN");
+  EXPECT_EQ(*port1(s, "mlx5_1").state, PortState::down);
   // GID table: index 3 is the IPv4-mapped RoCE v2 GID of 192.0.2.36 (show_gids line).
   ASSERT_TRUE(p0.gids.has_value());
   ASSERT_EQ(p0.gids->size(), 4u);
@@ -95,9 +95,9 @@ TEST(CollectFixture, Cx4lx4PortReadsTheCapturedValues) {
   EXPECT_EQ(g3.index, 3);
   EXPECT_EQ(g3.gid, "0000:0000:0000:0000:0000:ffff:c000:0224");
   EXPECT_EQ(g3.ipv4, "192.0.2.36");
-  EXPECT_EQ(g3.type, "RoCE v2");
+  EXPECT_EQ(g3.type, GidType::roce_v2);
   EXPECT_EQ(g3.netdev, "eth01");
-  EXPECT_EQ((*p0.gids)[0].type, "RoCE v1");
+  EXPECT_EQ((*p0.gids)[0].type, GidType::roce_v1);
   EXPECT_EQ(p0.gids.source.file, "/sys/class/infiniband/mlx5_0/ports/1/gids");
   EXPECT_EQ(p0.gids.source.text, "gids/3 0000:0000:0000:0000:0000:ffff:c000:0224 RoCE v2 eth01");
   EXPECT_EQ(port1(s, "mlx5_3").gids->size(), 2u);  // only link-local GIDs
@@ -221,8 +221,8 @@ TEST(CollectFixture, ProcfsMlx5AndEcnFixture) {
   EXPECT_EQ(d.node_guid, "0a7f:bc12:45ef:d23b");  // ttar "EOF": no trailing newline
   EXPECT_EQ(d.bdf, std::nullopt);                  // the fixture has no device link
   const RdmaPort& p = d.ports.at(0);
-  EXPECT_EQ(*p.state, "ACTIVE");
-  EXPECT_EQ(p.link_layer, "InfiniBand");
+  EXPECT_EQ(*p.state, PortState::active);
+  EXPECT_EQ(p.link_layer, LinkLayer::infiniband);
   ASSERT_TRUE(p.counters.has_value());
   EXPECT_EQ(p.counters->at("port_rcv_data"), 18126345378u);
   EXPECT_EQ(p.counters->at("out_of_sequence"), 1u);
@@ -321,13 +321,13 @@ TEST(CollectFixture, DgxH100EightGpusEightNics) {
   EXPECT_EQ(bad->numa_node, 0);
   EXPECT_EQ(*bad->mtu_bytes, 1500);
   ASSERT_TRUE(bad->qos.has_value()) << bad->qos.reason;
-  EXPECT_EQ(bad->qos->trust, "pcp");
+  EXPECT_EQ(bad->qos->trust, Trust::pcp);
   EXPECT_EQ(*bad->qos->pfc_enabled, std::vector<bool>(8, false));
   const NetDev* good = s.find_netdev("enp220s0np0");
   ASSERT_NE(good, nullptr);
   EXPECT_EQ(good->rdma_device, "mlx5_11");
   EXPECT_EQ(good->numa_node, 1);
-  EXPECT_EQ(good->qos->trust, "dscp");
+  EXPECT_EQ(good->qos->trust, Trust::dscp);
   EXPECT_EQ(good->qos->dscp_to_priority.at(26), 3);
   EXPECT_EQ(*good->qos->pfc_enabled, (std::vector<bool>{false, false, false, true, false, false, false, false}));
   ASSERT_TRUE(good->ecn.has_value()) << good->ecn.reason;

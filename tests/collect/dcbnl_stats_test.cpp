@@ -121,7 +121,7 @@ TEST(Dcbnl, DecodesAppTablePfcAndEts) {
                        attr(NLA_F_NESTED | DCB_ATTR_IEEE_APP_TABLE, table)});
   Result<QosState> q = decode_dcb_ieee_reply(reply(ieee), "eth4");
   ASSERT_TRUE(q) << q.error().describe();
-  EXPECT_EQ(q->trust, "dscp");
+  EXPECT_EQ(q->trust, Trust::dscp);
   EXPECT_EQ(q->dscp_to_priority, (std::map<int, int>{{26, 3}, {48, 6}}));
   ASSERT_TRUE(q->pfc_enabled);
   EXPECT_EQ(*q->pfc_enabled, (std::vector<bool>{false, false, false, true, false, false, false, false}));
@@ -138,7 +138,7 @@ TEST(Dcbnl, NoDscpEntriesMeansTrustPcp) {
   Bytes ieee = concat({attr(DCB_ATTR_IEEE_PFC, raw(pfc)), attr(DCB_ATTR_IEEE_APP_TABLE, {})});
   Result<QosState> q = decode_dcb_ieee_reply(reply(ieee), "eth4");
   ASSERT_TRUE(q) << q.error().describe();
-  EXPECT_EQ(q->trust, "pcp");
+  EXPECT_EQ(q->trust, Trust::pcp);
   EXPECT_TRUE(q->dscp_to_priority.empty());
   EXPECT_EQ(*q->pfc_enabled, std::vector<bool>(8, false));
   EXPECT_FALSE(q->priority_to_tc);  // no ETS attribute: not shown, not defaulted
@@ -195,7 +195,7 @@ TEST(OfedQosSysfs, ReadsTrustDscpMapAndPfcFromTheCapturedBlocks) {
   Result<QosState> q = read_ofed_qos_sysfs(HostView(root), "eth4");
   std::filesystem::remove_all(root);
   ASSERT_TRUE(q) << q.error().describe();
-  EXPECT_EQ(q->trust, "dscp");
+  EXPECT_EQ(q->trust, Trust::dscp);
   EXPECT_EQ(q->trust_source.file, "/sys/class/net/eth4/qos/trust");
   EXPECT_EQ(q->dscp_to_priority.size(), 64u);
   EXPECT_EQ(q->dscp_to_priority.at(26), 3);
@@ -236,7 +236,7 @@ TEST(OfedQosSysfs, CollectUnderRootUsesTheSysfsTree) {
   const NetDev* n = s.find_netdev("eth4");
   ASSERT_NE(n, nullptr);
   ASSERT_TRUE(n->qos.has_value()) << n->qos.reason;
-  EXPECT_EQ(n->qos->trust, "dscp");
+  EXPECT_EQ(n->qos->trust, Trust::dscp);
   EXPECT_EQ(n->qos->dscp_to_priority.at(26), 3);
   EXPECT_EQ(n->qos.source.file, "/sys/class/net/eth4/qos");
   ASSERT_EQ(n->qos.notes.size(), 1u);

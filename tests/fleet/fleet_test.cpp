@@ -75,7 +75,7 @@ fs::path synthetic_fleet(const TempDir& dir) {
     eth4.mtu_bytes.value = 9000;
     s.find_pci("0000:08:00.0")->board_serial_number = "SYN" + std::to_string(1000 + i);
     if (i == 3) eth4.qos.value->pfc_enabled = std::vector<bool>(8, false);
-    if (i == 7) eth4.qos.value->trust = "pcp";
+    if (i == 7) eth4.qos.value->trust = Trust::pcp;
     if (i == 9) eth4.mtu_bytes.value = 1500;
     if (i == 5) eth4.driver.value->firmware_version = "28.39.1002";
     write_snapshot(dir.path / (std::string(name) + ".json"), s);

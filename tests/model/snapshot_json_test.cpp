@@ -12,13 +12,13 @@ namespace {
 Snapshot sample() {
   Snapshot s;
   s.hostname = "node-a";
-  s.source = {"capture_dir", "/captures/node-a"};
+  s.source = {SourceKind::capture_dir, "/captures/node-a"};
   NetDev& n = s.netdev("eth4");
   n.bdf = "0000:3b:00.0";
   n.mtu_bytes.value = 9000;
   n.mtu_bytes.source = {"ip_link.txt", 3, "eth4: mtu 9000"};
   QosState q;
-  q.trust = "dscp";
+  q.trust = Trust::dscp;
   q.dscp_to_priority = {{26, 3}, {48, 6}};
   q.pfc_enabled = std::vector<bool>{false, false, false, true, false, false, false, false};
   q.trust_source = {"mlnx_qos@eth4.txt", 2, "Priority trust state: dscp"};
@@ -28,8 +28,9 @@ Snapshot sample() {
   RdmaDevice& d = s.rdma("mlx5_0");
   RdmaPort p;
   p.port = 1;
-  p.state.value = "ACTIVE";
-  p.gids = Collected<std::vector<Gid>>::missing("no show_gids in the input");
+  p.state.value = PortState::active;
+  p.gids = Collected<std::vector<Gid>>::missing("no show_gids in the input", ReasonKind::not_captured);
+  p.link_layer = LinkLayer::ethernet;
   d.ports.push_back(p);
   s.numa_cpu_count = Collected<std::map<int, int>>::missing("no lscpu in the input");
   return s;
@@ -72,6 +73,75 @@ TEST(SnapshotJson, RoundTripGivesTheSameSnapshot) {
   EXPECT_EQ(back->rdma_devices.at(0).ports.at(0).gids.reason, "no show_gids in the input");
   EXPECT_EQ(back->numa_cpu_count.reason, "no lscpu in the input");
   EXPECT_EQ(back->hostname, "node-a");
+}
+
+// The vocabulary keeps the JSON strings the schema has always had (docs/snapshot-schema.md).
+TEST(SnapshotJson, VocabularyKeepsItsStrings) {
+  nlohmann::json j = snapshot_to_json(sample());
+  EXPECT_EQ(j["source"]["kind"], "capture_dir");
+  const nlohmann::json& port = j["rdma_devices"][0]["ports"][0];
+  EXPECT_EQ(port["state"]["value"], "ACTIVE");
+  EXPECT_EQ(port["link_layer"], "Ethernet");
+  EXPECT_EQ(port["gids"]["reason_kind"], "not_captured");
+  EXPECT_FALSE(j["netdevs"][0]["pause"].contains("reason_kind"));  // not classified: no field
+
+  Result<Snapshot> back = snapshot_from_json(j);
+  ASSERT_TRUE(back.has_value()) << back.error().describe();
+  EXPECT_EQ(back->rdma_devices[0].ports[0].gids.reason_kind, ReasonKind::not_captured);
+  EXPECT_EQ(back->rdma_devices[0].ports[0].state.value, PortState::active);
+}
+
+TEST(SnapshotJson, UnknownVocabularyIsAnErrorNamingTheField) {
+  nlohmann::json j = snapshot_to_json(sample());
+  j["rdma_devices"][0]["ports"][0]["link_layer"] = "Token Ring";
+  Result<Snapshot> r = snapshot_from_json(j);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("/rdma_devices/0/ports/0/link_layer"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("expected a link layer (Ethernet, InfiniBand), got \"Token Ring\""), std::string::npos)
+      << r.error().message;
+}
+
+// Old snapshots wrote no source kind, or an empty one: they read as "snapshot".
+TEST(SnapshotJson, EmptySourceKindReadsAsSnapshot) {
+  nlohmann::json j = snapshot_to_json(sample());
+  j["source"]["kind"] = "";
+  Result<Snapshot> r = snapshot_from_json(j);
+  ASSERT_TRUE(r.has_value()) << r.error().describe();
+  EXPECT_EQ(r->source.kind, SourceKind::snapshot);
+}
+
+// Before the typed vocabulary an Ethernet GID without a type column was written as "".
+TEST(SnapshotJson, UntypedGidOfAnOlderSnapshotReadsAsNoType) {
+  nlohmann::json j = snapshot_to_json(sample());
+  j["rdma_devices"][0]["ports"][0]["gids"] = {
+      {"value", {{{"index", 0}, {"gid", "fe80:0000:0000:0000:0202:c9ff:fe00:0001"}, {"type", ""}},
+                 {{"index", 3}, {"gid", "0000:0000:0000:0000:0000:ffff:0a00:0001"}, {"ipv4", "10.0.0.1"},
+                  {"type", "RoCE v2"}, {"netdev", "eth4"}}}}};
+  Result<Snapshot> r = snapshot_from_json(j);
+  ASSERT_TRUE(r.has_value()) << r.error().describe();
+  const std::vector<Gid>& g = *r->rdma_devices[0].ports[0].gids;
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g[0].type, std::nullopt);
+  EXPECT_EQ(g[1].type, GidType::roce_v2);
+  EXPECT_EQ(g[1].ipv4, "10.0.0.1");
+  EXPECT_EQ(g[1].netdev, "eth4");
+}
+
+TEST(Vocabulary, ParsesEveryToolSpelling) {
+  EXPECT_EQ(port_state_from_string("4: ACTIVE"), PortState::active);   // sysfs ports/<p>/state
+  EXPECT_EQ(port_state_from_string("PORT_ACTIVE"), PortState::active);  // ibv_devinfo
+  EXPECT_EQ(port_state_from_string("1: DOWN"), PortState::down);
+  EXPECT_EQ(port_state_from_string("ACTIVE_DEFER"), PortState::active_defer);
+  EXPECT_EQ(port_state_from_string("UP"), std::nullopt);
+  EXPECT_EQ(link_layer_from_string("InfiniBand"), LinkLayer::infiniband);
+  EXPECT_EQ(link_layer_from_string("Ethernet\n"), LinkLayer::ethernet);
+  EXPECT_EQ(gid_type_from_string("IB/RoCE v1"), GidType::roce_v1);  // sysfs gid_attrs/types
+  EXPECT_EQ(gid_type_from_string("RoCE v2"), GidType::roce_v2);
+  EXPECT_EQ(gid_type_from_string("v2"), std::nullopt);
+  EXPECT_EQ(trust_from_string("DSCP"), Trust::dscp);
+  EXPECT_EQ(to_string(GidType::roce_v2), "RoCE v2");
+  EXPECT_EQ(to_string(PortState::active), "ACTIVE");
+  EXPECT_EQ(to_string(ReasonKind::needs_root), "needs_root");
 }
 
 TEST(SnapshotJson, NotASnapshotIsAnError) {

@@ -80,7 +80,7 @@ NetDev qos_dev(const std::string& name, const std::string& trust, std::vector<bo
   n.name = name;
   n.rdma_device = "mlx5_0";
   QosState q;
-  q.trust = trust;
+  q.trust = trust_from_string(trust);
   q.pfc_enabled = std::move(pfc);
   for (int d = 0; d < 64; ++d) q.dscp_to_priority[d] = d >> 3;
   n.qos.value = q;

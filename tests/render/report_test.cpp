@@ -15,7 +15,7 @@ namespace {
 Snapshot host() {
   Snapshot s;
   s.hostname = "node-a";
-  s.source = {"capture_dir", "/captures/node-a"};
+  s.source = {SourceKind::capture_dir, "/captures/node-a"};
   s.netdev("eth4").bdf = "0000:3b:00.0";
   return s;
 }

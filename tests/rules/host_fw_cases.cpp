@@ -44,7 +44,7 @@ Snapshot qos_host(bool with_persistence, PersistenceState p = {}) {
   Snapshot s;
   NetDev& n = s.netdev("eth4");
   QosState q;
-  q.trust = "dscp";
+  q.trust = Trust::dscp;
   q.pfc_enabled = std::vector<bool>{false, false, false, true, false, false, false, false};
   n.qos.value = q;
   if (with_persistence) s.persistence.value = p;

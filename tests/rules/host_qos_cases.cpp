@@ -11,7 +11,7 @@ Snapshot healthy() {
   NetDev& n = s.netdev("eth4");
   n.bdf = "0000:3b:00.0";
   QosState q;
-  q.trust = "dscp";
+  q.trust = Trust::dscp;
   for (int d = 0; d < 64; ++d) q.dscp_to_priority[d] = d >> 3;
   q.pfc_enabled = std::vector<bool>{false, false, false, true, false, false, false, false};
   q.trust_source = q.dscp_source = q.pfc_source = {"mlnx_qos@eth4.txt", 2, "hand-built"};
@@ -47,7 +47,7 @@ const std::vector<bool> k_pfc_3_4{false, false, false, true, true, false, false,
 const Cases k_cases{
     host_case("qos.trust-dscp", Outcome::pass, "eth4", "trust dscp", healthy),
     host_case("qos.trust-dscp", Outcome::fail, "eth4", "trust pcp, policy dscp",
-              [] { return changed([](NetDev& n) { n.qos.value->trust = "pcp"; }); }),
+              [] { return changed([](NetDev& n) { n.qos.value->trust = Trust::pcp; }); }),
     host_case("qos.trust-dscp", Outcome::unknown, "eth4", "trust state not collected: no mlnx_qos", no_qos),
     host_case("qos.trust-dscp", Outcome::not_applicable, "ib0", "IPoIB netdev", ipoib),
     host_case("qos.roce-dscp-priority", Outcome::pass, "eth4", "RoCE DSCP 26 -> priority 3", healthy),

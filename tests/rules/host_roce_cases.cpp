@@ -6,9 +6,9 @@ namespace rk::testcases {
 namespace {
 
 struct PortSpec {
-  const char* state = "ACTIVE";
-  const char* link_layer = "Ethernet";
-  std::vector<Gid> gids{Gid{3, "0000:0000:0000:0000:0000:ffff:0a00:0001", "10.0.0.1", "RoCE v2", "eth4"}};
+  std::optional<PortState> state = PortState::active;
+  std::optional<LinkLayer> link_layer = LinkLayer::ethernet;
+  std::vector<Gid> gids{Gid{3, "0000:0000:0000:0000:0000:ffff:0a00:0001", "10.0.0.1", GidType::roce_v2, "eth4"}};
   bool gids_collected = true;
   std::optional<int> active_mtu = 4096;
   const char* cm_mode = "RoCE v2";
@@ -19,10 +19,10 @@ Snapshot port(PortSpec spec) {
   RdmaDevice& d = s.rdma("mlx5_0");
   RdmaPort p;
   p.port = 1;
-  if (spec.state) p.state.value = spec.state;
+  if (spec.state) p.state.value = *spec.state;
   else p.state.reason = "no ibv_devinfo in the input";
-  if (spec.link_layer) p.link_layer = spec.link_layer;
-  p.netdev = std::string(spec.link_layer && std::string(spec.link_layer) == "InfiniBand" ? "ib0" : "eth4");
+  p.link_layer = spec.link_layer;
+  p.netdev = std::string(spec.link_layer == LinkLayer::infiniband ? "ib0" : "eth4");
   if (spec.gids_collected) p.gids.value = spec.gids;
   else p.gids.reason = "no show_gids in the input";
   p.active_mtu_bytes = spec.active_mtu;
@@ -44,12 +44,12 @@ Snapshot netdev_mtu(std::optional<int> mtu, const std::string& name = "eth4") {
 const std::string k_port = "mlx5_0/1";
 PortSpec ib() {
   PortSpec p;
-  p.link_layer = "InfiniBand";
+  p.link_layer = LinkLayer::infiniband;
   return p;
 }
 PortSpec down() {
   PortSpec p;
-  p.state = "DOWN";
+  p.state = PortState::down;
   p.gids.clear();
   return p;
 }
@@ -58,7 +58,7 @@ const Cases k_cases{
     host_case("link.port-active", Outcome::pass, k_port, "port is ACTIVE (eth4)", [] { return port({}); }),
     host_case("link.port-active", Outcome::fail, k_port, "port is DOWN", [] { return port(down()); }),
     host_case("link.port-active", Outcome::unknown, k_port, "port state not collected: no ibv_devinfo",
-              [] { PortSpec p; p.state = nullptr; return port(p); }),
+              [] { PortSpec p; p.state.reset(); return port(p); }),
     host_case("roce.enabled", Outcome::pass, k_port, "RoCE GIDs present", [] { return port({}); }),
     host_case("roce.enabled", Outcome::fail, k_port, "no RoCE GID in the port's GID table",
               [] { PortSpec p; p.gids.clear(); return port(p); }),
@@ -69,8 +69,8 @@ const Cases k_cases{
     host_case("roce.v2-gid", Outcome::fail, k_port, "",
               [] {
                 PortSpec p;
-                p.gids = {Gid{0, "fe80:0000:0000:0000:0202:c9ff:fe00:0001", std::nullopt, "RoCE v2", "eth4"},
-                          Gid{1, "0000:0000:0000:0000:0000:ffff:0a00:0001", "10.0.0.1", "RoCE v1", "eth4"}};
+                p.gids = {Gid{0, "fe80:0000:0000:0000:0202:c9ff:fe00:0001", std::nullopt, GidType::roce_v2, "eth4"},
+                          Gid{1, "0000:0000:0000:0000:0000:ffff:0a00:0001", "10.0.0.1", GidType::roce_v1, "eth4"}};
                 return port(p);
               }),
     host_case("roce.v2-gid", Outcome::unknown, k_port, "GID table not collected",

@@ -19,8 +19,8 @@ Snapshot one_port(const std::string& mode) {
   RdmaDevice& d = s.rdma("mlx5_0");
   RdmaPort p;
   p.port = 1;
-  p.link_layer = "Ethernet";
-  p.state.value = "ACTIVE";
+  p.link_layer = LinkLayer::ethernet;
+  p.state.value = PortState::active;
   p.default_roce_mode.value = mode;
   p.default_roce_mode.source = {"cma_roce_mode@mlx5_0.txt", 4, mode};
   d.ports.push_back(p);
@@ -177,7 +177,7 @@ TEST(QosRules, NetdevNamesAreQuotedInFixes) {
   Snapshot s;
   NetDev& n = s.netdev("eth0;reboot");
   QosState q;
-  q.trust = "pcp";
+  q.trust = Trust::pcp;
   n.qos.value = q;
   const Finding f = find(rules::evaluate(s, default_policy(), {"qos.trust-dscp"}),
                           "qos.trust-dscp", "eth0;reboot");

@@ -18,7 +18,7 @@ Snapshot healthy_host() {
   Snapshot s;
   NetDev& n = s.netdev("eth4");
   QosState q;
-  q.trust = "dscp";
+  q.trust = Trust::dscp;
   q.dscp_to_priority = {{26, 3}, {48, 6}};
   q.pfc_enabled = std::vector<bool>{false, false, false, true, false, false, false, false};
   q.trust_source = q.dscp_source = q.pfc_source = {"mlnx_qos@eth4.txt", 2, "hand-built"};

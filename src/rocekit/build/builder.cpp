@@ -6,43 +6,52 @@
 
 namespace rk::build {
 
-std::string port_state(parse::PortState s) {
+PortState port_state(parse::PortState s) {
   switch (s) {
-    case parse::PortState::nop: return "NOP";
-    case parse::PortState::down: return "DOWN";
-    case parse::PortState::init: return "INIT";
-    case parse::PortState::armed: return "ARMED";
-    case parse::PortState::active: return "ACTIVE";
-    case parse::PortState::active_defer: return "ACTIVE_DEFER";
+    case parse::PortState::nop: return PortState::nop;
+    case parse::PortState::down: return PortState::down;
+    case parse::PortState::init: return PortState::init;
+    case parse::PortState::armed: return PortState::armed;
+    case parse::PortState::active: return PortState::active;
+    case parse::PortState::active_defer: return PortState::active_defer;
   }
-  return "UNKNOWN";
+  return PortState::unknown;
 }
 
-std::string port_state_sysfs(std::string_view s) {
-  std::size_t c = s.find(':');
-  return std::string(text::trim(c == std::string_view::npos ? s : s.substr(c + 1)));
+PortState port_state_sysfs(std::string_view s) {
+  // "4: ACTIVE" (drivers/infiniband/core/sysfs.c state_show()).
+  return port_state_from_string(s).value_or(PortState::unknown);
 }
 
-std::string link_layer(parse::LinkLayer l) {
-  return l == parse::LinkLayer::infiniband ? "InfiniBand" : "Ethernet";
+LinkLayer link_layer(parse::LinkLayer l) {
+  return l == parse::LinkLayer::infiniband ? LinkLayer::infiniband : LinkLayer::ethernet;
 }
 
-std::string trust(parse::QosTrust t) { return std::string(parse::to_string(t)); }
+Trust trust(parse::QosTrust t) { return t == parse::QosTrust::dscp ? Trust::dscp : Trust::pcp; }
 
-std::optional<std::string> gid_type(const std::optional<parse::GidType>& t, bool ib) {
-  // An Ethernet port's GID without a type keeps "" (as printed: no type column).
-  if (!t) return ib ? "IB" : "";
-  if (*t == parse::GidType::roce_v2) return "RoCE v2";
-  return ib ? "IB" : "RoCE v1";
+std::optional<GidType> gid_type(const std::optional<parse::GidType>& t, bool ib) {
+  // An Ethernet port's GID printed without a type column has no type.
+  if (!t) return ib ? std::optional<GidType>(GidType::ib) : std::nullopt;
+  if (*t == parse::GidType::roce_v2) return GidType::roce_v2;
+  return ib ? GidType::ib : GidType::roce_v1;
 }
 
-std::optional<std::string> gid_type_sysfs(const std::optional<std::string>& t, bool ib) {
+std::optional<GidType> gid_type_sysfs(const std::optional<std::string>& t, bool ib) {
   // drivers/infiniband/core/sysfs.c: gid_attrs/types/<i> prints ib_cache_gid_type_str():
   // "IB/RoCE v1" or "RoCE v2".
-  if (!t) return ib ? std::optional<std::string>("IB") : std::nullopt;
-  if (*t == "RoCE v2") return "RoCE v2";
-  if (text::contains(*t, "RoCE v1") || *t == "IB/RoCE v1") return ib ? "IB" : "RoCE v1";
-  return std::nullopt;
+  if (!t) return ib ? std::optional<GidType>(GidType::ib) : std::nullopt;
+  std::optional<GidType> g = gid_type_from_string(*t);
+  if (g == GidType::roce_v1 && ib) return GidType::ib;
+  return g;
+}
+
+std::string cm_roce_mode(parse::CmRoceMode m) { return m == parse::CmRoceMode::v2 ? "RoCE v2" : "IB/RoCE v1"; }
+
+std::string cm_roce_mode_sysfs(std::string_view t) {
+  t = text::trim(t);
+  if (t == "RoCE v2") return "RoCE v2";
+  if (text::contains(t, "v1")) return "IB/RoCE v1";
+  return std::string(t);
 }
 
 std::optional<std::string> gid_ipv4(std::string_view g) {

@@ -12,24 +12,27 @@
 #include "rocekit/parse/dmesg.hpp"
 #include "rocekit/parse/ibv_devinfo.hpp"
 #include "rocekit/parse/mlnx_qos.hpp"
+#include "rocekit/parse/cma_roce_mode.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
 
 namespace rk::build {
 
 // ---------------------------------------------------------------- vocabulary ---------------
-// The snapshot's spellings: port state "ACTIVE", "DOWN", ... (the kernel's, sysfs.c
-// state_show()); link layer "Ethernet" / "InfiniBand"; GID type "IB", "RoCE v1", "RoCE v2";
-// trust "pcp" / "dscp".
-std::string port_state(parse::PortState s);
-/// sysfs ports/<p>/state "4: ACTIVE" -> "ACTIVE".
-std::string port_state_sysfs(std::string_view state_file);
-std::string link_layer(parse::LinkLayer l);  ///< "unspecified" reads as Ethernet (a RoCE port)
-std::string trust(parse::QosTrust t);
+// Parser enums and raw sysfs text to the snapshot's vocabulary (model/vocab.hpp).
+PortState port_state(parse::PortState s);
+/// sysfs ports/<p>/state "4: ACTIVE" -> active; unrecognised text -> unknown.
+PortState port_state_sysfs(std::string_view state_file);
+LinkLayer link_layer(parse::LinkLayer l);  ///< "unspecified" reads as Ethernet (a RoCE port)
+Trust trust(parse::QosTrust t);
 /// A parser's GID type on a port; `ib` when the port is InfiniBand (its GIDs are "IB").
-std::optional<std::string> gid_type(const std::optional<parse::GidType>& t, bool ib);
+std::optional<GidType> gid_type(const std::optional<parse::GidType>& t, bool ib);
 /// sysfs gid_attrs/types/<i> ("IB/RoCE v1", "RoCE v2") on a port; nullopt when unreadable and
 /// the port is not InfiniBand.
-std::optional<std::string> gid_type_sysfs(const std::optional<std::string>& types_file, bool ib);
+std::optional<GidType> gid_type_sysfs(const std::optional<std::string>& types_file, bool ib);
+/// rdma_cm default RoCE mode as the snapshot spells it: "RoCE v2" or "IB/RoCE v1" (configfs
+/// default_roce_mode, drivers/infiniband/core/cma_configfs.c); other text is kept as read.
+std::string cm_roce_mode(parse::CmRoceMode m);
+std::string cm_roce_mode_sysfs(std::string_view configfs_text);
 /// IPv4 address of an IPv4-mapped GID "0000:0000:0000:0000:0000:ffff:c0a8:0684" -> "192.168.6.132".
 std::optional<std::string> gid_ipv4(std::string_view gid);
 

@@ -57,23 +57,29 @@ std::string fill(std::string_view what, const std::string& netdev, const std::st
 }
 
 /// The reason a section nothing filled is missing, from the tool table's gap for it.
-std::string gap_reason(const Snapshot& s, Section section, const std::string& netdev = "",
-                     const std::string& rdma = "", const std::string& port = "",
-                     const std::string& bdf = "") {
+/// Why a section is absent, and the kind of reason.
+struct Missing {
+  std::string text;
+  ReasonKind kind;
+};
+
+Missing gap_reason(const Snapshot& s, Section section, const std::string& netdev = "",
+               const std::string& rdma = "", const std::string& port = "",
+               const std::string& bdf = "") {
   for (const Tool& t : all_tools())
     for (const Gap& g : t.gaps) {
       if (g.section != section) continue;
       std::string what = fill(g.what, netdev, rdma, port, bdf);
-      if (g.fixed) return what;
-      if (std::optional<std::string> f = failed_run(s, t.id)) return *f;
-      return "not captured (no " + what + " output in the capture)";
+      if (g.fixed) return {what, ReasonKind::not_captured};
+      if (std::optional<std::string> f = failed_run(s, t.id)) return {*f, ReasonKind::tool_failed};
+      return {"not captured (no " + what + " output in the capture)", ReasonKind::not_captured};
     }
-  return "not captured";  // unreachable: tools_test holds every section owned
+  return {"not captured", ReasonKind::not_captured};  // unreachable: tools_test holds every section owned
 }
 
 template <class T>
-void default_reason(Collected<T>& c, const std::string& why) {
-  if (!c.has_value() && c.reason.empty()) c.reason = why;
+void default_reason(Collected<T>& c, const Missing& why) {
+  if (!c.has_value() && c.reason.empty()) c.set_missing(why.text, why.kind);
 }
 
 void fill_reasons(Snapshot& s) {
@@ -110,7 +116,7 @@ void fill_reasons(Snapshot& s) {
   default_reason(s.kernel_modules, gap_reason(s, Section::host_modules));
   default_reason(s.persistence, gap_reason(s, Section::host_persistence));
   // No capture tool shows it: the CPU count per NUMA node is read by live collection only.
-  default_reason(s.numa_cpu_count, "not captured (CPU count per NUMA node comes from live collection)");
+  default_reason(s.numa_cpu_count, Missing{"not captured (CPU count per NUMA node comes from live collection)", ReasonKind::not_captured});
 }
 
 bool is_ignored_name(const std::string& name) {

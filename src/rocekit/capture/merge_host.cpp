@@ -42,11 +42,12 @@ void on_system_checks(Ctx& c) {
     }
     if (i.trust) {
       QosState q;
-      q.trust = *i.trust;
+      q.trust = trust_from_string(*i.trust);
       q.trust_source = c.find("trust state", body_from);
       n.qos.value = q;
       n.qos.source = q.trust_source;
       n.qos.notes.push_back("system-check report: trust state only (no DSCP map or PFC)");
+      if (!q.trust) n.qos.notes.push_back("trust state \"" + *i.trust + "\" is neither pcp nor dscp");
     }
     if (i.pcie_bdf && i.max_read_request_bytes) {
       if (auto b = normalize_bdf(*i.pcie_bdf)) {

@@ -35,7 +35,7 @@ void on_cma_roce_mode(Ctx& c) {
   std::string dev = r.rdma_device.value_or(c.target);
   if (dev.empty()) return no_subject(c, "RDMA device");
   RdmaPort& p = build::rdma_port(c.snap.rdma(dev), static_cast<int>(r.port.value_or(1)));
-  p.default_roce_mode.value = r.mode == parse::CmRoceMode::v2 ? "RoCE v2" : "IB/RoCE v1";
+  p.default_roce_mode.value = build::cm_roce_mode(r.mode);
   p.default_roce_mode.source = c.at(r.line);
 }
 
@@ -69,7 +69,7 @@ void on_ibv_devinfo(Ctx& c) {
       }
       if (p.max_mtu_bytes) rp.max_mtu_bytes = static_cast<int>(*p.max_mtu_bytes);
       if (v->verbose && (!p.gids.empty() || p.gid_tbl_len)) {
-        bool ib = rp.link_layer && *rp.link_layer == "InfiniBand";
+        bool ib = rp.link_layer == LinkLayer::infiniband;
         std::vector<Gid> gids;
         for (const parse::IbvGid& g : p.gids)
           gids.push_back(Gid{static_cast<int>(g.index), g.gid, g.ipv4, build::gid_type(g.type, ib), std::nullopt});
@@ -99,9 +99,9 @@ void on_show_gids(Ctx& c) {
     p.gids.value = gids;
     p.gids.source = ev[key];
     if (!p.link_layer && std::any_of(gids.begin(), gids.end(), [](const Gid& g) {
-          return g.type && g.type->starts_with("RoCE");
+          return g.type == GidType::roce_v1 || g.type == GidType::roce_v2;
         }))
-      p.link_layer = "Ethernet";
+      p.link_layer = LinkLayer::ethernet;
   }
 }
 
@@ -120,7 +120,7 @@ void on_ibdev2netdev(Ctx& c) {
       p.state.source = ev;
     } else if (e.link_up && !p.state.has_value()) {
       // ibdev2netdev's (Up)/(Down) is the netdev state; for RoCE it follows the port.
-      p.state.value = *e.link_up ? "ACTIVE" : "DOWN";
+      p.state.value = *e.link_up ? PortState::active : PortState::down;
       p.state.source = ev;
     }
     if (e.netdev) {

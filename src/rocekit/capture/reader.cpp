@@ -34,7 +34,7 @@ std::string clean_name(std::string name) {
 Result<CaptureSet> read_dir(const fs::path& root) {
   CaptureSet set;
   set.origin = root.string();
-  set.kind = "capture_dir";
+  set.kind = SourceKind::capture_dir;
   std::error_code ec;
   fs::recursive_directory_iterator it(root, fs::directory_options::none, ec);
   if (ec) return unexpected(ErrorKind::io, ec.message(), root.string());
@@ -86,7 +86,7 @@ struct ArchiveCloser {
 Result<CaptureSet> read_archive(const fs::path& path) {
   CaptureSet set;
   set.origin = path.string();
-  set.kind = "capture_tarball";
+  set.kind = SourceKind::capture_tarball;
   std::unique_ptr<archive, ArchiveCloser> a(archive_read_new());
   archive_read_support_filter_gzip(a.get());
   archive_read_support_filter_none(a.get());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rocekit/core/result.hpp"
+#include "rocekit/model/vocab.hpp"
 
 namespace rk::capture {
 
@@ -25,7 +26,7 @@ struct CaptureFile {
 
 struct CaptureSet {
   std::string origin;  ///< the path given by the user
-  std::string kind;    ///< "capture_dir" or "capture_tarball"
+  SourceKind kind = SourceKind::capture_dir;
   std::vector<CaptureFile> files;
 };
 

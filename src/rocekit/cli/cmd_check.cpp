@@ -47,7 +47,7 @@ void run_check(Context& ctx, const CheckOptions& o) {
   if (!snap) return report_error(ctx, snap.error());
   if (o.input.empty() && !collect_live(ctx, o.root, o.nv_config, *snap)) return;
   // A capture in which no file could be used is an input error, not a clean bill of health.
-  bool usable = snap->source.kind == "snapshot" || snap->source.kind == "live" || !snap->tool_runs.empty();
+  bool usable = snap->source.kind == SourceKind::snapshot || snap->source.kind == SourceKind::live || !snap->tool_runs.empty();
   for (const InputFile& in : snap->inputs)
     usable = usable || in.status == "parsed" || in.status == "parsed_with_warnings";
   if (!usable) {

@@ -31,6 +31,20 @@ std::string why(const Error& e) {
   }
 }
 
+ReasonKind kind_of(const Error& e) {
+  switch (e.kind) {
+    case ErrorKind::permission_denied: return ReasonKind::needs_root;
+    case ErrorKind::not_found: return ReasonKind::not_present;
+    default: return ReasonKind::unreadable;
+  }
+}
+
+/// Marks `c` absent because the read failed with `e`.
+template <class T>
+void set_failed(Collected<T>& c, const Error& e) {
+  c.set_missing(why(e), kind_of(e));
+}
+
 template <class T>
 void set_value(Collected<T>& c, T v, Evidence source) {
   c.value = std::move(v);
@@ -106,8 +120,9 @@ void read_ecn(const HostView& host, NetDev& n) {
     }
   }
   if (st.rp_enabled.empty() && st.np_enabled.empty() && problems.empty() && !host.exists(base)) {
-    n.ecn.reason = base + " not present (the NVIDIA OFED mlx5 driver's ECN tree; absent with the "
-                          "inbox driver or a non-mlx5 NIC)";
+    n.ecn.set_missing(base + " not present (the NVIDIA OFED mlx5 driver's ECN tree; absent with the "
+                             "inbox driver or a non-mlx5 NIC)",
+                      ReasonKind::not_present);
     return;
   }
   if (st.rp_enabled.empty() && st.np_enabled.empty()) {
@@ -127,7 +142,7 @@ void read_ecn(const HostView& host, NetDev& n) {
 void read_netdev(const HostView& host, NetDev& n) {
   std::string base = "/sys/class/net/" + n.name;
   if (Result<std::string> mtu = host.read_text(base + "/mtu"); !mtu) {
-    n.mtu_bytes.reason = why(mtu.error());
+    set_failed(n.mtu_bytes, mtu.error());
   } else if (std::optional<std::int64_t> v = text::parse_int(*mtu); v && *v > 0 && *v < 1000000) {
     set_value(n.mtu_bytes, static_cast<int>(*v), ev(base + "/mtu", *mtu));
   } else {
@@ -136,7 +151,7 @@ void read_netdev(const HostView& host, NetDev& n) {
   if (Result<std::string> op = host.read_text(base + "/operstate"))
     set_value(n.operstate, *op, ev(base + "/operstate", *op));
   else
-    n.operstate.reason = why(op.error());
+    set_failed(n.operstate, op.error());
 
   // Link: speed (Mb/s) and carrier. Drivers report a down link as -1, 4294967295 or EINVAL.
   LinkSettings link;
@@ -173,10 +188,10 @@ void read_netdev(const HostView& host, NetDev& n) {
   read_ecn(host, n);
   const std::string no_ioctl = " not collected: the ethtool ioctl reads the running kernel only "
                                "(not used with --root); capture `ethtool ";
-  n.pause.reason = "802.3x pause" + no_ioctl + "-a " + n.name + "`";
-  n.coalesce.reason = "interrupt coalescing" + no_ioctl + "-c " + n.name + "`";
-  n.channels.reason = "channels" + no_ioctl + "-l " + n.name + "`";
-  n.stats.reason = "ethtool statistics" + no_ioctl + "-S " + n.name + "`";
+  n.pause.set_missing("802.3x pause" + no_ioctl + "-a " + n.name + "`", ReasonKind::not_supported);
+  n.coalesce.set_missing("interrupt coalescing" + no_ioctl + "-c " + n.name + "`", ReasonKind::not_supported);
+  n.channels.set_missing("channels" + no_ioctl + "-l " + n.name + "`", ReasonKind::not_supported);
+  n.stats.set_missing("ethtool statistics" + no_ioctl + "-S " + n.name + "`", ReasonKind::not_supported);
 }
 
 /// DCB/QoS: dcbnl IEEE_GET from the running kernel (live only), overlaid by the MLNX_OFED sysfs
@@ -222,10 +237,10 @@ void read_qos(const HostView& host, bool live, NetDev& n) {
 void read_gids(const HostView& host, const std::string& pbase, RdmaPort& port) {
   Result<std::vector<std::string>> idx = host.list_dir(pbase + "/gids");
   if (!idx) {
-    port.gids.reason = why(idx.error());
+    set_failed(port.gids, idx.error());
     return;
   }
-  bool ib = port.link_layer && *port.link_layer == "InfiniBand";
+  bool ib = port.link_layer == LinkLayer::infiniband;
   std::vector<Gid> gids;
   std::string best;
   bool best_routable = false;
@@ -241,10 +256,10 @@ void read_gids(const HostView& host, const std::string& pbase, RdmaPort& port) {
     Result<std::string> t = host.read_text(pbase + "/gid_attrs/types/" + i);
     gid.type = build::gid_type_sysfs(t ? std::optional<std::string>(*t) : std::nullopt, ib);
     if (Result<std::string> nd = host.read_text(pbase + "/gid_attrs/ndevs/" + i)) gid.netdev = *nd;
-    std::string line = "gids/" + i + " " + gid.gid + " " + gid.type.value_or("?") +
+    std::string line = "gids/" + i + " " + gid.gid + " " + (gid.type ? str(*gid.type) : std::string("?")) +
                        (gid.netdev ? " " + *gid.netdev : "");
     // Evidence: the first routable RoCE v2 GID, else the first GID in use.
-    bool routable_v2 = gid.type == std::optional<std::string>("RoCE v2") && !gid.gid.starts_with("fe80");
+    bool routable_v2 = gid.type == GidType::roce_v2 && !gid.gid.starts_with("fe80");
     if (best.empty() || (routable_v2 && !best_routable)) {
       best = line;
       best_routable = routable_v2;
@@ -303,11 +318,10 @@ void read_cm_mode(const HostView& host, const std::string& dev, RdmaPort& port) 
   }
   Result<std::string> m = host.read_text(file);
   if (!m) {
-    port.default_roce_mode.reason = why(m.error());
+    set_failed(port.default_roce_mode, m.error());
     return;
   }
-  std::string v = *m == "RoCE v2" ? "RoCE v2" : text::contains(*m, "v1") ? "IB/RoCE v1" : *m;
-  set_value(port.default_roce_mode, v, ev(file, *m));
+  set_value(port.default_roce_mode, build::cm_roce_mode_sysfs(*m), ev(file, *m));
 }
 
 RdmaDevice read_rdma(const HostView& host, const std::string& name, const Snapshot& s,
@@ -343,9 +357,9 @@ RdmaDevice read_rdma(const HostView& host, const std::string& name, const Snapsh
     if (Result<std::string> st = host.read_text(pbase + "/state"))
       set_value(p.state, build::port_state_sysfs(*st), ev(pbase + "/state", *st));
     else
-      p.state.reason = why(st.error());
+      set_failed(p.state, st.error());
     if (Result<std::string> ps = host.read_text(pbase + "/phys_state")) p.phys_state = after_colon(*ps);
-    if (Result<std::string> ll = host.read_text(pbase + "/link_layer")) p.link_layer = *ll;
+    if (Result<std::string> ll = host.read_text(pbase + "/link_layer")) p.link_layer = link_layer_from_string(*ll);
     read_gids(host, pbase, p);
     // The port's netdev: the ndev of its first GID, else a netdev on the same PCI function.
     if (p.gids.has_value())
@@ -361,7 +375,7 @@ RdmaDevice read_rdma(const HostView& host, const std::string& name, const Snapsh
           break;
         }
     // sysfs has no active_mtu; for RoCE the kernel derives it from the netdev MTU.
-    if (p.link_layer && *p.link_layer == "Ethernet" && p.netdev)
+    if (p.link_layer == LinkLayer::ethernet && p.netdev)
       if (const NetDev* n = s.find_netdev(*p.netdev); n && n->mtu_bytes.has_value()) {
         int a = iboe_active_mtu_bytes(*n->mtu_bytes);
         if (a > 0) {
@@ -376,7 +390,8 @@ RdmaDevice read_rdma(const HostView& host, const std::string& name, const Snapsh
     if (counters)
       read_counters(host, pbase, p);
     else
-      p.counters.reason = "not read in this snapshot (rocekit exporter reads counters per scrape)";
+      p.counters.set_missing("not read in this snapshot (rocekit exporter reads counters per scrape)",
+                             ReasonKind::not_requested);
     read_cm_mode(host, name, p);
     d.ports.push_back(std::move(p));
   }
@@ -388,8 +403,9 @@ RdmaDevice read_rdma(const HostView& host, const std::string& name, const Snapsh
 
 void read_nv_config(const CollectRequest& req, CommandRunner& runner, PciFunction& p) {
   if (!req.nv_config) {
-    p.nv_config.reason = "not requested: `rocekit collect --nv-config` runs `mstconfig -d " + p.bdf +
-                         " -e q` (needs root and mstflint or MFT)";
+    p.nv_config.set_missing("not requested: `rocekit collect --nv-config` runs `mstconfig -d " + p.bdf +
+                                " -e q` (needs root and mstflint or MFT)",
+                            ReasonKind::not_requested);
     return;
   }
   Result<std::string> out = runner.run({"mstconfig", "-d", p.bdf, "-e", "q"});
@@ -446,7 +462,7 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
   std::string cfg_path = base + "/config";
   Result<std::vector<std::uint8_t>> cfg = host.read_bytes(cfg_path, 4096);
   if (!cfg) {
-    p.link.reason = why(cfg.error());
+    set_failed(p.link, cfg.error());
     p.max_read_request_bytes.reason = p.link.reason;
   } else if (Result<PcieConfigFacts> f = parse_pcie_config(*cfg); !f) {
     std::string r = cfg_path + ": " + f.error().message;
@@ -492,8 +508,9 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
   if (p.vendor_id == 0x15b3 && !p.is_vf.value_or(false) && !p.flash_recovery)
     read_nv_config(req, runner, p);
   else
-    p.nv_config.reason = p.vendor_id == 0x15b3 ? "not queried for a VF or a flash-recovery function"
-                                               : "not an NVIDIA/Mellanox function";
+    p.nv_config.set_missing(p.vendor_id == 0x15b3 ? "not queried for a VF or a flash-recovery function"
+                                                  : "not an NVIDIA/Mellanox function",
+                            ReasonKind::not_applicable);
   return p;
 }
 
@@ -566,7 +583,7 @@ void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>
     else
       s.numa_cpu_count.reason = "/sys/devices/system/node has no readable node*/cpulist";
   } else {
-    s.numa_cpu_count.reason = why(nodes.error());
+    set_failed(s.numa_cpu_count, nodes.error());
   }
   // Loaded modules.
   if (Result<std::string> mods = host.read_text("/proc/modules")) {
@@ -577,7 +594,7 @@ void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>
     }
     set_value(s.kernel_modules, names, ev("/proc/modules", std::to_string(names.size()) + " modules"));
   } else {
-    s.kernel_modules.reason = why(mods.error());
+    set_failed(s.kernel_modules, mods.error());
   }
   // GPUDirect RDMA evidence; without an NVIDIA GPU the question does not arise, and "peermem
   // not loaded" must not read as a failure.
@@ -617,26 +634,30 @@ void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>
 /// what it could not see.
 void note_unreadable(Snapshot& s, const std::vector<std::string>& more) {
   std::set<std::string> paths(more.begin(), more.end());
-  auto check = [&](const std::string& reason) {
-    const std::string k = "needs root: cannot read ";
+  // The path is the end of why()'s "needs root: cannot read <path>".
+  const std::string k = "needs root: cannot read ";
+  auto add = [&](const std::string& reason) {
     if (reason.starts_with(k)) paths.insert(reason.substr(k.size()));
   };
+  auto check = [&](const auto& c) {
+    if (c.reason_kind == ReasonKind::needs_root) add(c.reason);
+  };
   for (const NetDev& n : s.netdevs) {
-    check(n.mtu_bytes.reason);
-    check(n.operstate.reason);
-    check(n.ecn.reason);
+    check(n.mtu_bytes);
+    check(n.operstate);
+    check(n.ecn);
   }
   for (const RdmaDevice& d : s.rdma_devices)
     for (const RdmaPort& p : d.ports) {
-      check(p.state.reason);
-      check(p.gids.reason);
-      check(p.counters.reason);
-      for (const std::string& n : p.counters.notes) check(n);
-      check(p.default_roce_mode.reason);
+      check(p.state);
+      check(p.gids);
+      check(p.counters);
+      for (const std::string& n : p.counters.notes) add(n);
+      check(p.default_roce_mode);
     }
-  for (const PciFunction& p : s.pci_functions) check(p.link.reason);
-  check(s.kernel_modules.reason);
-  check(s.numa_cpu_count.reason);
+  for (const PciFunction& p : s.pci_functions) check(p.link);
+  check(s.kernel_modules);
+  check(s.numa_cpu_count);
   std::size_t pci_short = 0;
   for (const PciFunction& p : s.pci_functions)
     if (p.link.reason.find(": needs root: only ") != std::string::npos) ++pci_short;
@@ -707,7 +728,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   Snapshot s;
   s.tool_version = req.tool_version;
   s.collected_at = req.collected_at;
-  s.source = SnapshotSource{"live", host.root().string()};
+  s.source = SnapshotSource{SourceKind::live, host.root().string()};
   if (Result<std::string> h = host.read_text("/proc/sys/kernel/hostname")) s.hostname = *h;
 
   // Netdevs not under /sys/devices/virtual (PCI, virtio, ...); virtual ones (lo, bridges, ifb,

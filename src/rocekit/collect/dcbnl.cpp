@@ -129,7 +129,7 @@ Result<QosState> decode_dcb_ieee_reply(std::span<const std::uint8_t> reply, cons
       if (shown.size() < 200) shown += std::string(shown.empty() ? "" : ", ") + std::to_string(a.protocol) + "->" +
                                        std::to_string(a.priority);
     }
-    q.trust = q.dscp_to_priority.empty() ? "pcp" : "dscp";
+    q.trust = q.dscp_to_priority.empty() ? Trust::pcp : Trust::dscp;
     q.trust_source = base;
     q.trust_source.text = q.dscp_to_priority.empty()
                               ? "IEEE APP table has no DSCP-selector entries"
@@ -197,8 +197,8 @@ Result<QosState> read_ofed_qos_sysfs(const HostView& host, const std::string& if
   std::vector<std::string> errors;
   if (trust) {
     std::string t = text::to_lower(*trust);
-    if (text::contains(t, "dscp")) q.trust = "dscp";
-    else if (text::contains(t, "pcp")) q.trust = "pcp";
+    if (text::contains(t, "dscp")) q.trust = Trust::dscp;
+    else if (text::contains(t, "pcp")) q.trust = Trust::pcp;
     if (q.trust) q.trust_source = Evidence{dir + "/trust", 0, *trust};
   } else {
     errors.push_back(trust.error().describe());

@@ -35,6 +35,18 @@ std::string why_errno(int err, const std::string& what, const std::string& drive
   return what + ": " + std::strerror(err);
 }
 
+ReasonKind kind_of_errno(int err) {
+  if (err == EOPNOTSUPP) return ReasonKind::not_supported;
+  if (err == EPERM || err == EACCES) return ReasonKind::needs_root;
+  return ReasonKind::unreadable;
+}
+
+/// Marks `c` absent because the ioctl `what` failed with `err`.
+template <class T>
+void set_failed(Collected<T>& c, int err, const std::string& what, const std::string& driver) {
+  c.set_missing(why_errno(err, what, driver), kind_of_errno(err));
+}
+
 }  // namespace
 
 DriverInfo to_driver_info(const ethtool_drvinfo& d) {
@@ -118,7 +130,7 @@ void read_ethtool(const std::string& ifname, NetDev& n, bool channels_via_netlin
                                    " rx-usecs " + std::to_string(co.rx_coalesce_usecs) + " tx-usecs " +
                                    std::to_string(co.tx_coalesce_usecs));
   } else {
-    n.coalesce.reason = why_errno(err, "ETHTOOL_GCOALESCE", driver);
+    set_failed(n.coalesce, err, "ETHTOOL_GCOALESCE", driver);
   }
   // Channels: ethtool netlink first (what `ethtool -l` uses since kernel 5.6), the ioctl when
   // the netlink family is absent or not asked for.
@@ -144,7 +156,7 @@ void read_ethtool(const std::string& ifname, NetDev& n, bool channels_via_netlin
                                                           " of max " + std::to_string(ch.max_combined));
       n.channels.notes.push_back("ethtool netlink: " + netlink_why + "; read with the ioctl");
     } else {
-      n.channels.reason = why_errno(err, "ETHTOOL_GCHANNELS", driver);
+      set_failed(n.channels, err, "ETHTOOL_GCHANNELS", driver);
     }
   }
   ethtool_pauseparam pp{};
@@ -156,7 +168,7 @@ void read_ethtool(const std::string& ifname, NetDev& n, bool channels_via_netlin
                                                        " rx " + (pp.rx_pause ? "on" : "off") + " tx " +
                                                        (pp.tx_pause ? "on" : "off"));
   } else {
-    n.pause.reason = why_errno(err, "ETHTOOL_GPAUSEPARAM", driver);
+    set_failed(n.pause, err, "ETHTOOL_GPAUSEPARAM", driver);
   }
   ::close(fd);
 }
@@ -216,13 +228,13 @@ void read_ethtool_stats(const std::string& ifname, NetDev& n) {
   st->n_stats = count;
   if (err = ethtool_get(fd, ifname, gs); err != 0) {
     ::close(fd);
-    n.stats.reason = why_errno(err, "ETHTOOL_GSTRINGS", driver);
+    set_failed(n.stats, err, "ETHTOOL_GSTRINGS", driver);
     return;
   }
   err = ethtool_get(fd, ifname, st);
   ::close(fd);
   if (err != 0) {
-    n.stats.reason = why_errno(err, "ETHTOOL_GSTATS", driver);
+    set_failed(n.stats, err, "ETHTOOL_GSTATS", driver);
     return;
   }
   // The kernel may shrink len/n_stats if the set changed between the calls.

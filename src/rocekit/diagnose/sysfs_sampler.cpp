@@ -48,7 +48,7 @@ Result<Snapshot> sample_sysfs(const std::string& root) {
   if (!fs::is_directory(net, ec))
     return unexpected(ErrorKind::not_found, "no sysfs network class directory", net.string());
   Snapshot s;
-  s.source = {"live", base.string()};
+  s.source = {SourceKind::live, base.string()};
   std::size_t budget = k_max_files;
   for (fs::directory_iterator it(net, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code ec2;

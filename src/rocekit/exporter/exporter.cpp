@@ -74,11 +74,6 @@ Labels with(const Labels& base, std::initializer_list<std::pair<std::string, std
 
 std::uint64_t b(bool v) { return v ? 1 : 0; }
 
-std::string after_colon(std::string_view s) {
-  std::size_t c = s.find(':');
-  return std::string(text::trim(c == std::string_view::npos ? s : s.substr(c + 1)));
-}
-
 }  // namespace
 
 // ------------------------------------------------------------------ widening --------------
@@ -218,7 +213,7 @@ void render_state(const Snapshot& st, const std::vector<Finding>& findings, Expo
       if (n->mtu_bytes.has_value())
         out.add("rocekit_netdev_mtu_bytes", l, static_cast<std::uint64_t>(*n->mtu_bytes));
       if (n->qos.has_value()) {
-        if (n->qos->trust) out.add("rocekit_qos_trust_info", with(l, {{"trust", *n->qos->trust}}), std::uint64_t{1});
+        if (n->qos->trust) out.add("rocekit_qos_trust_info", with(l, {{"trust", str(*n->qos->trust)}}), std::uint64_t{1});
         if (n->qos->pfc_enabled)
           for (std::size_t i = 0; i < n->qos->pfc_enabled->size() && i < 8; ++i)
             out.add("rocekit_pfc_enabled", with(l, {{"priority", std::to_string(i)}}), b((*n->qos->pfc_enabled)[i]));
@@ -369,7 +364,7 @@ std::optional<std::string> Exporter::build_device(const std::string& dev, Cached
       for (const RdmaPort& sp : sd->ports)
         if (std::to_string(sp.port) == p) {
           if (sp.netdev) cp.netdev = *sp.netdev;
-          if (sp.link_layer) ll = *sp.link_layer;
+          if (sp.link_layer) ll = str(*sp.link_layer);
         }
     Labels l{{"device", dev}, {"port", p}, {"netdev", cp.netdev}};
     cp.labels_info_series =
@@ -492,7 +487,7 @@ std::string Exporter::collect_locked(double now) {
       if (std::optional<std::string> err = build_device(dev, cache)) failure = *err;
     // Read everything first; a failure drops the device's samples for this scrape.
     struct PortRead {
-      std::string state;
+      std::optional<PortState> state;
       std::optional<double> rate_bps;
       std::vector<std::optional<std::uint64_t>> raw;  ///< per CachedCounter; nullopt = not a number
       std::optional<std::map<std::string, std::uint64_t>> ethtool;
@@ -508,7 +503,7 @@ std::string Exporter::collect_locked(double now) {
         gone = true;
         break;
       }
-      if (state_got >= 0) r.state = after_colon(std::string_view(buf, static_cast<std::size_t>(state_got)));
+      if (state_got >= 0) r.state = port_state_from_string(std::string_view(buf, static_cast<std::size_t>(state_got)));
       if (ssize_t got = read_cached(cp.rate_fd, cp.rate_path, buf, sizeof buf - 1); got >= 0) {
         std::vector<std::string_view> w = text::words(std::string_view(buf, static_cast<std::size_t>(got)));
         if (std::optional<double> g = text::parse_double(w.empty() ? "" : w[0])) r.rate_bps = *g * 1e9 / 8;  // Gb/s -> bytes/s
@@ -585,7 +580,7 @@ std::string Exporter::collect_locked(double now) {
       CachedPort& cp = cache.ports[pi];
       const PortRead& r = reads[pi];
       out.add_series(k_info, cp.labels_info_series, std::uint64_t{1});
-      if (!r.state.empty()) out.add_series(k_up, cp.up_series, b(r.state == "ACTIVE"));
+      if (r.state) out.add_series(k_up, cp.up_series, b(*r.state == PortState::active));
       if (r.rate_bps) out.add_series(k_rate, cp.rate_series, *r.rate_bps);
       for (std::size_t ci = 0; ci < cp.counters.size(); ++ci) {
         if (!r.raw[ci]) continue;

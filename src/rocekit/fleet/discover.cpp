@@ -153,7 +153,6 @@ Result<Snapshot> load_snapshot_json(const fs::path& path) {
   }
   Result<Snapshot> r = snapshot_from_json(j);
   if (!r) return unexpected(r.error().kind, r.error().message, path.string());
-  if (r->source.kind.empty()) r->source.kind = "snapshot";
   if (r->source.path.empty()) r->source.path = path.string();
   return r;
 }
@@ -163,7 +162,7 @@ Result<Snapshot> load_host(const fs::path& path) {
   if (path.extension() == ".json" && fs::is_regular_file(path, ec)) return load_snapshot_json(path);
   Result<Snapshot> snap = load_input(path);
   if (!snap) return snap;
-  if (snap->source.kind == "snapshot" || snap->source.kind == "live" || !snap->tool_runs.empty())
+  if (snap->source.kind == SourceKind::snapshot || snap->source.kind == SourceKind::live || !snap->tool_runs.empty())
     return snap;
   for (const InputFile& in : snap->inputs)
     if (in.status == "parsed" || in.status == "parsed_with_warnings") return snap;

@@ -109,7 +109,7 @@ struct Builder {
   void from_netdev(const NetDev& n) {
     if (n.qos.has_value()) {
       const QosState& q = *n.qos;
-      if (q.trust) set(setting::trust, *q.trust);
+      if (q.trust) set(setting::trust, str(*q.trust));
       else missing(setting::trust, "the QoS output shows no trust state");
       if (!q.dscp_to_priority.empty()) set(setting::dscp_map, dscp_map_string(q.dscp_to_priority));
       else missing(setting::dscp_map, "the QoS output shows no DSCP to priority map");

@@ -7,6 +7,11 @@
 
 namespace rk {
 
+void throw_bad_enum(const nlohmann::json& j, std::string_view what) {
+  throw nlohmann::detail::type_error::create(
+      302, "expected " + std::string(what) + ", got " + j.dump(), &j);
+}
+
 nlohmann::json snapshot_to_json(const Snapshot& s) {
   nlohmann::json j;
   j["schema_version"] = s.schema_version;
@@ -98,7 +103,6 @@ Result<Snapshot> load_snapshot_file(const std::filesystem::path& path) {
     return unexpected(ErrorKind::malformed_input, "not valid JSON", path.string());
   Result<Snapshot> r = snapshot_from_json(j);
   if (!r) return unexpected(r.error().kind, r.error().message, path.string());
-  if (r->source.kind.empty()) r->source.kind = "snapshot";
   return r;
 }
 

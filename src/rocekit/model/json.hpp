@@ -16,6 +16,34 @@ namespace rk {
 #define RK_JSON(Type, ...) NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Type, __VA_ARGS__)
 RK_JSON(Evidence, file, line, text)
 
+/// The vocabulary enums as the strings of model/vocab.cpp; an unknown string is an error
+/// naming the field (JSON_DIAGNOSTICS) and the accepted values.
+[[noreturn]] void throw_bad_enum(const nlohmann::json& j, std::string_view what);
+#define RK_JSON_ENUM(Enum, from_string, what)                                     \
+  inline void to_json(nlohmann::json& j, Enum v) { j = std::string(to_string(v)); } \
+  inline void from_json(const nlohmann::json& j, Enum& v) {                        \
+    std::optional<Enum> e = j.is_string() ? from_string(j.get<std::string>()) : std::nullopt; \
+    if (!e) throw_bad_enum(j, what);                                                \
+    v = *e;                                                                         \
+  }
+RK_JSON_ENUM(PortState, port_state_from_string, "a port state (ACTIVE, DOWN, INIT, ARMED, ...)")
+RK_JSON_ENUM(LinkLayer, link_layer_from_string, "a link layer (Ethernet, InfiniBand)")
+RK_JSON_ENUM(GidType, gid_type_from_string, "a GID type (IB, RoCE v1, RoCE v2)")
+RK_JSON_ENUM(Trust, trust_from_string, "a trust state (pcp, dscp)")
+RK_JSON_ENUM(ReasonKind, reason_kind_from_string, "a reason kind (not_captured, needs_root, ...)")
+inline void to_json(nlohmann::json& j, SourceKind v) { j = std::string(to_string(v)); }
+/// An empty kind (hand-written snapshots) reads as "snapshot".
+inline void from_json(const nlohmann::json& j, SourceKind& v) {
+  if (j.is_string() && j.get<std::string>().empty()) {
+    v = SourceKind::snapshot;
+    return;
+  }
+  std::optional<SourceKind> e = j.is_string() ? source_kind_from_string(j.get<std::string>()) : std::nullopt;
+  if (!e) throw_bad_enum(j, "a source kind (capture_dir, capture_tarball, snapshot, live)");
+  v = *e;
+}
+#undef RK_JSON_ENUM
+
 template <class T>
 void to_json(nlohmann::json& j, const Collected<T>& c) {
   j = nlohmann::json::object();
@@ -24,6 +52,7 @@ void to_json(nlohmann::json& j, const Collected<T>& c) {
   } else {
     j["value"] = nullptr;
     j["reason"] = c.reason;
+    if (c.reason_kind != ReasonKind::none) j["reason_kind"] = c.reason_kind;
   }
   if (!c.source.file.empty() || !c.source.text.empty()) j["source"] = c.source;
   if (!c.notes.empty()) j["notes"] = c.notes;
@@ -35,6 +64,7 @@ void from_json(const nlohmann::json& j, Collected<T>& c) {
   if (!j.is_object()) return;
   if (j.contains("value") && !j.at("value").is_null()) c.value = j.at("value").get<T>();
   if (j.contains("reason")) c.reason = j.at("reason").get<std::string>();
+  if (j.contains("reason_kind")) c.reason_kind = j.at("reason_kind").get<ReasonKind>();
   if (j.contains("source")) c.source = j.at("source").get<Evidence>();
   if (j.contains("notes")) c.notes = j.at("notes").get<std::vector<std::string>>();
 }
@@ -50,7 +80,19 @@ RK_JSON(EcnState, rp_enabled, np_enabled)
 RK_JSON(LinkSettings, speed_mbps, link_detected)
 RK_JSON(NetDev, name, bdf, rdma_device, rdma_port, numa_node, mtu_bytes, operstate, driver, qos,
         pause, coalesce, channels, ecn, link, stats)
-RK_JSON(Gid, index, gid, ipv4, type, netdev)
+inline void to_json(nlohmann::json& j, const Gid& g) {
+  j = nlohmann::json{{"index", g.index}, {"gid", g.gid}, {"ipv4", g.ipv4}, {"type", g.type}, {"netdev", g.netdev}};
+}
+/// Snapshots of rocekit before the typed vocabulary wrote an untyped GID as "type": "".
+inline void from_json(const nlohmann::json& j, Gid& g) {
+  const Gid d;
+  g.index = j.value("index", d.index);
+  g.gid = j.value("gid", d.gid);
+  g.ipv4 = j.contains("ipv4") ? j.at("ipv4").get<std::optional<std::string>>() : d.ipv4;
+  if (j.contains("type") && !(j.at("type").is_string() && j.at("type").get<std::string>().empty()))
+    g.type = j.at("type").get<std::optional<GidType>>();
+  g.netdev = j.contains("netdev") ? j.at("netdev").get<std::optional<std::string>>() : d.netdev;
+}
 RK_JSON(RdmaPort, port, state, phys_state, link_layer, active_mtu_bytes, max_mtu_bytes, mtu_source,
         netdev, gids,
         default_roce_mode, counters)

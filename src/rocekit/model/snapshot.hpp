@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "rocekit/model/vocab.hpp"
+
 namespace rk {
 
 /// Current snapshot schema version. Bump on any incompatible change of the JSON form.
@@ -33,6 +35,7 @@ template <class T>
 struct Collected {
   std::optional<T> value;
   std::string reason;             ///< why absent; empty when value is present
+  ReasonKind reason_kind = ReasonKind::none;  ///< the kind of `reason`
   Evidence source;                ///< where the value came from
   std::vector<std::string> notes; ///< e.g. "output truncated after the dscp2prio table"
 
@@ -40,10 +43,17 @@ struct Collected {
   const T* operator->() const { return &*value; }
   const T& operator*() const { return *value; }
 
-  static Collected missing(std::string why) {
+  static Collected missing(std::string why, ReasonKind kind = ReasonKind::none) {
     Collected c;
     c.reason = std::move(why);
+    c.reason_kind = kind;
     return c;
+  }
+  /// Marks the section absent (keeps any value out).
+  void set_missing(std::string why, ReasonKind kind) {
+    value.reset();
+    reason = std::move(why);
+    reason_kind = kind;
   }
 };
 
@@ -51,7 +61,7 @@ struct Collected {
 
 /// DCB/QoS state as `mlnx_qos -i <netdev>` (or dcbnl) shows it.
 struct QosState {
-  std::optional<std::string> trust;              ///< "pcp" or "dscp" (mlnx_qos "Priority trust state")
+  std::optional<Trust> trust;                    ///< mlnx_qos "Priority trust state"
   std::map<int, int> dscp_to_priority;           ///< DSCP 0..63 -> priority 0..7; empty if not shown
   std::optional<std::vector<bool>> pfc_enabled;  ///< 8 entries, priority order; nullopt = not shown
   std::optional<std::vector<int>> priority_to_tc; ///< 8 entries when shown
@@ -135,15 +145,15 @@ struct Gid {
   int index = 0;
   std::string gid;                    ///< as printed (IPv6 form)
   std::optional<std::string> ipv4;    ///< when the GID is IPv4-mapped
-  std::optional<std::string> type;    ///< "RoCE v1", "RoCE v2", "IB"
+  std::optional<GidType> type;
   std::optional<std::string> netdev;
 };
 
 struct RdmaPort {
   int port = 1;
-  Collected<std::string> state;          ///< "ACTIVE", "DOWN", "INIT", "ARMED", ...
+  Collected<PortState> state;
   std::optional<std::string> phys_state;
-  std::optional<std::string> link_layer; ///< "Ethernet" or "InfiniBand"
+  std::optional<LinkLayer> link_layer;
   std::optional<int> active_mtu_bytes;
   std::optional<int> max_mtu_bytes;
   Evidence mtu_source;                   ///< where active_mtu was read
@@ -297,7 +307,7 @@ struct ToolRun {
 };
 
 struct SnapshotSource {
-  std::string kind;     ///< "capture_dir", "capture_tarball", "snapshot", "live"
+  SourceKind kind = SourceKind::snapshot;
   std::string path;
 };
 

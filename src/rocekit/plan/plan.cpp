@@ -199,7 +199,7 @@ struct Builder {
     std::vector<std::string> why;
     int roce_on = -1;
     if (auto it = q.dscp_to_priority.find(pol.roce_dscp);
-        it != q.dscp_to_priority.end() && q.trust && *q.trust == "dscp" &&
+        it != q.dscp_to_priority.end() && q.trust == Trust::dscp &&
         std::find(host.begin(), host.end(), it->second) != host.end()) {
       roce_on = it->second;
       why.push_back("DSCP " + std::to_string(pol.roce_dscp) + " -> priority " + std::to_string(roce_on));
@@ -243,7 +243,7 @@ struct Builder {
       if (!fails(rule, n.name) && !(trust_changes && it->second != prio)) return;
       current = "prio " + std::to_string(it->second);
     } else if (trust_changes) {
-      current = "not shown (trust " + q.trust.value_or("?") + ")";
+      current = "not shown (trust " + (q.trust ? str(*q.trust) : std::string("?")) + ")";
     } else {
       return unplanned(rule, n.name, "dscp2prio table not shown for DSCP " + std::to_string(dscp));
     }
@@ -286,14 +286,14 @@ struct Builder {
     if (!q.trust) {
       unplanned("qos.trust-dscp", n.name, "trust state not shown");
     } else if (fails("qos.trust-dscp", n.name)) {
-      trust_changes = *q.trust != pol.trust;
-      Action& a = add(ActionKind::trust, "qos.trust-dscp", n.name, *q.trust, pol.trust, FixScope::runtime);
+      trust_changes = str(*q.trust) != pol.trust;
+      Action& a = add(ActionKind::trust, "qos.trust-dscp", n.name, str(*q.trust), pol.trust, FixScope::runtime);
       if (mlnx()) {
-        use(a, fix::mlnx_qos_trust(n.name, pol.trust), fix::mlnx_qos_trust(n.name, *q.trust));
+        use(a, fix::mlnx_qos_trust(n.name, pol.trust), fix::mlnx_qos_trust(n.name, str(*q.trust)));
       } else {
         // Undo to dscp re-installs the map the host had; without it shown, not restorable.
         std::optional<FixStep> undo;
-        if (*q.trust == "pcp") undo = fix::dcb_trust(n.name, "pcp");
+        if (*q.trust == Trust::pcp) undo = fix::dcb_trust(n.name, "pcp");
         else if (!q.dscp_to_priority.empty()) undo = fix::dcb_trust(n.name, "dscp", &q.dscp_to_priority);
         use(a, fix::dcb_trust(n.name, pol.trust), undo);
         a.note = "trust is the presence of DSCP APP entries on mlx5 (no APP-trust object needed)";

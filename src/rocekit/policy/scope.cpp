@@ -44,7 +44,7 @@ NetdevScope roce_netdev_scope(const Snapshot& s, const NetDev& n, const Policy& 
         port = &p;
         dev = &d;
       }
-  if (port && port->link_layer && *port->link_layer == "InfiniBand")
+  if (port && port->link_layer == LinkLayer::infiniband)
     return {false, false, "InfiniBand port (IPoIB netdev): RoCE settings do not apply"};
   // No link layer shown (ibdev2netdev names the port but not its link layer): an ib<N> name
   // is IPoIB, as before the scope rules (rules/helpers.cpp is_infiniband_netdev).
@@ -68,7 +68,7 @@ NetdevScope roce_netdev_scope(const Snapshot& s, const NetDev& n, const Policy& 
   if (n.ecn.has_value()) return {true, false, "mlx5 ECN sysfs (roce_rp/roce_np) present"};
   // A capture without any RDMA device list (no ibdev2netdev, ibv_devinfo, sysfs) cannot show
   // that a netdev has no RDMA port: judge it, and say why, unless its driver is known.
-  bool rdma_known = s.source.kind == "live" || !s.rdma_devices.empty() ||
+  bool rdma_known = s.source.kind == SourceKind::live || !s.rdma_devices.empty() ||
                     std::any_of(s.netdevs.begin(), s.netdevs.end(), [](const NetDev& x) { return x.rdma_device.has_value(); });
   if (!rdma_known && !driver)
     return {true, false, "the input lists no RDMA devices: judged as a RoCE netdev"};

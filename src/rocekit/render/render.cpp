@@ -121,7 +121,7 @@ std::string outcome_label(Outcome o) {
 std::string report_text(const Snapshot& s, const rules::Report& r, const Options& o) {
   std::string out;
   out += fmt::format("rocekit check: {} ({})\n", s.hostname.empty() ? "host" : safe(s.hostname),
-                     safe(s.source.path.empty() ? s.source.kind : s.source.path));
+                     safe(s.source.path.empty() ? str(s.source.kind) : s.source.path));
   out += fmt::format("policy {}: {}\n", o.policy_name, summary_line(r));
   for (const std::string& n : s.notes) out += "note: " + safe(n) + "\n";
   for (const Group& g : group_findings(r)) {

@@ -26,7 +26,7 @@ bool is_ipoib_name(std::string_view name) {
 
 bool is_infiniband_netdev(const Snapshot& s, const NetDev& n) {
   if (const RdmaPort* p = port_of_netdev(s, n)) {
-    if (p->link_layer) return *p->link_layer == "InfiniBand";
+    if (p->link_layer) return *p->link_layer == LinkLayer::infiniband;
   }
   return is_ipoib_name(n.name);
 }

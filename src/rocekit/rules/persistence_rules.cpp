@@ -26,7 +26,7 @@ std::vector<std::string> runtime_settings(const Snapshot& s, const Policy& pol, 
     }
     const QosState& q = *n.qos;
     if (!q.trust || !q.pfc_enabled) unknown_qos.push_back(n.name + ": trust or PFC state not shown");
-    if (q.trust && *q.trust == "dscp") {
+    if (q.trust && *q.trust == Trust::dscp) {
       out.push_back(n.name + ": trust dscp");
       ev.push_back(q.trust_source);
     }
@@ -59,7 +59,7 @@ void eval_runtime_persistence(const Snapshot& s, const Policy& pol, Emitter& e) 
     std::vector<std::string> eth_ports;  // RDMA ports on Ethernet, whatever netdevs were captured
     for (const RdmaDevice& d : s.rdma_devices)
       for (const RdmaPort& p : d.ports)
-        if (p.link_layer && *p.link_layer == "Ethernet") eth_ports.push_back(d.name + "/" + std::to_string(p.port));
+        if (p.link_layer && *p.link_layer == LinkLayer::ethernet) eth_ports.push_back(d.name + "/" + std::to_string(p.port));
     if (!any_roce && eth_ports.empty()) {
       e.not_applicable("host", "no Ethernet RDMA port or netdev in the input");
     } else if (!any_roce) {

@@ -39,7 +39,7 @@ void eval_trust(const Snapshot& s, const Policy& pol, Emitter& e) {
                                                : n.qos.reason));
       return;
     }
-    const std::string& trust = *n.qos->trust;
+    const std::string trust = str(*n.qos->trust);
     if (trust == pol.trust) {
       Finding& f = e.pass(n.name, "trust " + trust);
       add_evidence(f, n.qos->trust_source);
@@ -74,8 +74,8 @@ void eval_dscp_map(const Snapshot& s, const Policy& pol, Emitter& e, int dscp, i
       e.unknown(n.name, "DSCP map not collected: " + n.qos.reason);
       return;
     }
-    if (n.qos->trust && *n.qos->trust != "dscp") {
-      e.unknown(n.name, "trust is " + *n.qos->trust +
+    if (n.qos->trust && *n.qos->trust != Trust::dscp) {
+      e.unknown(n.name, "trust is " + str(*n.qos->trust) +
                             ": no DSCP-to-priority table is in effect (see qos.trust-dscp)");
       return;
     }

@@ -12,14 +12,14 @@ namespace {
 
 /// InfiniBand port: by link layer, else (link layer not captured) by an IPoIB netdev name.
 bool port_is_ib(const RdmaPort& p) {
-  if (p.link_layer) return *p.link_layer == "InfiniBand";
+  if (p.link_layer) return *p.link_layer == LinkLayer::infiniband;
   return p.netdev && is_ipoib_name(*p.netdev);
 }
 
 // Port state: "ACTIVE" passes; unknown state -> nullopt.
 std::optional<bool> port_active(const RdmaPort& p) {
   if (!p.state.has_value()) return std::nullopt;
-  return *p.state == "ACTIVE";
+  return *p.state == PortState::active;
 }
 
 void eval_port_active(const Snapshot& s, const Policy&, Emitter& e) {
@@ -32,11 +32,11 @@ void eval_port_active(const Snapshot& s, const Policy&, Emitter& e) {
         e.unknown(subject, "port state not collected: " + p.state.reason);
         continue;
       }
-      if (*p.state == "ACTIVE") {
+      if (*p.state == PortState::active) {
         Finding& f = e.pass(subject, "port is ACTIVE" + (p.netdev ? " (" + *p.netdev + ")" : ""));
         add_evidence(f, p.state.source);
       } else {
-        Finding& f = e.fail(subject, "port is " + *p.state +
+        Finding& f = e.fail(subject, "port is " + str(*p.state) +
                                          (p.netdev ? " (netdev " + *p.netdev + ")" : "") +
                                          ": no RDMA traffic can use it");
         add_evidence(f, p.state.source);
@@ -66,7 +66,7 @@ void eval_active_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
       }
       std::optional<bool> active = port_active(p);
       if (active && !*active) {
-        e.not_applicable(subject, "port is " + *p.state + "; active_mtu is judged on active ports");
+        e.not_applicable(subject, "port is " + str(*p.state) + "; active_mtu is judged on active ports");
         continue;
       }
       if (!p.active_mtu_bytes) {
@@ -118,7 +118,7 @@ void eval_v2_gid(const Snapshot& s, const Policy&, Emitter& e) {
       }
       std::optional<bool> active = port_active(p);
       if (active && !*active) {
-        e.not_applicable(subject, "port is " + *p.state + "; a down port has no routable GID");
+        e.not_applicable(subject, "port is " + str(*p.state) + "; a down port has no routable GID");
         continue;
       }
       if (!p.gids.has_value()) {
@@ -127,7 +127,7 @@ void eval_v2_gid(const Snapshot& s, const Policy&, Emitter& e) {
       }
       const Gid* best = nullptr;
       for (const Gid& g : *p.gids)
-        if (g.type && *g.type == "RoCE v2" && !gid_is_link_local(g)) {
+        if (g.type && *g.type == GidType::roce_v2 && !gid_is_link_local(g)) {
           best = &g;
           break;
         }
@@ -167,7 +167,7 @@ void eval_roce_enabled(const Snapshot& s, const Policy&, Emitter& e) {
       }
       bool roce = false;
       for (const Gid& g : *p.gids)
-        if (g.type && (*g.type == "RoCE v1" || *g.type == "RoCE v2")) roce = true;
+        if (g.type && (*g.type == GidType::roce_v1 || *g.type == GidType::roce_v2)) roce = true;
       if (roce) {
         Finding& f = e.pass(subject, "RoCE GIDs present");
         add_evidence(f, p.gids.source);
@@ -175,7 +175,7 @@ void eval_roce_enabled(const Snapshot& s, const Policy&, Emitter& e) {
       }
       std::optional<bool> active = port_active(p);
       if (active && !*active) {
-        e.not_applicable(subject, "port is " + *p.state + " and shows no RoCE GIDs");
+        e.not_applicable(subject, "port is " + str(*p.state) + " and shows no RoCE GIDs");
         continue;
       }
       Finding& f = e.fail(subject, "no RoCE GID in the port's GID table: RoCE is disabled");

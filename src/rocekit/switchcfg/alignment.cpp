@@ -53,10 +53,10 @@ HostSide host_side(const Snapshot& s, const NetDev& n, const Policy& pol) {
   h.roce_dscp = pol.roce_dscp;
   if (n.qos.has_value()) {
     const QosState& q = *n.qos;
-    h.trust = q.trust;
+    if (q.trust) h.trust = str(*q.trust);
     h.trust_ev = q.trust_source;
     if (!q.trust) h.trust_reason = "host trust state not shown";
-    if (q.trust && *q.trust == "dscp") {
+    if (q.trust && *q.trust == Trust::dscp) {
       auto it = q.dscp_to_priority.find(pol.roce_dscp);
       if (it != q.dscp_to_priority.end()) {
         h.roce_priority = it->second;
@@ -65,7 +65,7 @@ HostSide host_side(const Snapshot& s, const NetDev& n, const Policy& pol) {
         h.prio_reason = "host DSCP->priority map does not show DSCP " + std::to_string(pol.roce_dscp);
       }
     } else if (q.trust) {
-      h.prio_reason = "host trust " + *q.trust + ": the RoCE priority is the VLAN PCP, not captured";
+      h.prio_reason = "host trust " + str(*q.trust) + ": the RoCE priority is the VLAN PCP, not captured";
     } else {
       h.prio_reason = h.trust_reason;
     }
