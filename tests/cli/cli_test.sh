@@ -31,6 +31,19 @@ expect_rc 0 "healthy bundle, fail-on warning" "$rk" check --fail-on warning "$ho
 expect_rc 0 "warning-only failure, default threshold" "$rk" check "$hosts/homelab-host01-cx4lx-fw14.32"
 expect_rc 1 "warning-only failure, --fail-on warning" "$rk" check --fail-on warning "$hosts/homelab-host01-cx4lx-fw14.32"
 
+# 2b. --rule: a typo, a rule of another family or an unknown area selects nothing and is an
+# error (never "0 fail" with exit 0); an id or an area selects its rules.
+expect_rc 2 "check --rule typo" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --rule qos.trust-dcsp
+grep -q "unknown rule id or area 'qos.trust-dcsp': did you mean 'qos.trust-dscp'?" "$tmp/err" && ok || bad "--rule typo: no did-you-mean"
+expect_rc 2 "check --rule upper case" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --rule QOS.TRUST-DSCP
+grep -q "did you mean 'qos.trust-dscp'?" "$tmp/err" && ok || bad "--rule upper case: no did-you-mean"
+expect_rc 2 "check --rule fleet id" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --rule fleet.pfc-consistent
+grep -q "'fleet.pfc-consistent' is a fleet rule: it is judged by \`rocekit fleet\`" "$tmp/err" && ok || bad "--rule fleet id: no family hint"
+expect_rc 1 "check --rule id" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --rule qos.trust-dscp --color never
+grep -q "FAIL     qos.trust-dscp" "$tmp/out" && ok || bad "--rule id: qos.trust-dscp not judged"
+expect_rc 1 "check --rule area" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --rule qos --color never
+grep -q "FAIL     qos.pfc-roce-priority" "$tmp/out" && ok || bad "--rule area: qos rules not judged"
+
 # 3. JSON output carries rule/outcome/severity/subject/evidence/remediation per finding.
 expect_rc 1 "json" "$rk" check -f json "$hosts/homelab-host02-cx4-100g-pcie-x8"
 python3 - "$tmp/out" <<'PY' && ok || bad "json report shape"

@@ -126,6 +126,7 @@ TEST(CollectFixture, Cx4lx4PortReadsTheCapturedValues) {
   EXPECT_FALSE(eth01->qos.has_value());
   EXPECT_FALSE(eth01->qos.reason.empty());
   EXPECT_NE(eth01->ecn.reason.find("/sys/class/net/eth01/ecn not present"), std::string::npos);
+  EXPECT_EQ(eth01->ecn.reason_kind, ReasonKind::not_present);
 
   ASSERT_EQ(s.pci_functions.size(), 4u);
   const PciFunction* pf = s.find_pci("0000:30:00.1");
@@ -137,6 +138,7 @@ TEST(CollectFixture, Cx4lx4PortReadsTheCapturedValues) {
   EXPECT_EQ(pf->is_vf, false);
   EXPECT_FALSE(pf->link.has_value());  // no config file captured for this host
   EXPECT_NE(pf->nv_config.reason.find("not requested"), std::string::npos);
+  EXPECT_EQ(pf->nv_config.reason_kind, ReasonKind::not_requested);
 }
 
 TEST(CollectFixture, Cx4lx4PortGivesTheBundleFindings) {
@@ -237,6 +239,7 @@ TEST(CollectFixture, ProcfsMlx5AndEcnFixture) {
   EXPECT_EQ(eth0->ecn.source.file, "/sys/class/net/eth0/ecn");
   EXPECT_FALSE(eth0->mtu_bytes.has_value());
   EXPECT_EQ(eth0->mtu_bytes.reason, "/sys/class/net/eth0/mtu not present");
+  EXPECT_EQ(eth0->mtu_bytes.reason_kind, ReasonKind::not_present);
 }
 
 TEST(CollectFixture, ProcfsHfi1AndMlx4Fixtures) {

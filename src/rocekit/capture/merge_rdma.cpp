@@ -5,6 +5,7 @@
 
 #include "rocekit/build/builder.hpp"
 #include "rocekit/capture/merge.hpp"
+#include "rocekit/core/text.hpp"
 #include "rocekit/parse/cma_roce_mode.hpp"
 #include "rocekit/parse/ibdev2netdev.hpp"
 #include "rocekit/parse/ibstat.hpp"
@@ -58,14 +59,23 @@ void on_ibv_devinfo(Ctx& c) {
     for (const parse::IbvPort& p : d.ports) {
       if (!p.port) continue;
       RdmaPort& rp = build::rdma_port(r, static_cast<int>(*p.port));
+      // This port's "port:\t<n>" line: its state, MTU and GIDs follow it, not port 1's.
+      std::size_t port_from = from;
+      for (std::size_t li = from - 1; li < c.body_lines.size(); ++li) {
+        std::string_view t = text::trim(c.body_lines[li]);
+        if (t.starts_with("port:") && text::trim(t.substr(5)) == std::to_string(*p.port)) {
+          port_from = li + 1;
+          break;
+        }
+      }
       if (p.state) {
         rp.state.value = build::port_state(*p.state);
-        rp.state.source = c.find("state:", from);
+        rp.state.source = c.find("state:", port_from);
       }
       if (p.link_layer) rp.link_layer = build::link_layer(*p.link_layer);
       if (p.active_mtu_bytes) {
         rp.active_mtu_bytes = static_cast<int>(*p.active_mtu_bytes);
-        rp.mtu_source = c.find("active_mtu:", from);
+        rp.mtu_source = c.find("active_mtu:", port_from);
       }
       if (p.max_mtu_bytes) rp.max_mtu_bytes = static_cast<int>(*p.max_mtu_bytes);
       if (v->verbose && (!p.gids.empty() || p.gid_tbl_len)) {
@@ -74,7 +84,7 @@ void on_ibv_devinfo(Ctx& c) {
         for (const parse::IbvGid& g : p.gids)
           gids.push_back(Gid{static_cast<int>(g.index), g.gid, g.ipv4, build::gid_type(g.type, ib), std::nullopt});
         rp.gids.value = gids;
-        rp.gids.source = c.find("GID[", from);
+        rp.gids.source = c.find("GID[", port_from);
       }
     }
   }
@@ -89,8 +99,9 @@ void on_show_gids(Ctx& c) {
     auto key = std::make_pair(e.rdma_device, static_cast<int>(e.port));
     bool ib = !e.netdev && !e.type;
     ports[key].push_back(Gid{static_cast<int>(e.gid_index), e.gid, e.ipv4, build::gid_type(e.type, ib), e.netdev});
-    // Prefer the routable v2 line as evidence, else the first line of the port.
-    Evidence line = c.find(e.gid);
+    // Prefer the routable v2 line as evidence, else the first line of the port. The row's own
+    // line: a v1 and a v2 GID of one address print the same GID text.
+    Evidence line = e.line ? c.at(e.line) : c.find(e.gid);
     if (!ev.count(key) || (e.type == parse::GidType::roce_v2 && e.ipv4)) ev[key] = line;
     if (e.netdev) build::pair_netdev(c.snap, e.rdma_device, static_cast<int>(e.port), *e.netdev);
   }

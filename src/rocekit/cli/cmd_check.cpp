@@ -39,6 +39,10 @@ void run_check(Context& ctx, const CheckOptions& o) {
                             "--output and --save-snapshot name the same file", o.output});
     return;
   }
+  // A mistyped --rule selects nothing: refuse it rather than report "0 fail" (exit 0).
+  for (const std::string& sel : o.only)
+    if (std::optional<std::string> why = rules::host_selector_error(sel))
+      return report_error(ctx, Error{ErrorKind::malformed_input, *why, "--rule"});
   Result<Policy> policy = load_policy(o.policy);
   if (!policy) return report_error(ctx, policy.error());
   policy->named_netdevs = o.netdevs;
@@ -95,7 +99,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"info", "warning", "error", "critical"}));
   cmd->add_option("--save-snapshot", opts->save_snapshot, "Also write the host snapshot JSON here");
   cmd->add_option("-o,--output", opts->output, "Write the report to this file (atomically)");
-  cmd->add_option("--rule", opts->only, "Only these rule ids or families (repeatable)");
+  cmd->add_option("--rule", opts->only, "Only these rule ids or areas (qos.trust-dscp, qos, pcie, ...; repeatable). An id that selects no host rule is an error (exit 2)");
   cmd->add_option("--netdev", opts->netdevs,
                   "Also judge this netdev by the RoCE rules although no RDMA port backs it (repeatable)");
   cmd->add_flag("-q,--quiet", opts->quiet, "Text: list only failures and unknowns");

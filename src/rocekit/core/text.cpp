@@ -1,7 +1,9 @@
 #include "rocekit/core/text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <vector>
 
 namespace rk::text {
 namespace {
@@ -63,6 +65,21 @@ bool starts_with(std::string_view s, std::string_view prefix) { return s.starts_
 bool ends_with(std::string_view s, std::string_view suffix) { return s.ends_with(suffix); }
 bool contains(std::string_view s, std::string_view needle) {
   return s.find(needle) != std::string_view::npos;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
 }
 
 std::string to_lower(std::string_view s) {

@@ -28,6 +28,8 @@ bool contains(std::string_view s, std::string_view needle);
 
 /// Lower-cases ASCII letters.
 std::string to_lower(std::string_view s);
+/// Levenshtein distance (insertions, deletions, substitutions), for "did you mean" hints.
+std::size_t edit_distance(std::string_view a, std::string_view b);
 
 /// Whole-string decimal integer parse (leading/trailing whitespace allowed); nullopt on anything
 /// else, including overflow.

@@ -150,6 +150,7 @@ Result<Parsed<GidTable>> parse_show_gids(std::string_view text) {
     if (trailer_line != 0) {
       out.warnings.push_back({line, "unrecognised_line", "GID row after n_gids_found"});
     }
+    e.line = line;
     out.value.entries.push_back(std::move(e));
   }
   if (!header && out.value.entries.empty() && trailer_line == 0) {

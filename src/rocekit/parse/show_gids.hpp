@@ -3,6 +3,7 @@
 // port idx gid type ip link), which carries the same facts.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
@@ -29,6 +30,7 @@ struct GidEntry {
   std::optional<GidType> type;        ///< VER `v1`/`v2` or type `RoCE v2`; empty on IB ports
   std::optional<std::string> netdev;  ///< second DEV / net_dev column; empty on IB ports
   std::optional<bool> link_up;        ///< hiroce3 `link` column (`up`/`down`); show_gids: nullopt
+  std::size_t line = 0;               ///< 1-based line of the row (evidence; not in the JSON)
 };
 
 struct GidTable {

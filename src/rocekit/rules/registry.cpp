@@ -1,5 +1,7 @@
 #include <algorithm>
 
+#include "rocekit/core/text.hpp"
+#include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
 
 namespace rk::rules {
@@ -83,6 +85,31 @@ std::vector<std::string> rule_ids() {
   std::vector<std::string> out;
   for (const RuleInfo& r : all_rules()) out.emplace_back(r.id);
   return out;
+}
+
+std::optional<std::string> host_selector_error(std::string_view sel) {
+  std::vector<std::string> areas;
+  for (const RuleInfo& r : all_rules()) {
+    std::string area(r.id.substr(0, r.id.find('.')));
+    if (r.id == sel || area == sel) return std::nullopt;
+    if (std::find(areas.begin(), areas.end(), area) == areas.end()) areas.push_back(area);
+  }
+  const std::string s(sel);
+  if (const RuleInfo* other = find_rule(s))
+    return "'" + s + "' is a " + std::string(to_string(other->family)) + " rule: it is judged by `" +
+           std::string(command_of(other->family)) + "`, not `rocekit check`";
+  std::string best;
+  std::size_t best_d = std::string::npos;
+  auto consider = [&](const std::string& cand) {
+    std::size_t d = text::edit_distance(text::to_lower(s), cand);
+    if (d < best_d) best_d = d, best = cand;
+  };
+  for (const RuleInfo& r : all_rules()) consider(std::string(r.id));
+  for (const std::string& a : areas) consider(a);
+  std::string msg = "unknown rule id or area '" + s + "'";
+  if (best_d <= std::max<std::size_t>(2, s.size() / 4)) msg += ": did you mean '" + best + "'?";
+  msg += " (areas: " + join(areas, ", ") + "; `rocekit rules list` shows every id)";
+  return msg;
 }
 
 std::vector<std::string> policy_rule_ids() {

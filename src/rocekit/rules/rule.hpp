@@ -113,6 +113,10 @@ const std::vector<RuleInfo>& all_rules();
 const RuleInfo* find_rule(std::string_view id);
 /// Ids of the host rules.
 std::vector<std::string> rule_ids();
+/// Why `selector` (a `--rule` value of `rocekit check`: a host rule id or its area, e.g.
+/// "qos.trust-dscp" or "qos") selects no host rule, with the nearest id or area ("did you mean
+/// ..."); nullopt when it selects one.
+std::optional<std::string> host_selector_error(std::string_view selector);
 /// Ids a policy's `rules:` section may configure: host, switch and fleet rules (diagnose rules
 /// take thresholds from the policy's `diagnose:` section instead).
 std::vector<std::string> policy_rule_ids();
