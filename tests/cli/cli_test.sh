@@ -44,6 +44,24 @@ grep -q "FAIL     qos.trust-dscp" "$tmp/out" && ok || bad "--rule id: qos.trust-
 expect_rc 1 "check --rule area" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --rule qos --color never
 grep -q "FAIL     qos.pfc-roce-priority" "$tmp/out" && ok || bad "--rule area: qos rules not judged"
 
+# 2c. Evidence is the subject's own line, not the first match of another subject's.
+"$rk" check -f json "$hosts/aerial-21-4-a100-cx6dx" >"$tmp/aerial.json" 2>/dev/null
+"$rk" check -f json "$hosts/cx4lx-4port-fw-mismatch" >"$tmp/cx4lx.json" 2>/dev/null
+"$rk" check -f json "$hosts/tf-gdr-k40-cx3-cross-socket" >"$tmp/k40.json" 2>/dev/null
+python3 - "$tmp" <<'PY' && ok || bad "evidence cites another subject's line"
+import json, sys
+d = sys.argv[1]
+def ev(f, rule, subject):
+    r = json.load(open(f"{d}/{f}"))
+    return [x for x in r["findings"] if x["rule"] == rule and x["subject"] == subject][0]["evidence"][0]
+e = ev("aerial.json", "net.mtu", "ens6f1")  # second interface of the system-check report
+assert e["line"] == 95 and e["text"].endswith(": 1514"), e
+e = ev("cx4lx.json", "roce.v2-gid", "mlx5_0/1")  # the v2 row, not the v1 row of the same GID
+assert e["line"] == 9 and e["text"].split("\t")[2] == "3" and "v2" in e["text"], e
+e = ev("k40.json", "link.port-active", "mlx4_0/2")  # port 2's state line, not port 1's
+assert e["line"] == 25, e
+PY
+
 # 3. JSON output carries rule/outcome/severity/subject/evidence/remediation per finding.
 expect_rc 1 "json" "$rk" check -f json "$hosts/homelab-host02-cx4-100g-pcie-x8"
 python3 - "$tmp/out" <<'PY' && ok || bad "json report shape"
