@@ -142,6 +142,11 @@ TEST(Vocabulary, ParsesEveryToolSpelling) {
   EXPECT_EQ(to_string(GidType::roce_v2), "RoCE v2");
   EXPECT_EQ(to_string(PortState::active), "ACTIVE");
   EXPECT_EQ(to_string(ReasonKind::needs_root), "needs_root");
+  // Every value parses back from its own spelling, the last one included.
+  EXPECT_EQ(port_state_from_string(to_string(PortState::unknown)), PortState::unknown);
+  EXPECT_EQ(reason_kind_from_string(to_string(ReasonKind::unreadable)), ReasonKind::unreadable);
+  EXPECT_EQ(source_kind_from_string(to_string(SourceKind::live)), SourceKind::live);
+  EXPECT_EQ(reason_kind_from_string("?"), std::nullopt);
 }
 
 TEST(SnapshotJson, NotASnapshotIsAnError) {

@@ -35,6 +35,18 @@ struct Ctx {
         return Evidence{file.name, text.body_first_line + i, std::string(text::trim(ls[i]))};
     return Evidence{file.name, 0, ""};
   }
+  /// The 1-based body line of the first "key : value" line (key and value trimmed, any padding,
+  /// e.g. "Name      : ens6f1", "port:\t2") at or after `from_body_line`; 0 when none.
+  std::size_t field_line(std::string_view key, std::string_view value, std::size_t from_body_line = 1) const {
+    for (std::size_t i = from_body_line ? from_body_line - 1 : 0; i < body_lines.size(); ++i) {
+      std::string_view t = body_lines[i];
+      std::size_t colon = t.find(':');
+      if (colon != std::string_view::npos && text::trim(t.substr(0, colon)) == key &&
+          text::trim(t.substr(colon + 1)) == value)
+        return i + 1;
+    }
+    return 0;
+  }
   /// Evidence for a body line number (1-based).
   Evidence at(std::size_t body_line) const {
     const std::vector<std::string_view>& ls = body_lines;

@@ -5,7 +5,6 @@
 
 #include "rocekit/build/builder.hpp"
 #include "rocekit/capture/merge.hpp"
-#include "rocekit/core/text.hpp"
 #include "rocekit/parse/lsmod.hpp"
 #include "rocekit/parse/nccl_log.hpp"
 #include "rocekit/parse/nvidia_smi_topo.hpp"
@@ -22,18 +21,9 @@ void on_system_checks(Ctx& c) {
   for (const parse::SystemChecksInterface& i : v->interfaces) {
     if (!i.netdev) continue;
     NetDev& n = c.snap.netdev(*i.netdev);
-    // The interface's own "Name   : <netdev>" line (the report pads keys with spaces): its
-    // fields are looked up from there, not from the first interface's.
-    std::size_t body_from = 1;
-    for (std::size_t li = 0; li < c.body_lines.size(); ++li) {
-      std::string_view t = text::trim(c.body_lines[li]);
-      std::size_t colon = t.find(':');
-      if (colon != std::string_view::npos && text::trim(t.substr(0, colon)) == "Name" &&
-          text::trim(t.substr(colon + 1)) == *i.netdev) {
-        body_from = li + 1;
-        break;
-      }
-    }
+    // The interface's own "Name   : <netdev>" line: its fields are looked up from there, not
+    // from the first interface's.
+    std::size_t body_from = std::max<std::size_t>(1, c.field_line("Name", *i.netdev));
     if (i.pcie_bdf) n.bdf = normalize_bdf(*i.pcie_bdf);
     if (i.rdma_device) {
       n.rdma_device = i.rdma_device;

@@ -5,7 +5,6 @@
 
 #include "rocekit/build/builder.hpp"
 #include "rocekit/capture/merge.hpp"
-#include "rocekit/core/text.hpp"
 #include "rocekit/parse/cma_roce_mode.hpp"
 #include "rocekit/parse/ibdev2netdev.hpp"
 #include "rocekit/parse/ibstat.hpp"
@@ -60,14 +59,8 @@ void on_ibv_devinfo(Ctx& c) {
       if (!p.port) continue;
       RdmaPort& rp = build::rdma_port(r, static_cast<int>(*p.port));
       // This port's "port:\t<n>" line: its state, MTU and GIDs follow it, not port 1's.
-      std::size_t port_from = from;
-      for (std::size_t li = from - 1; li < c.body_lines.size(); ++li) {
-        std::string_view t = text::trim(c.body_lines[li]);
-        if (t.starts_with("port:") && text::trim(t.substr(5)) == std::to_string(*p.port)) {
-          port_from = li + 1;
-          break;
-        }
-      }
+      std::size_t port_line = c.field_line("port", std::to_string(*p.port), from);
+      std::size_t port_from = port_line ? port_line : from;
       if (p.state) {
         rp.state.value = build::port_state(*p.state);
         rp.state.source = c.find("state:", port_from);
