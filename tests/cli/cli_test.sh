@@ -19,7 +19,7 @@ expect_rc() { # expected_rc description command...
 }
 
 # 1. A bundle with failures exits 1; the text report names the failing rule and its evidence.
-expect_rc 1 "check with failures" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --color never
+expect_rc 1 "check with failures" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --color never --detail
 grep -q "FAIL     qos.trust-dscp" "$tmp/out" && ok || bad "text report lacks qos.trust-dscp failure"
 grep -q "mlnx_qos@ens6.txt:[0-9]*: Priority trust state: pcp" "$tmp/out" && ok || bad "no file:line evidence"
 grep -q "fix: \$ mlnx_qos -i ens6 --trust dscp" "$tmp/out" && ok || bad "no mlnx_qos fix"
@@ -39,10 +39,71 @@ expect_rc 2 "check --rule upper case" "$rk" check "$hosts/roce-server-8dev-trust
 grep -q "did you mean 'qos.trust-dscp'?" "$tmp/err" && ok || bad "--rule upper case: no did-you-mean"
 expect_rc 2 "check --rule fleet id" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --rule fleet.pfc-consistent
 grep -q "'fleet.pfc-consistent' is a fleet rule: it is judged by \`rocekit fleet\`" "$tmp/err" && ok || bad "--rule fleet id: no family hint"
-expect_rc 1 "check --rule id" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --rule qos.trust-dscp --color never
+expect_rc 1 "check --rule id" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --rule qos.trust-dscp --color never --detail
 grep -q "FAIL     qos.trust-dscp" "$tmp/out" && ok || bad "--rule id: qos.trust-dscp not judged"
-expect_rc 1 "check --rule area" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --rule qos --color never
+expect_rc 1 "check --rule area" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --rule qos --color never --detail
 grep -q "FAIL     qos.pfc-roce-priority" "$tmp/out" && ok || bad "--rule area: qos rules not judged"
+
+# 2d. The first screen: verdict, each failing rule once with a loop-form fix, the exact commands
+# that would judge the unknowns; the 8-port capture's report fits in 40 lines.
+expect_rc 1 "summary" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --color never
+[ "$(wc -l <"$tmp/out")" -le 40 ] && ok || bad "summary longer than 40 lines"
+grep -qx "FAIL: 3 rules fail on 6 subjects (1 critical, 5 error)" "$tmp/out" && ok || bad "summary: no verdict line"
+grep -qx "FAIL  link.port-active \[error\] on mlx5_0/1, mlx5_1/1, mlx5_4/1, mlx5_6/1" "$tmp/out" && ok || bad "summary: link.port-active not once with its subjects"
+grep -qF 'fix:   $ for n in ens4f0 ens4f1 ens14f1 ens6f1; do ip link set dev "$n" up; done' "$tmp/out" && ok || bad "summary: no loop-form fix"
+grep -qF '$ for n in ens14f0 ens14f1 ens4f0 ens4f1 ens6f1 ens6f2; do mlnx_qos -i "$n" > "mlnx_qos@$n.txt"; done  # qos.trust-dscp' "$tmp/out" && ok || bad "summary: no capture command for the missing mlnx_qos outputs"
+grep -q "FAIL     qos.trust-dscp" "$tmp/out" && bad "summary shows the per-subject detail" || ok
+grep -q "dcb app replace" "$tmp/out" && bad "summary prints the second backend" || ok
+expect_rc 1 "detail" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --color never --detail
+grep -qF "or, with dcb instead: \$ dcb app replace dev ens6 dscp-prio 0:0" "$tmp/out" && ok || bad "detail: no dcb alternative"
+grep -qF "check: \$ ethtool ens4f0" "$tmp/out" && ok || bad "detail: read-only command not labelled check"
+grep -qF "fix: \$ ethtool ens4f0" "$tmp/out" && bad "detail: read-only command labelled fix" || ok
+expect_rc 1 "detail by rule, hide pass" "$rk" check "$hosts/roce-server-8dev-trust-pcp-pfc-off" --color never --detail --group-by rule --hide pass,na,unknown
+grep -q "^link.port-active$" "$tmp/out" && ok || bad "--group-by rule: no rule heading"
+grep -q "^  pass \|^  UNKNOWN" "$tmp/out" && bad "--hide pass,unknown: still shown" || ok
+"$rk" check -f json "$hosts/roce-server-8dev-trust-pcp-pfc-off" >"$tmp/s.json" 2>/dev/null
+python3 - "$tmp/s.json" <<'PY' && ok || bad "JSON summary, actual/expected"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["verdict"] == "FAIL", r["verdict"]
+pa = [x for x in r["failing_rules"] if x["rule"] == "link.port-active"][0]
+assert pa["subjects"] == ["mlx5_0/1", "mlx5_1/1", "mlx5_4/1", "mlx5_6/1"], pa
+t = [f for f in r["findings"] if f["rule"] == "qos.trust-dscp" and f["subject"] == "ens6"][0]
+assert (t["actual"], t["expected"]) == ("pcp", "dscp"), t
+assert t["remediation"]["alternative"]["tool"] == "dcb", t
+q = [m for m in r["missing_outputs"] if m["tool"] == "mlnx_qos"][0]
+assert "qos.trust-dscp" in q["rules"] and q["findings"] >= 6, q
+u = [f for f in r["findings"] if f["rule"] == "net.mtu" and f["subject"] == "ens6"][0]
+assert u["outcome"] == "unknown" and u["reason_kind"] == "not_captured" and u["needs"] == ["ip_link"], u
+PY
+
+# 2e. Exit codes for gates: no misleading case is "0 = healthy".
+mkdir -p "$tmp/gate/nccl" "$tmp/gate/qosbad"
+cp "$hosts/h100-nccl-gdrdma-in-use/"*.txt "$tmp/gate/nccl/"
+cp "$hosts/netarbiter-eth4-qos-healthy/"*.txt "$tmp/gate/qosbad/"
+printf '\000\001binary\n' >"$tmp/gate/qosbad/mlnx_qos@eth5.txt"
+while IFS='|' read -r want what args; do
+  # shellcheck disable=SC2086
+  expect_rc "$want" "$what" "$rk" check $args
+done <<TABLE
+0|healthy capture|$hosts/netarbiter-eth4-qos-healthy
+3|capture whose QoS file could not be used, --fail-on info|--fail-on info $tmp/gate/qosbad
+3|NCCL log only: no RDMA device|$tmp/gate/nccl
+3|VF capture: nothing judged|$hosts/cx7-vf-lspci-not-applicable
+3|--fail-on unknown with unknowns|--fail-on unknown $hosts/netarbiter-eth4-qos-healthy
+3|--require a rule the capture cannot judge|$hosts/netarbiter-eth4-qos-healthy --require gpudirect.peer-memory
+3|--rule a rule the capture cannot judge|$hosts/netarbiter-eth4-qos-healthy --rule irq.coalescing
+2|--require typo|$hosts/netarbiter-eth4-qos-healthy --require qos.trust-dcsp
+2|--root with an input|--root /tmp $hosts/netarbiter-eth4-qos-healthy
+2|a directory of several host captures|$hosts
+1|failures win over not judged|--fail-on unknown $hosts/roce-server-8dev-trust-pcp-pfc-off
+TABLE
+expect_rc 3 "stderr names the reason" "$rk" check "$tmp/gate/nccl"
+grep -qx "rocekit: not judged: no RDMA device and no RoCE netdev in the input: no RoCE port was judged" "$tmp/err" && ok || bad "exit 3 without its reason"
+expect_rc 2 "fleet directory" "$rk" check "$hosts"
+grep -q "host captures (.*): check one (rocekit check .*) or compare them with rocekit fleet" "$tmp/err" && ok || bad "directory of hosts does not point to fleet"
+expect_rc 3 "plan of a capture that judges nothing" "$rk" plan "$hosts/cx7-vf-lspci-not-applicable"
+grep -q "not judged: .*no rule could pass or fail" "$tmp/err" && ok || bad "plan exit 3 without its reason"
 
 # 2c. Evidence is the subject's own line, not the first match of another subject's.
 "$rk" check -f json "$hosts/aerial-21-4-a100-cx6dx" >"$tmp/aerial.json" 2>/dev/null
@@ -94,9 +155,11 @@ mkdir -p "$tmp/t/cap"
 cp "$hosts/netarbiter-eth4-qos-healthy/mlnx_qos@eth4.txt" "$tmp/t/cap/"
 ln -s /etc/shadow "$tmp/t/cap/evil.txt"
 (cd "$tmp/t" && tar czf "$tmp/cap.tar.gz" cap && tar czf "$tmp/evil.tar.gz" --absolute-names cap /etc/hostname "../$(basename "$tmp")/t/cap/mlnx_qos@eth4.txt" 2>/dev/null)
-expect_rc 0 "tarball" "$rk" check "$tmp/cap.tar.gz"
+# A file that could not be used is never "healthy": exit 3, each one named on stderr.
+expect_rc 3 "tarball" "$rk" check "$tmp/cap.tar.gz"
 grep -q "evil.txt.*link entry: not followed" "$tmp/out" && ok || bad "symlink in tarball not reported"
-expect_rc 0 "tarball with unsafe paths" "$rk" check "$tmp/evil.tar.gz"
+grep -qx "rocekit: not judged: cap/evil.txt was not used (ignored)" "$tmp/err" && ok || bad "tarball: exit 3 reason not on stderr"
+expect_rc 3 "tarball with unsafe paths" "$rk" check "$tmp/evil.tar.gz"
 grep -q "unsafe path" "$tmp/out" && ok || bad "unsafe tar path not reported"
 [ ! -e "$tmp/etc" ] && ok || bad "something was extracted"
 
@@ -172,7 +235,7 @@ expect_rc 2 "parse a directory" "$rk" parse mlnx_qos "$tmp"
 # 12. Invalid UTF-8 inside a capture must not crash JSON output (fuzz regression).
 mkdir -p "$tmp/utf"
 printf 'Priority trust state: dscp\377\376\nPFC configuration:\n' >"$tmp/utf/mlnx_qos@eth9.txt"
-expect_rc 0 "json with invalid UTF-8 input" "$rk" check -f json "$tmp/utf"
+expect_rc 3 "json with invalid UTF-8 input (nothing judged)" "$rk" check -f json "$tmp/utf"
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" && ok || bad "invalid JSON output"
 printf 'RoCE v2\377\n' >"$tmp/utf/cma.txt"
 "$rk" parse cma_roce_mode "$tmp/utf/cma.txt" >/dev/null 2>&1; rc=$?
@@ -182,7 +245,7 @@ printf 'RoCE v2\377\n' >"$tmp/utf/cma.txt"
 mkdir -p "$tmp/ipl"
 cp "$hosts/roce-server-8dev-trust-pcp-pfc-off/mlnx_qos@ens6.txt" "$tmp/ipl/"
 printf '4: ens6: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP mode DEFAULT\n    link/ether 02:00:00:00:00:11 brd ff:ff:ff:ff:ff:ff\n1: lo: <LOOPBACK,UP> mtu 65536 qdisc noqueue state UNKNOWN\n' >"$tmp/ipl/ip_link.txt"
-expect_rc 1 "ip_link mtu" "$rk" check --rule net --color never "$tmp/ipl"
+expect_rc 1 "ip_link mtu" "$rk" check --rule net --color never --detail "$tmp/ipl"
 grep -q "FAIL     net.mtu .*MTU 1500 is below 4200" "$tmp/out" && ok || bad "net.mtu from ip_link"
 grep -q "ip_link.txt:1: 4: ens6:" "$tmp/out" && ok || bad "ip_link evidence line"
 grep -q "^lo" "$tmp/out" && bad "lo was judged" || ok

@@ -49,52 +49,74 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-TEST(RenderText, FailureFirstWithEvidenceWhyAndFix) {
+TEST(RenderText, SummaryFirstThenDetailWithEvidenceWhyAndFix) {
   std::string why(rules::find_rule("qos.trust-dscp")->rationale);
-  std::vector<std::string> want{
+  std::vector<std::string> summary{
       "rocekit check: node-a (/captures/node-a)",
       "policy default: 1 fail, 0 unknown, 1 pass, 0 not applicable",
+      "FAIL: 1 rule fails on 1 subject (1 error)",
       "",
-      "eth4 (0000:3b:00.0)",
-      "  FAIL     qos.trust-dscp               [error] trust pcp, policy dscp",
-      "           evidence: mlnx_qos@eth4.txt:2: Priority trust state: pcp",
-      "           why: " + why,
-      "           fix: $ mlnx_qos -i eth4 --trust dscp",
-      "           note (runtime): Runtime only.",
-      "  pass     net.mtu                      MTU 9000",
+      "FAIL  qos.trust-dscp [error] on eth4",
+      "      trust pcp, policy dscp",
+      "      fix:   $ mlnx_qos -i eth4 --trust dscp",
+      "",
+      "PASS  net.mtu",
+      "",
+      "per-subject detail (evidence, why, alternatives, checks): add --detail",
   };
-  EXPECT_EQ(lines(render::report(host(), report(), render::Format::text, {})), want);
-  render::Options quiet;
-  quiet.show_passes = false;
-  std::vector<std::string> no_pass = lines(render::report(host(), report(), render::Format::text, quiet));
+  EXPECT_EQ(lines(render::report(host(), report(), render::Format::text, {})), summary);
+  render::Options detail;
+  detail.detail = true;
+  std::vector<std::string> want(summary.begin(), summary.end() - 2);
+  for (std::string l : {"", "---- detail ----", "", "eth4 (0000:3b:00.0)",
+                        "  FAIL     qos.trust-dscp               [error] trust pcp, policy dscp",
+                        "           evidence: mlnx_qos@eth4.txt:2: Priority trust state: pcp"})
+    want.push_back(l);
+  want.push_back("           why: " + why);
+  want.push_back("           fix: $ mlnx_qos -i eth4 --trust dscp");
+  want.push_back("           note (runtime): Runtime only.");
+  want.push_back("  pass     net.mtu                      MTU 9000");
+  EXPECT_EQ(lines(render::report(host(), report(), render::Format::text, detail)), want);
+  // --hide pass: out of the summary and the detail.
+  detail.hide_pass = true;
+  std::vector<std::string> no_pass = lines(render::report(host(), report(), render::Format::text, detail));
   want.pop_back();
+  want.erase(want.begin() + 7, want.begin() + 9);  // "PASS  net.mtu" and its blank line
   EXPECT_EQ(no_pass, want);
 }
 
-TEST(RenderMarkdown, SummaryTableThenFailuresWithFix) {
+TEST(RenderMarkdown, VerdictFailuresWithFixThenAllFindingsFolded) {
   std::vector<std::string> want{
       "## rocekit check: node-a",
       "",
-      "Policy `default`: **1 fail, 0 unknown, 1 pass, 0 not applicable**",
+      "Policy `default`: 1 fail, 0 unknown, 1 pass, 0 not applicable",
       "",
-      "| outcome | severity | rule | subject | finding |",
-      "|---|---|---|---|---|",
-      "| FAIL | error | `qos.trust-dscp` | `eth4` | trust pcp, policy dscp |",
-      "| pass | error | `net.mtu` | `eth4` | MTU 9000 |",
+      "**FAIL: 1 rule fails on 1 subject (1 error)**",
       "",
-      "### Failures and fixes",
+      "### Failures",
       "",
-      "#### `qos.trust-dscp` on `eth4`",
+      "#### `qos.trust-dscp` (error) on eth4",
       "",
       "trust pcp, policy dscp",
       "",
-      "- evidence: `mlnx_qos@eth4.txt:2: Priority trust state: pcp`",
+      "- evidence (`eth4`): `mlnx_qos@eth4.txt:2: Priority trust state: pcp`",
+      "",
+      "Fix (runtime):",
       "",
       "```sh",
       "mlnx_qos -i eth4 --trust dscp",
       "```",
       "",
       "*runtime*: Runtime only.",
+      "",
+      "<details><summary>All findings (2)</summary>",
+      "",
+      "| outcome | severity | rule | subject | finding |",
+      "|---|---|---|---|---|",
+      "| FAIL | error | `qos.trust-dscp` | `eth4` | trust pcp, policy dscp |",
+      "| pass | error | `net.mtu` | `eth4` | MTU 9000 |",
+      "",
+      "</details>",
   };
   EXPECT_EQ(lines(render::report(host(), report(), render::Format::markdown, {})), want);
 }

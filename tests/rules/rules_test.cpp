@@ -170,7 +170,7 @@ TEST(FwRules, AdaptiveRoutingIsReportOnlyUnlessThePolicyAsks) {
                           "0000:3b:00.0");
   EXPECT_EQ(f.outcome, Outcome::fail);
   EXPECT_EQ(f.remediation.commands.at(0),
-            "mstconfig -d 0000:3b:00.0 set ROCE_ADAPTIVE_ROUTING_EN=1");
+            "mstconfig -y -d 0000:3b:00.0 set ROCE_ADAPTIVE_ROUTING_EN=1");
 }
 
 TEST(QosRules, NetdevNamesAreQuotedInFixes) {
@@ -183,7 +183,8 @@ TEST(QosRules, NetdevNamesAreQuotedInFixes) {
                           "qos.trust-dscp", "eth0;reboot");
   EXPECT_EQ(f.remediation.commands.at(0), "mlnx_qos -i 'eth0;reboot' --trust dscp");
   // The dcb form of the same fix: DSCP APP entries (no `dcb apptrust`), read back as JSON.
-  EXPECT_TRUE(f.remediation.commands.at(1).starts_with("dcb app replace dev 'eth0;reboot' dscp-prio 0:0 1:0"));
+  EXPECT_EQ(f.remediation.alternative_tool, "dcb");
+  EXPECT_TRUE(f.remediation.alternative.at(0).starts_with("dcb app replace dev 'eth0;reboot' dscp-prio 0:0 1:0"));
   ASSERT_EQ(f.remediation.steps.size(), 2u);
   EXPECT_EQ(f.remediation.steps[1].tool, "dcb");
   EXPECT_EQ(f.remediation.steps[1].needs, "iproute2 >= 5.12 (dcb app, dcb -N)");

@@ -110,7 +110,7 @@ import json, sys
 found = []
 def walk(x):
     if isinstance(x, dict):
-        if x.get("rule") == "switch.roce-lossless": found.append(x)
+        if x.get("rule") == "switch.roce-lossless" and "outcome" in x: found.append(x)
         for v in x.values(): walk(v)
     elif isinstance(x, list):
         for v in x: walk(v)

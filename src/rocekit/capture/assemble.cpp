@@ -61,6 +61,7 @@ std::string fill(std::string_view what, const std::string& netdev, const std::st
 struct Missing {
   std::string text;
   ReasonKind kind;
+  std::string tool;  ///< the tool whose output would fill it
 };
 
 Missing gap_reason(const Snapshot& s, Section section, const std::string& netdev = "",
@@ -70,16 +71,17 @@ Missing gap_reason(const Snapshot& s, Section section, const std::string& netdev
     for (const Gap& g : t.gaps) {
       if (g.section != section) continue;
       std::string what = fill(g.what, netdev, rdma, port, bdf);
-      if (g.fixed) return {what, ReasonKind::not_captured};
-      if (std::optional<std::string> f = failed_run(s, t.id)) return {*f, ReasonKind::tool_failed};
-      return {"not captured (no " + what + " output in the capture)", ReasonKind::not_captured};
+      std::string tool(t.id);
+      if (g.fixed) return {what, ReasonKind::not_captured, tool};
+      if (std::optional<std::string> f = failed_run(s, t.id)) return {*f, ReasonKind::tool_failed, tool};
+      return {"not captured (no " + what + " output in the capture)", ReasonKind::not_captured, tool};
     }
-  return {"not captured", ReasonKind::not_captured};  // unreachable: tools_test holds every section owned
+  return {"not captured", ReasonKind::not_captured, {}};  // unreachable: tools_test holds every section owned
 }
 
 template <class T>
 void default_reason(Collected<T>& c, const Missing& why) {
-  if (!c.has_value() && c.reason.empty()) c.set_missing(why.text, why.kind);
+  if (!c.has_value() && c.reason.empty()) c.set_missing(why.text, why.kind, why.tool);
 }
 
 void fill_reasons(Snapshot& s) {
@@ -116,7 +118,7 @@ void fill_reasons(Snapshot& s) {
   default_reason(s.kernel_modules, gap_reason(s, Section::host_modules));
   default_reason(s.persistence, gap_reason(s, Section::host_persistence));
   // No capture tool shows it: the CPU count per NUMA node is read by live collection only.
-  default_reason(s.numa_cpu_count, Missing{"not captured (CPU count per NUMA node comes from live collection)", ReasonKind::not_captured});
+  default_reason(s.numa_cpu_count, Missing{"not captured (CPU count per NUMA node comes from live collection)", ReasonKind::not_captured, {}});
 }
 
 bool is_ignored_name(const std::string& name) {
@@ -193,7 +195,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
     InputFile& in = s.inputs.back();
     const Tool* tool = find_tool(it.tool);
     if (tool->merge == nullptr) {
-      in.status = "ignored";
+      in.status = "unused";
       in.messages.push_back(it.file->name + ": " + it.tool +
                             " output is parsed but not used by any rule yet");
       continue;

@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -22,7 +23,10 @@ struct CheckOptions {
   std::string input;
   std::string format = "text";
   std::string policy;
-  std::string fail_on = "error";
+  GateOptions gate;
+  bool detail = false;
+  std::vector<std::string> hide;
+  std::string group_by = "subject";
   std::string save_snapshot;
   std::string output;
   std::vector<std::string> only;
@@ -32,6 +36,33 @@ struct CheckOptions {
   bool nv_config = false;
   std::vector<std::string> netdevs;
 };
+
+/// The host captures a directory holds when it is a directory of several hosts (a fleet), not one
+/// capture: no tool output at its top level, and two or more subdirectories with tool outputs,
+/// tarballs or snapshots.
+std::vector<std::string> fleet_members(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return {};
+  auto has_outputs = [](const fs::path& d) {
+    std::error_code e;
+    for (fs::directory_iterator it(d, e), end; !e && it != end; it.increment(e)) {
+      std::string n = it->path().filename().string();
+      if (n == "rocekit-capture.log" || (n.ends_with(".txt") && it->is_regular_file(e))) return true;
+    }
+    return false;
+  };
+  if (has_outputs(dir)) return {};
+  std::vector<std::string> hosts;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string n = it->path().filename().string();
+    if ((it->is_directory(ec) && has_outputs(it->path())) || n.ends_with(".tar.gz") || n.ends_with(".tgz") ||
+        (n.ends_with(".json") && n != "expected.json"))
+      hosts.push_back(n);
+  }
+  std::sort(hosts.begin(), hosts.end());
+  return hosts.size() >= 2 ? hosts : std::vector<std::string>{};
+}
 
 void run_check(Context& ctx, const CheckOptions& o) {
   if (!o.output.empty() && o.output != "-" && o.output == o.save_snapshot) {
@@ -43,6 +74,22 @@ void run_check(Context& ctx, const CheckOptions& o) {
   for (const std::string& sel : o.only)
     if (std::optional<std::string> why = rules::host_selector_error(sel))
       return report_error(ctx, Error{ErrorKind::malformed_input, *why, "--rule"});
+  for (const std::string& sel : o.gate.required)
+    if (std::optional<std::string> why = rules::host_selector_error(sel))
+      return report_error(ctx, Error{ErrorKind::malformed_input, *why, "--require"});
+  if (!o.input.empty() && (o.root != "/" || o.nv_config))
+    return report_error(ctx, Error{ErrorKind::malformed_input,
+                                   "--root and --nv-config apply to live collection only (no input given)",
+                                   o.root != "/" ? "--root" : "--nv-config"});
+  if (std::vector<std::string> hosts = fleet_members(o.input); !hosts.empty()) {
+    std::string some;
+    for (std::size_t i = 0; i < hosts.size() && i < 3; ++i) some += (i ? ", " : "") + hosts[i];
+    return report_error(ctx, Error{ErrorKind::malformed_input,
+                                   "holds " + std::to_string(hosts.size()) + " host captures (" + some +
+                                       (hosts.size() > 3 ? ", ..." : "") + "): check one (rocekit check " +
+                                       o.input + "/" + hosts[0] + ") or compare them with rocekit fleet " + o.input,
+                                   o.input});
+  }
   Result<Policy> policy = load_policy(o.policy);
   if (!policy) return report_error(ctx, policy.error());
   policy->named_netdevs = o.netdevs;
@@ -70,15 +117,24 @@ void run_check(Context& ctx, const CheckOptions& o) {
   rules::Report report = rules::evaluate(*snap, *policy, o.only);
   render::Options ro;
   ro.policy_name = policy->name;
-  ro.show_passes = !o.quiet;
+  ro.detail = o.detail;
+  ro.hide_pass = o.quiet;
+  ro.hide_not_applicable = o.quiet;
+  for (const std::string& h : o.hide) {
+    if (h == "pass") ro.hide_pass = true;
+    if (h == "na") ro.hide_not_applicable = true;
+    if (h == "unknown") ro.hide_unknown = true;
+  }
+  ro.group_by = o.group_by == "rule" ? render::GroupBy::rule : render::GroupBy::subject;
   ro.color = o.color == "always" || (o.color == "auto" && o.output.empty() && ::isatty(1));
   static const std::map<std::string, render::Format> k_formats{
       {"text", render::Format::text}, {"json", render::Format::json},
       {"markdown", render::Format::markdown}};
   std::string text = render::report(*snap, report, k_formats.at(o.format), ro);
   if (!write_output(ctx, o.output, text)) return;
-  Severity threshold = severity_from_string(o.fail_on).value_or(Severity::error);
-  ctx.exit_code = report.has_failure_at_or_above(threshold) ? ExitCode::findings : ExitCode::ok;
+  GateOptions held = o.gate;
+  held.required.insert(held.required.end(), o.only.begin(), o.only.end());
+  ctx.exit_code = gate(ctx, *snap, report.findings, held);
 }
 
 }  // namespace
@@ -94,15 +150,20 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-f,--format", opts->format, "Output format: text, json or markdown")
       ->check(CLI::IsMember({"text", "json", "markdown"}));
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
-  cmd->add_option("--fail-on", opts->fail_on,
-                  "Exit 1 when a failure of this severity or higher exists (default error)")
-      ->check(CLI::IsMember({"info", "warning", "error", "critical"}));
+  add_gate_options(*cmd, opts->gate);
   cmd->add_option("--save-snapshot", opts->save_snapshot, "Also write the host snapshot JSON here");
   cmd->add_option("-o,--output", opts->output, "Write the report to this file (atomically)");
-  cmd->add_option("--rule", opts->only, "Only these rule ids or areas (qos.trust-dscp, qos, pcie, ...; repeatable). An id that selects no host rule is an error (exit 2)");
+  cmd->add_option("--rule", opts->only, "Only these rule ids or areas (qos.trust-dscp, qos, pcie, ...; repeatable). An id that selects no host rule is an error (exit 2); a selected rule not judged on a subject exits 3");
   cmd->add_option("--netdev", opts->netdevs,
                   "Also judge this netdev by the RoCE rules although no RDMA port backs it (repeatable)");
-  cmd->add_flag("-q,--quiet", opts->quiet, "Text: list only failures and unknowns");
+  cmd->add_flag("-q,--quiet", opts->quiet, "Leave passes and not-applicable findings out (same as --hide pass,na)");
+  cmd->add_flag("--detail", opts->detail,
+                "Text: after the summary, every finding per subject with evidence, why, checks and alternatives");
+  cmd->add_option("--hide", opts->hide, "Leave these outcomes out: pass, na, unknown (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"pass", "na", "unknown"}));
+  cmd->add_option("--group-by", opts->group_by, "Detail grouped by subject (default) or rule")
+      ->check(CLI::IsMember({"subject", "rule"}));
   cmd->add_option("--color", opts->color, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->callback([opts, &ctx] { run_check(ctx, *opts); });

@@ -1,5 +1,6 @@
 // rocekit plan: the actions that bring a host to the policy, as a bash script or JSON
-// (src/rocekit/plan/). Exit 0: nothing to do; 1: actions planned; 2: usage or input error.
+// (src/rocekit/plan/). Exit 0: nothing to do; 1: actions planned; 2: usage or input error;
+// 3: no action, but not judged healthy (something not planned, or nothing judged).
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
@@ -85,6 +86,24 @@ void add_plan_scope_options(CLI::App& cmd, PlanScopeOptions& o) {
 
 namespace {
 
+/// 1 when actions are planned; 3 when none are but the host is not known to match the policy
+/// (a failure that cannot be planned, or no rule judged); else 0.
+ExitCode plan_exit(Context& ctx, const std::vector<const plan::Plan*>& plans) {
+  bool any = false;
+  std::vector<std::string> why;
+  for (const plan::Plan* p : plans) {
+    any = any || !p->actions.empty();
+    std::string host = p->hostname.empty() ? "the input" : p->hostname;
+    if (p->nothing_judged) why.push_back(host + ": no rule could pass or fail, so nothing could be planned");
+    else if (!p->unplanned.empty())
+      why.push_back(host + ": " + std::to_string(p->unplanned.size()) + " item(s) not planned (see the plan's header)");
+  }
+  if (any) return ExitCode::findings;
+  if (why.empty()) return ExitCode::ok;
+  for (const std::string& w : why) ctx.err << "rocekit: not judged: " << w << "\n";
+  return ExitCode::not_judged;
+}
+
 struct PlanOptions {
   std::vector<std::string> inputs;  ///< one; several only with -f ansible (one play per host)
   std::string root = "/";
@@ -102,13 +121,12 @@ void run_plan(Context& ctx, const PlanOptions& o) {
                                    "several inputs need -f ansible (one play per host)", "plan"});
   if (o.format == "ansible" && o.inputs.size() > 1) {
     std::vector<plan::Plan> plans;
-    bool any = false;
-    for (const std::string& in : o.inputs) {
+    for (const std::string& in : o.inputs)
       if (!make_cli_plan(ctx, in, o.root, o.policy, o.mlxconfig_db, o.scope, plans.emplace_back())) return;
-      any = any || !plans.back().actions.empty();
-    }
     if (!write_output(ctx, o.output, plan::render_ansible(plans))) return;
-    ctx.exit_code = any ? ExitCode::findings : ExitCode::ok;
+    std::vector<const plan::Plan*> all;
+    for (const plan::Plan& x : plans) all.push_back(&x);
+    ctx.exit_code = plan_exit(ctx, all);
     return;
   }
   std::string input = o.inputs.empty() ? std::string() : o.inputs.front();
@@ -129,14 +147,14 @@ void run_plan(Context& ctx, const PlanOptions& o) {
     ctx.out << "dry run: nothing installed. To install: copy each file to its path, chmod 0755 "
                "the script, then `systemctl daemon-reload && systemctl enable rocekit-roce.service "
                "&& udevadm control --reload`\n";
-    ctx.exit_code = p.actions.empty() ? ExitCode::ok : ExitCode::findings;
+    ctx.exit_code = plan_exit(ctx, {&p});
     return;
   }
   std::string text = o.format == "json"      ? plan::render_json(p)
                      : o.format == "ansible" ? plan::render_ansible(p)
                                              : plan::render_sh(p);
   if (!write_output(ctx, o.output, text)) return;
-  ctx.exit_code = p.actions.empty() ? ExitCode::ok : ExitCode::findings;
+  ctx.exit_code = plan_exit(ctx, {&p});
 }
 
 }  // namespace

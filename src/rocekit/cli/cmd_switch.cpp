@@ -62,7 +62,9 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
   }
   render::Options ro;
   ro.policy_name = policy->name;
-  ro.show_passes = !o.quiet;
+  ro.detail = true;  // a few findings per port pair: the detail is the report
+  ro.hide_pass = o.quiet;
+  ro.hide_not_applicable = o.quiet;
   ro.color = o.color == "always" || (o.color == "auto" && o.output.empty() && ::isatty(1));
   static const std::map<std::string, render::Format> k_formats{
       {"text", render::Format::text}, {"json", render::Format::json}, {"markdown", render::Format::markdown}};

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "rocekit/core/result.hpp"
+#include "rocekit/model/finding.hpp"
 #include "rocekit/model/snapshot.hpp"
 
 namespace rk::plan {
@@ -15,8 +16,8 @@ struct Plan;
 
 namespace rk::cli {
 
-/// Documented exit codes (README "Exit codes").
-enum class ExitCode { ok = 0, findings = 1, usage = 2 };
+/// Documented exit codes (docs/check.md "Exit codes").
+enum class ExitCode { ok = 0, findings = 1, usage = 2, not_judged = 3 };
 
 struct Context {
   std::ostream& out;
@@ -35,6 +36,18 @@ void report_error(Context& ctx, const Error& e);
 /// Writes `text` to `path` atomically (temp file + rename), or to ctx.out when path is "-" or
 /// empty. Returns false (and reports) on failure.
 bool write_output(Context& ctx, const std::string& path, const std::string& text);
+
+/// What a reporting command's exit code holds the report to (--fail-on, --rule, --require).
+struct GateOptions {
+  std::string fail_on = "error";       ///< a severity, or "unknown": any failure, then any unknown
+  std::vector<std::string> required;   ///< rule ids / areas that must be judged on every subject
+};
+void add_gate_options(CLI::App& cmd, GateOptions& o);
+/// The exit code of a host report: 1 when a failure at or above fail_on exists; else 3 when the
+/// report cannot be called healthy: no RDMA device in the input, an input file not used, no rule
+/// passed or failed, a required rule unknown on a subject, or (fail_on "unknown") any unknown;
+/// else 0. Each reason for 3 is printed to stderr as "rocekit: not judged: <why>".
+ExitCode gate(Context& ctx, const Snapshot& s, const std::vector<Finding>& findings, const GateOptions& o);
 
 void add_check_command(CLI::App& app, Context& ctx);
 void add_snapshot_command(CLI::App& app, Context& ctx);

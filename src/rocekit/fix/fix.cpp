@@ -231,4 +231,18 @@ void set_fix(Remediation& r, std::string action, std::string current, std::strin
   r.steps.insert(r.steps.end(), std::make_move_iterator(steps.begin()), std::make_move_iterator(steps.end()));
 }
 
+void set_fix_either(Remediation& r, std::string action, std::string current, std::string desired,
+                    std::pair<FixStep, FixStep> backends, bool prefer_second) {
+  const FixStep& primary = prefer_second ? backends.second : backends.first;
+  const FixStep& other = prefer_second ? backends.first : backends.second;
+  r.action = std::move(action);
+  r.current = std::move(current);
+  r.desired = std::move(desired);
+  r.commands.push_back(command_line(primary));
+  r.alternative_tool = other.tool;
+  r.alternative.push_back(command_line(other));
+  r.steps.push_back(std::move(backends.first));
+  r.steps.push_back(std::move(backends.second));
+}
+
 }  // namespace rk::fix

@@ -62,5 +62,10 @@ std::string command_line(const FixStep& step);
 /// Fills the structured part of `r` and appends each step's command line to r.commands.
 void set_fix(Remediation& r, std::string action, std::string current, std::string desired,
              std::vector<FixStep> steps);
+/// One change with two backends (mlnx_qos, then iproute2 dcb): the preferred one's command is
+/// the fix, the other's the alternative; both steps stay in r.steps in the order given (`plan`
+/// picks the one installed).
+void set_fix_either(Remediation& r, std::string action, std::string current, std::string desired,
+                    std::pair<FixStep, FixStep> backends, bool prefer_second);
 
 }  // namespace rk::fix

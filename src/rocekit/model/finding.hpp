@@ -42,7 +42,13 @@ struct FixStep {
 };
 
 struct Remediation {
-  std::vector<std::string> commands;  ///< exact commands, subject names quoted for sh
+  std::vector<std::string> commands;  ///< the fix: exact commands, run in order, names quoted for sh
+  /// Read-only commands that show the state the fix changes (before and after); never a fix.
+  std::vector<std::string> checks;
+  /// The same fix with another backend (`alternative_tool`, e.g. iproute2 "dcb" for
+  /// "mlnx_qos"): run these instead of `commands`, never both.
+  std::string alternative_tool;
+  std::vector<std::string> alternative;
   std::string notes;                  ///< what the commands do, what to check, seed corrections
   FixScope scope = FixScope::none;
   /// Structured form of a fix `plan` can act on (empty when the fix is manual): what changes
@@ -61,6 +67,11 @@ struct Finding {
   std::string message;      ///< one line: what was found, or why unknown
   std::vector<Evidence> evidence;
   Remediation remediation;  ///< set for fail (and unknown when a command would collect the data)
+  /// unknown for missing data: the kind of reason, and the capture tool ids (capture/tools.cpp)
+  /// whose output would let the rule judge the subject. Empty for other outcomes, and for an
+  /// unknown that follows from another finding (e.g. no DSCP map while trust is pcp).
+  ReasonKind reason_kind = ReasonKind::none;
+  std::vector<std::string> needs;
 };
 
 }  // namespace rk

@@ -53,6 +53,7 @@ void to_json(nlohmann::json& j, const Collected<T>& c) {
     j["value"] = nullptr;
     j["reason"] = c.reason;
     if (c.reason_kind != ReasonKind::none) j["reason_kind"] = c.reason_kind;
+    if (!c.needs.empty()) j["needs"] = c.needs;
   }
   if (!c.source.file.empty() || !c.source.text.empty()) j["source"] = c.source;
   if (!c.notes.empty()) j["notes"] = c.notes;
@@ -65,6 +66,7 @@ void from_json(const nlohmann::json& j, Collected<T>& c) {
   if (j.contains("value") && !j.at("value").is_null()) c.value = j.at("value").get<T>();
   if (j.contains("reason")) c.reason = j.at("reason").get<std::string>();
   if (j.contains("reason_kind")) c.reason_kind = j.at("reason_kind").get<ReasonKind>();
+  if (j.contains("needs")) c.needs = j.at("needs").get<std::string>();
   if (j.contains("source")) c.source = j.at("source").get<Evidence>();
   if (j.contains("notes")) c.notes = j.at("notes").get<std::vector<std::string>>();
 }

@@ -36,6 +36,9 @@ struct Collected {
   std::optional<T> value;
   std::string reason;             ///< why absent; empty when value is present
   ReasonKind reason_kind = ReasonKind::none;  ///< the kind of `reason`
+  /// Capture: the tool id (capture/tools.cpp) whose output would fill the section; empty when
+  /// no single capture file does (live collection, values several tools must combine).
+  std::string needs;
   Evidence source;                ///< where the value came from
   std::vector<std::string> notes; ///< e.g. "output truncated after the dscp2prio table"
 
@@ -50,10 +53,11 @@ struct Collected {
     return c;
   }
   /// Marks the section absent (keeps any value out).
-  void set_missing(std::string why, ReasonKind kind) {
+  void set_missing(std::string why, ReasonKind kind, std::string needs_tool = {}) {
     value.reset();
     reason = std::move(why);
     reason_kind = kind;
+    needs = std::move(needs_tool);
   }
 };
 
@@ -294,7 +298,9 @@ struct InputFile {
   std::string file;
   std::string tool;     ///< tool id, or "" when unidentified
   std::string target;
-  std::string status;   ///< "parsed", "parsed_with_warnings", "error", "ignored"
+  /// "parsed", "parsed_with_warnings", "error", "ignored" (not used: unknown, unreadable or
+  /// without a subject), "unused" (a known tool's output no rule reads yet)
+  std::string status;
   std::vector<std::string> messages;  ///< "file:line: message"
 };
 

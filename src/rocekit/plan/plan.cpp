@@ -787,8 +787,11 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   plan.nv_backend = pick_nv_backend(snapshot);
   Builder b{snapshot, policy, opts, plan, {}, {}};
   rules::Report report = rules::evaluate(snapshot, policy);
-  for (const Finding& f : report.findings)
+  plan.nothing_judged = true;
+  for (const Finding& f : report.findings) {
     if (f.outcome == Outcome::fail) b.failing.insert({f.rule, f.subject});
+    if (f.outcome == Outcome::pass || f.outcome == Outcome::fail) plan.nothing_judged = false;
+  }
   if (policy.trust != "dscp" && policy.trust != "pcp") {
     b.unplanned("qos.trust-dscp", "host", "policy trust must be dscp or pcp, not " +
                                               shell_quote(policy.trust));

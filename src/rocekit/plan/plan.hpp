@@ -81,6 +81,9 @@ struct Plan {
   NvBackend nv_backend = NvBackend::mstconfig;
   std::vector<Action> actions;          ///< ordered; empty = host already matches the policy
   std::vector<Unplanned> unplanned;     ///< never silently dropped
+  /// No rule of `check` passed or failed on the snapshot: an empty plan means "not judged",
+  /// never "the host matches the policy".
+  bool nothing_judged = false;
   std::vector<std::string> warnings;    ///< e.g. shared firmware on multi-host NICs
   /// Set when firmware NV actions are planned: "validated against <db> (<n> parameters)" or
   /// "not validated: <path> not found" (then only the built-in name list was applied).

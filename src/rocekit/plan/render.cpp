@@ -136,9 +136,12 @@ std::string identity_guard_sh(const Plan& plan) {
       "if [[ $execute -eq 1 && ${RK_FORCE:-0} != 1 ]]; then\n"
       "  trap - ERR\n"
       "  this_host=$(cat -- \"$sysroot/proc/sys/kernel/hostname\" 2>/dev/null || true)\n"
-      "  plan_host=" + shell_quote(plan.hostname) + "\n"
-      "  [[ $this_host == \"$plan_host\" ]] ||\n"
-      "    not_this_host \"the plan is for host $plan_host, this host is ${this_host:-(unknown)}\"\n";
+      + (plan.hostname.empty()
+             ? std::string("  [[ -z $this_host ]] || not_this_host \"the plan names no host (the input had no "
+                           "hostname), this host is $this_host: check it is the host the input came from\"\n")
+             : "  plan_host=" + shell_quote(plan.hostname) + "\n"
+               "  [[ $this_host == \"$plan_host\" ]] ||\n"
+               "    not_this_host \"the plan is for host $plan_host, this host is ${this_host:-(unknown)}\"\n");
   for (const std::string& n : plan.identity.netdevs)
     out += "  [[ -e $sysroot/sys/class/net/" + shell_quote(n) + " ]] || not_this_host " +
            shell_quote("netdev " + n + " named by the plan is not on this host") + "\n";
@@ -165,7 +168,7 @@ std::string render_sh(const Plan& plan) {
   out += "# host: " + comment_safe(plan.hostname.empty() ? "(unknown)" : plan.hostname) +
          "  policy: " + comment_safe(plan.policy_name) + "  actions: " +
          std::to_string(plan.actions.size()) + "\n";
-  out += "# Dry run unless --execute. RK_SYSROOT prefixes sysfs paths (tests use a fixture tree).\n";
+  out += "# Dry run unless --execute. RK_SYSROOT, when set, prefixes every /sys and /proc path (a test tree; leave it unset on a host).\n";
   out += header_comments(plan);
   for (const std::string& w : plan.warnings) out += "# WARNING: " + comment_safe(w) + "\n";
   if (!plan.nv_validation.empty())

@@ -8,6 +8,7 @@
 
 #include "rocekit/core/text.hpp"
 #include "rocekit/model/json.hpp"
+#include "rocekit/render/summary.hpp"
 
 namespace rk::render {
 namespace {
@@ -118,46 +119,189 @@ std::string outcome_label(Outcome o) {
   return "?";
 }
 
-std::string report_text(const Snapshot& s, const rules::Report& r, const Options& o) {
+namespace {
+
+bool hidden(const Options& o, Outcome out) {
+  switch (out) {
+    case Outcome::pass: return o.hide_pass;
+    case Outcome::not_applicable: return o.hide_not_applicable || o.hide_pass;
+    case Outcome::unknown: return o.hide_unknown;
+    case Outcome::fail: return false;
+  }
+  return false;
+}
+
+/// "a, b, c (+4 more)".
+std::string subject_list(const std::vector<std::string>& v, std::size_t max = 8) {
   std::string out;
-  out += fmt::format("rocekit check: {} ({})\n", s.hostname.empty() ? "host" : safe(s.hostname),
-                     safe(s.source.path.empty() ? str(s.source.kind) : s.source.path));
-  out += fmt::format("policy {}: {}\n", o.policy_name, summary_line(r));
-  for (const std::string& n : s.notes) out += "note: " + safe(n) + "\n";
+  for (std::size_t i = 0; i < v.size() && i < max; ++i) out += (i ? ", " : "") + safe(v[i]);
+  if (v.size() > max) out += fmt::format(" (+{} more)", v.size() - max);
+  return out;
+}
+
+std::string rule_list(const std::vector<std::string>& v, std::size_t max = 3) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size() && i < max; ++i) out += (i ? ", " : "") + v[i];
+  if (v.size() > max) out += fmt::format(" +{} more", v.size() - max);
+  return out;
+}
+
+std::string verdict_line(const Summary& sum, const rules::Report& r) {
+  std::size_t fails = r.count(Outcome::fail);
+  switch (sum.verdict) {
+    case Verdict::fail: {
+      std::map<Severity, std::size_t> by;
+      for (const Finding& f : r.findings)
+        if (f.outcome == Outcome::fail) ++by[f.severity];
+      std::string sev;
+      for (auto it = by.rbegin(); it != by.rend(); ++it)
+        sev += (sev.empty() ? "" : ", ") + fmt::format("{} {}", it->second, to_string(it->first));
+      return fmt::format("FAIL: {} {} on {} {} ({})", sum.failing.size(),
+                         sum.failing.size() == 1 ? "rule fails" : "rules fail", fails,
+                         fails == 1 ? "subject" : "subjects", sev);
+    }
+    case Verdict::not_judged: return "NOT JUDGED: no rule could pass or fail on this input";
+    case Verdict::gaps:
+      return fmt::format("PASS WITH GAPS: no failure, but {} checks were not judged", r.count(Outcome::unknown));
+    case Verdict::pass: return "PASS: every rule passed or does not apply";
+  }
+  return "";
+}
+
+std::string join_text(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& x : v) out += (out.empty() ? "" : "; ") + x;
+  return out;
+}
+
+void input_problems_text(const Snapshot& s, std::string& out) {
+  std::size_t bad_inputs = 0;
+  std::vector<std::string> unused;
+  for (const InputFile& in : s.inputs) {
+    if (in.status == "unused") unused.push_back(safe(in.file));
+    else if (in.status != "parsed") ++bad_inputs;
+  }
+  if (!unused.empty()) out += "read but not used by any rule yet: " + join_text(unused) + "\n";
+  if (!bad_inputs) return;
+  out += fmt::format("input problems ({} {}):\n", bad_inputs, bad_inputs == 1 ? "file" : "files");
+  for (const InputFile& in : s.inputs) {
+    if (in.status == "parsed" || in.status == "unused") continue;
+    out += fmt::format("  {} [{}{}]\n", safe(in.file), in.status, in.tool.empty() ? "" : ", " + in.tool);
+    for (const std::string& m : in.messages) out += "    " + safe(m) + "\n";
+  }
+}
+
+void shell_block_text(std::string& out, std::string_view label, const ShellLines& lines) {
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    out += fmt::format("      {:<7}$ {}\n", i ? "" : std::string(label) + ":", safe(lines[i]));
+}
+
+void summary_text(const rules::Report& r, const Summary& sum, const Options& o, std::string& out) {
+  for (const RuleSummary& rs : sum.failing) {
+    out += "\n" + colour(o, Outcome::fail, fmt::format("FAIL  {} [{}] on {}", rs.rule, to_string(rs.severity),
+                                                          subject_list(rs.subjects)));
+    out += "\n      " + safe(rs.findings.front()->message) +
+           (rs.messages_differ ? fmt::format(" (first of {})", rs.findings.size()) : "") + "\n";
+    shell_block_text(out, "fix", rs.fix);
+    if (!rs.alternative.empty() && o.detail) shell_block_text(out, "or", rs.alternative);
+    if (rs.fix.empty() && !rs.checks.empty()) shell_block_text(out, "check", rs.checks);
+  }
+  if (!o.hide_unknown && (!sum.missing.empty() || !sum.other_unknowns.empty())) {
+    std::size_t n = r.count(Outcome::unknown);
+    out += "\n" + colour(o, Outcome::unknown, fmt::format("NOT JUDGED  {} {}", n, n == 1 ? "check" : "checks"));
+    if (!sum.missing.empty()) {
+      out += ": the capture lacks these outputs. Run on the host, save the files into the capture "
+             "and check again (or capture everything: sh scripts/rocekit-capture -o DIR -z)\n";
+      for (const MissingOutput& m : sum.missing) {
+        std::string why = "# " + rule_list(m.rules) + (m.host_failure.empty() ? "" : "; " + m.host_failure);
+        if (m.commands.empty()) {
+          out += fmt::format("  {} ({}): collected by scripts/rocekit-capture  {}\n", m.tool,
+                             subject_list(m.subjects, 4), why);
+          continue;
+        }
+        for (const std::string& c : m.commands) out += "  $ " + safe(c) + "  " + why + "\n";
+      }
+    } else {
+      out += "\n";
+    }
+    for (const RuleSummary& u : sum.other_unknowns) {
+      std::string msg = u.findings.front()->message;
+      if (msg.size() > 160) msg = msg.substr(0, 157) + "...";  // whole in --detail
+      out += fmt::format("  {} on {}: {}{}\n", u.rule, subject_list(u.subjects, 4), safe(msg),
+                         u.messages_differ ? fmt::format(" (first of {})", u.findings.size()) : "");
+    }
+  }
+  if (!sum.passing.empty() && !o.hide_pass) {
+    std::vector<std::string> parts;
+    for (const auto& [rule, n] : sum.passing) parts.push_back(n > 1 ? fmt::format("{} x{}", rule, n) : rule);
+    out += "\n" + colour(o, Outcome::pass, "PASS  " + rule_list(parts, 6)) + "\n";
+  }
+}
+
+void detail_by_subject(const Snapshot& s, const rules::Report& r, const Options& o, std::string& out) {
   for (const Group& g : group_findings(r)) {
-    out += "\n" + describe_subject(s, g.subject) + "\n";
+    std::string body;
     for (const Finding* f : g.findings) {
+      if (hidden(o, f->outcome)) continue;
       bool quiet = f->outcome == Outcome::pass || f->outcome == Outcome::not_applicable;
-      if (quiet && !o.show_passes) continue;
       std::string head = fmt::format("  {:<8} {:<28} {}", outcome_label(f->outcome), f->rule, safe(f->message));
       if (f->outcome == Outcome::fail)
         head = fmt::format("  {:<8} {:<28} [{}] {}", outcome_label(f->outcome), f->rule,
                            to_string(f->severity), safe(f->message));
-      out += colour(o, f->outcome, head) + "\n";
+      body += colour(o, f->outcome, head) + "\n";
       if (quiet) continue;
-      for (const Evidence& e : f->evidence) out += "           evidence: " + evidence_line(e) + "\n";
-      if (f->outcome == Outcome::fail) {
-        if (const rules::RuleInfo* info = rules::find_rule(f->rule))
-          out += "           why: " + std::string(info->rationale) + "\n";
-        for (const std::string& c : f->remediation.commands) out += "           fix: $ " + safe(c) + "\n";
-        if (!f->remediation.notes.empty())
-          out += "           note (" + std::string(to_string(f->remediation.scope)) +
-                 "): " + safe(f->remediation.notes) + "\n";
+      for (const Evidence& e : f->evidence) body += "           evidence: " + evidence_line(e) + "\n";
+      if (f->outcome != Outcome::fail) continue;
+      if (const rules::RuleInfo* info = rules::find_rule(f->rule))
+        body += "           why: " + std::string(info->rationale) + "\n";
+      for (const std::string& c : f->remediation.commands) body += "           fix: $ " + safe(c) + "\n";
+      for (const std::string& c : f->remediation.alternative)
+        body += "           or, with " + safe(f->remediation.alternative_tool) + " instead: $ " + safe(c) + "\n";
+      for (const std::string& c : f->remediation.checks) body += "           check: $ " + safe(c) + "\n";
+      if (!f->remediation.notes.empty())
+        body += "           note (" + std::string(to_string(f->remediation.scope)) + "): " + safe(f->remediation.notes) + "\n";
+    }
+    if (!body.empty()) out += "\n" + describe_subject(s, g.subject) + "\n" + body;
+  }
+}
+
+void detail_by_rule(const Snapshot& s, const rules::Report& r, const Options& o, std::string& out) {
+  std::vector<std::string> order;
+  for (const Finding& f : r.findings)
+    if (std::find(order.begin(), order.end(), f.rule) == order.end()) order.push_back(f.rule);
+  for (const std::string& rule : order) {
+    std::string body;
+    for (int rank = 0; rank < 4; ++rank)
+      for (const Finding& f : r.findings) {
+        if (f.rule != rule || outcome_rank(f.outcome) != rank || hidden(o, f.outcome)) continue;
+        body += colour(o, f.outcome, fmt::format("  {:<8} {:<24} {}", outcome_label(f.outcome),
+                                                 describe_subject(s, f.subject), safe(f.message))) + "\n";
+        if (f.outcome == Outcome::fail || f.outcome == Outcome::unknown)
+          for (const Evidence& e : f.evidence) body += "           evidence: " + evidence_line(e) + "\n";
       }
-    }
+    if (!body.empty()) out += "\n" + rule + "\n" + body;
   }
-  std::size_t bad_inputs = 0;
-  for (const InputFile& in : s.inputs)
-    if (in.status == "error" || in.status == "ignored" || in.status == "parsed_with_warnings")
-      ++bad_inputs;
-  if (bad_inputs) {
-    out += "\ninput problems:\n";
-    for (const InputFile& in : s.inputs) {
-      if (in.status == "parsed") continue;
-      out += fmt::format("  {} [{}{}]\n", safe(in.file), in.status, in.tool.empty() ? "" : ", " + in.tool);
-      for (const std::string& m : in.messages) out += "    " + safe(m) + "\n";
-    }
+}
+
+}  // namespace
+
+std::string report_text(const Snapshot& s, const rules::Report& r, const Options& o) {
+  Summary sum = summarize(s, r);
+  std::string out;
+  out += fmt::format("rocekit check: {} ({})\n", s.hostname.empty() ? "host" : safe(s.hostname),
+                     safe(s.source.path.empty() ? str(s.source.kind) : s.source.path));
+  out += fmt::format("policy {}: {}\n", o.policy_name, summary_line(r));
+  out += verdict_line(sum, r) + "\n";
+  for (const std::string& n : s.notes) out += "note: " + safe(n) + "\n";
+  input_problems_text(s, out);
+  summary_text(r, sum, o, out);
+  if (!o.detail) {
+    out += "\nper-subject detail (evidence, why, alternatives, checks): add --detail\n";
+    return out;
   }
+  out += "\n---- detail ----\n";
+  if (o.group_by == GroupBy::rule) detail_by_rule(s, r, o, out);
+  else detail_by_subject(s, r, o, out);
   return out;
 }
 
@@ -172,6 +316,22 @@ nlohmann::json report_json(const Snapshot& s, const rules::Report& r, const Opti
                   {"unknown", r.count(Outcome::unknown)},
                   {"pass", r.count(Outcome::pass)},
                   {"not_applicable", r.count(Outcome::not_applicable)}};
+  Summary sum = summarize(s, r);
+  j["verdict"] = std::string(to_string(sum.verdict));
+  nlohmann::json failing = nlohmann::json::array();
+  for (const RuleSummary& rs : sum.failing) {
+    nlohmann::json x = {{"rule", rs.rule}, {"severity", std::string(to_string(rs.severity))},
+                        {"subjects", rs.subjects}, {"message", rs.findings.front()->message},
+                        {"fix", rs.fix}, {"checks", rs.checks}};
+    if (!rs.alternative.empty()) x["alternative"] = {{"tool", rs.alternative_tool}, {"commands", rs.alternative}};
+    failing.push_back(std::move(x));
+  }
+  j["failing_rules"] = std::move(failing);
+  nlohmann::json missing = nlohmann::json::array();
+  for (const MissingOutput& m : sum.missing)
+    missing.push_back({{"tool", m.tool}, {"commands", m.commands}, {"rules", m.rules},
+                       {"subjects", m.subjects}, {"findings", m.findings}, {"host_failure", m.host_failure}});
+  j["missing_outputs"] = std::move(missing);
   nlohmann::json fs = nlohmann::json::array();
   for (const Finding& f : r.findings) {
     nlohmann::json x;
@@ -182,8 +342,17 @@ nlohmann::json report_json(const Snapshot& s, const rules::Report& r, const Opti
     x["message"] = f.message;
     x["evidence"] = f.evidence;
     x["remediation"] = {{"commands", f.remediation.commands},
+                        {"checks", f.remediation.checks},
                         {"notes", f.remediation.notes},
                         {"scope", std::string(to_string(f.remediation.scope))}};
+    if (!f.remediation.alternative.empty())
+      x["remediation"]["alternative"] = {{"tool", f.remediation.alternative_tool},
+                                         {"commands", f.remediation.alternative}};
+    // The value found and the value the policy wants, where the rule states them as data.
+    x["actual"] = f.remediation.action.empty() ? nlohmann::json() : nlohmann::json(f.remediation.current);
+    x["expected"] = f.remediation.action.empty() ? nlohmann::json() : nlohmann::json(f.remediation.desired);
+    if (f.reason_kind != ReasonKind::none) x["reason_kind"] = f.reason_kind;
+    if (!f.needs.empty()) x["needs"] = f.needs;
     // The fix as data (rk::fix): what changes, and per backend the argv and its read-back.
     if (!f.remediation.action.empty()) {
       nlohmann::json& rem = x["remediation"];
@@ -223,35 +392,81 @@ std::string report_markdown(const Snapshot& s, const rules::Report& r, const Opt
     }
     return safe(out);
   };
+  auto block = [](std::string& out, const ShellLines& lines) {
+    out += "\n```sh\n";
+    for (const std::string& c : lines) out += safe(c) + "\n";
+    out += "```\n";
+  };
+  Summary sum = summarize(s, r);
   std::string out = fmt::format("## rocekit check: {}\n\n", esc(s.hostname.empty() ? s.source.path : s.hostname));
-  out += fmt::format("Policy `{}`: **{}**\n\n", o.policy_name, summary_line(r));
+  out += fmt::format("Policy `{}`: {}\n\n**{}**\n\n", o.policy_name, summary_line(r), esc(verdict_line(sum, r)));
   for (const std::string& n : s.notes) out += "> " + esc(n) + "\n\n";
+  bool problems = false;
+  for (const InputFile& in : s.inputs) {
+    if (in.status == "parsed" || in.status == "unused") continue;
+    if (!problems) out += "### Input problems\n\n";
+    problems = true;
+    out += fmt::format("- `{}` ({}): {}\n", esc(in.file), in.status, esc(join_text(in.messages)));
+  }
+  if (problems) out += "\n";
+  if (!sum.failing.empty()) out += "### Failures\n";
+  for (const RuleSummary& rs : sum.failing) {
+    out += fmt::format("\n#### `{}` ({}) on {}\n\n{}{}\n", rs.rule, to_string(rs.severity),
+                       esc(subject_list(rs.subjects, 16)), esc(rs.findings.front()->message),
+                       rs.messages_differ ? fmt::format(" (first of {})", rs.findings.size()) : "");
+    bool listed = false;
+    for (std::size_t i = 0; i < rs.findings.size() && i < 8; ++i)
+      for (const Evidence& e : rs.findings[i]->evidence) {
+        out += std::string(listed ? "" : "\n") + "- evidence (`" + esc(rs.findings[i]->subject) + "`): `" + evidence_line(e) + "`\n";
+        listed = true;
+      }
+    if (!rs.fix.empty()) {
+      out += fmt::format("\nFix ({}):\n", to_string(rs.scope));
+      block(out, rs.fix);
+    }
+    if (!rs.alternative.empty()) {
+      out += fmt::format("\nOr, with `{}` instead (not both):\n", rs.alternative_tool);
+      block(out, rs.alternative);
+    }
+    if (!rs.checks.empty()) {
+      out += "\nCheck (read-only):\n";
+      block(out, rs.checks);
+    }
+    for (const Finding* f : rs.findings)
+      if (!f->remediation.notes.empty()) {
+        out += "\n*" + std::string(to_string(f->remediation.scope)) + "*: " + esc(f->remediation.notes) + "\n";
+        break;
+      }
+  }
+  if (!o.hide_unknown && (!sum.missing.empty() || !sum.other_unknowns.empty())) {
+    out += fmt::format("\n### Not judged ({})\n", r.count(Outcome::unknown));
+    if (!sum.missing.empty()) {
+      out += "\nThe capture lacks these outputs. Run on the host, save the files into the capture and "
+             "check again (or capture everything with `sh scripts/rocekit-capture -o DIR -z`):\n";
+      ShellLines lines;
+      for (const MissingOutput& m : sum.missing) {
+        lines.push_back("# " + rule_list(m.rules, 8) + (m.host_failure.empty() ? "" : "; " + m.host_failure));
+        if (m.commands.empty()) lines.push_back("# " + m.tool + ": collected by scripts/rocekit-capture");
+        for (const std::string& c : m.commands) lines.push_back(c);
+      }
+      block(out, lines);
+    }
+    if (!sum.other_unknowns.empty()) out += "\n";
+    for (const RuleSummary& u : sum.other_unknowns)
+      out += fmt::format("- `{}` on {}: {}\n", u.rule, esc(subject_list(u.subjects, 8)), esc(u.findings.front()->message));
+  }
+  out += fmt::format("\n<details><summary>All findings ({})</summary>\n\n", r.findings.size());
   out += "| outcome | severity | rule | subject | finding |\n|---|---|---|---|---|\n";
   std::vector<const Finding*> sorted;
-  for (const Finding& f : r.findings) sorted.push_back(&f);
+  for (const Finding& f : r.findings)
+    if (!hidden(o, f.outcome)) sorted.push_back(&f);
   std::stable_sort(sorted.begin(), sorted.end(), [](const Finding* a, const Finding* b) {
     return outcome_rank(a->outcome) < outcome_rank(b->outcome);
   });
   for (const Finding* f : sorted)
     out += fmt::format("| {} | {} | `{}` | `{}` | {} |\n", outcome_label(f->outcome), to_string(f->severity),
                        f->rule, esc(f->subject), esc(f->message));
-  bool header = false;
-  for (const Finding* f : sorted) {
-    if (f->outcome != Outcome::fail) continue;
-    if (!header) {
-      out += "\n### Failures and fixes\n";
-      header = true;
-    }
-    out += fmt::format("\n#### `{}` on `{}`\n\n{}\n\n", f->rule, esc(f->subject), esc(f->message));
-    for (const Evidence& e : f->evidence) out += "- evidence: `" + evidence_line(e) + "`\n";
-    if (!f->remediation.commands.empty()) {
-      out += "\n```sh\n";
-      for (const std::string& c : f->remediation.commands) out += safe(c) + "\n";
-      out += "```\n";
-    }
-    if (!f->remediation.notes.empty())
-      out += fmt::format("\n*{}*: {}\n", to_string(f->remediation.scope), esc(f->remediation.notes));
-  }
+  out += "\n</details>\n";
   return out;
 }
 
@@ -262,129 +477,6 @@ std::string report(const Snapshot& s, const rules::Report& r, Format f, const Op
     case Format::markdown: return report_markdown(s, r, o);
   }
   return {};
-}
-
-namespace {
-
-std::string outcome_names(rules::OutcomeSet set) {
-  std::string out;
-  for (Outcome o : set.list()) out += (out.empty() ? "" : ", ") + std::string(to_string(o));
-  return out;
-}
-
-std::string_view family_heading(rules::Family f) {
-  switch (f) {
-    case rules::Family::host: return "Host rules";
-    case rules::Family::switch_port: return "Switch alignment rules";
-    case rules::Family::fleet: return "Fleet rules";
-    case rules::Family::diagnose: return "Diagnosis rules";
-  }
-  return "Rules";
-}
-
-std::string_view family_intro(rules::Family f) {
-  switch (f) {
-    case rules::Family::host:
-      return "One host's snapshot (a capture, a snapshot JSON or a live collection) against the "
-             "policy. Each rule gives one finding per subject; a missing input is `unknown` with "
-             "the reason, never a pass.";
-    case rules::Family::switch_port:
-      return "A host snapshot against a switch QoS configuration (SONiC config_db, Dell Enterprise "
-             "SONiC sonic-cli, NVUE JSON or commands, Arista EOS, Cisco NX-OS, Juniper Junos), "
-             "one finding per switch port <-> host netdev pair of the port map.";
-    case rules::Family::fleet:
-      return "Cross-host checks: per setting, the majority value across the group is the baseline "
-             "and every NIC with another value is an outlier (fail). A NIC that does not report "
-             "the setting is counted as unknown with the reason, never as agreeing.";
-    case rules::Family::diagnose:
-      return "Counter deltas between two or more samples of one host. fail: a cause at warning or "
-             "above is reported; pass: no such cause (an info cause describes healthy "
-             "behaviour); unknown: the rule is listed under the report's unknowns with the "
-             "reason.";
-  }
-  return "";
-}
-
-constexpr rules::Family k_families[] = {rules::Family::host, rules::Family::switch_port,
-                                        rules::Family::fleet, rules::Family::diagnose};
-
-nlohmann::json rule_json(const rules::RuleInfo& r) {
-  nlohmann::json j = {{"id", r.id},
-                      {"family", rules::to_string(r.family)},
-                      {"command", rules::command_of(r.family)},
-                      {"title", r.title},
-                      {"severity", to_string(r.severity)},
-                      {"subject", r.subject},
-                      {"rationale", r.rationale},
-                      {"seed", r.seed},
-                      {"inputs", r.inputs}};
-  nlohmann::json outcomes = nlohmann::json::array();
-  for (Outcome o : r.outcomes.list()) outcomes.push_back(to_string(o));
-  j["outcomes"] = std::move(outcomes);
-  if (!r.host_fix.empty()) j["host_fix"] = r.host_fix;
-  if (!r.switch_fix.empty()) j["switch_fix"] = r.switch_fix;
-  if (!r.setting.empty()) j["setting"] = r.setting;
-  if (!r.value_form.empty()) j["value_form"] = r.value_form;
-  return j;
-}
-
-void markdown_section(std::string& out, rules::Family f) {
-  const std::vector<rules::RuleInfo>& rows = rules::rules_of(f);
-  out += fmt::format("\n## {} (`{}`)\n\n{}\n\n| id | severity | subject | outcomes | title |\n"
-                     "|---|---|---|---|---|\n",
-                     family_heading(f), rules::command_of(f), family_intro(f));
-  for (const rules::RuleInfo& r : rows)
-    out += fmt::format("| `{}` | {} | {} | {} | {} |\n", r.id, to_string(r.severity), r.subject,
-                       outcome_names(r.outcomes), r.title);
-  for (const rules::RuleInfo& r : rows) {
-    out += fmt::format("\n### `{}`\n\n{}\n\n- Why: {}\n- Reads: {}\n", r.id, r.title, r.rationale,
-                       r.inputs);
-    if (!r.value_form.empty()) out += fmt::format("- Value compared: {}\n", r.value_form);
-    if (!r.host_fix.empty()) out += fmt::format("- Fix (host): {}\n", r.host_fix);
-    if (!r.switch_fix.empty()) out += fmt::format("- Fix (switch): {}\n", r.switch_fix);
-    if (!r.seed.empty()) out += fmt::format("- References: {}\n", r.seed);
-  }
-}
-
-}  // namespace
-
-std::string rules_list(Format f, std::optional<rules::Family> only) {
-  std::string out;
-  if (f == Format::markdown) {
-    if (!only)
-      out += "# rocekit rules\n\nGenerated by `rocekit rules list --format markdown` from the rule "
-             "registry (src/rocekit/rules/). Rule ids are a public contract. A policy's `rules:` "
-             "section may disable or re-grade host, switch and fleet rules.\n";
-    for (rules::Family fam : k_families)
-      if (!only || *only == fam) markdown_section(out, fam);
-    return out;
-  }
-  if (f == Format::json) {
-    nlohmann::json j = nlohmann::json::array();
-    for (const rules::RuleInfo& r : rules::registry())
-      if (!only || *only == r.family) j.push_back(rule_json(r));
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  }
-  for (const rules::RuleInfo& r : rules::registry())
-    if (!only || *only == r.family)
-      out += fmt::format("{:<34} {:<8} {:<9} {}\n", r.id, rules::to_string(r.family),
-                         to_string(r.severity), r.title);
-  return out;
-}
-
-std::string rule_explain(std::string_view id) {
-  const rules::RuleInfo* r = rules::find_rule(id);
-  if (!r) return {};
-  std::string out = fmt::format("{}: {}\nfamily: {} ({})\nseverity: {}\nsubject: {}\noutcomes: {}\n"
-                                "why: {}\nreads: {}\n",
-                                r->id, r->title, rules::to_string(r->family),
-                                rules::command_of(r->family), to_string(r->severity), r->subject,
-                                outcome_names(r->outcomes), r->rationale, r->inputs);
-  if (!r->value_form.empty()) out += fmt::format("value compared: {}\n", r->value_form);
-  if (!r->host_fix.empty()) out += fmt::format("fix (host): {}\n", r->host_fix);
-  if (!r->switch_fix.empty()) out += fmt::format("fix (switch): {}\n", r->switch_fix);
-  if (!r->seed.empty()) out += fmt::format("references: {}\n", r->seed);
-  return out;
 }
 
 }  // namespace rk::render

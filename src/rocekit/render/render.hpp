@@ -14,9 +14,17 @@ namespace rk::render {
 
 enum class Format { text, json, markdown };
 
+enum class GroupBy { subject, rule };
+
 struct Options {
   bool color = false;          ///< ANSI colours (the CLI sets it only on a TTY)
-  bool show_passes = true;     ///< list pass / not_applicable findings in text output
+  /// Text: after the summary, every finding with evidence, why, checks and alternatives
+  /// (Markdown always carries them, folded; JSON always).
+  bool detail = false;
+  bool hide_pass = false;      ///< leave pass findings out of the detail (-q, --hide pass)
+  bool hide_not_applicable = false;
+  bool hide_unknown = false;   ///< leave unknowns out of the summary and the detail
+  GroupBy group_by = GroupBy::subject;
   std::string policy_name = "default";
 };
 

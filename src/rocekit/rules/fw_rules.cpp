@@ -4,6 +4,7 @@
 #include <string>
 
 #include "rocekit/catalog/catalog.hpp"
+#include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -43,7 +44,7 @@ void eval_uniform(const Snapshot& s, const Policy&, Emitter& e) {
   }
   if (by_model.empty()) {
     e.unknown("host", "no firmware version in the input (ibv_devinfo, ethtool -i, flint, "
-                      "mlxfwmanager or devlink)");
+                      "mlxfwmanager or devlink)").needs = {"ethtool_i"};
     return;
   }
   std::vector<std::string> mixed;
@@ -81,7 +82,7 @@ void eval_uniform(const Snapshot& s, const Policy&, Emitter& e) {
 void eval_pending(const Snapshot& s, const Policy&, Emitter& e) {
   for (const PciFunction& p : s.pci_functions) {
     if (!p.nv_config.has_value()) {
-      e.unknown(p.bdf, "firmware NV configuration not collected: " + p.nv_config.reason);
+      e.missing(p.bdf, "firmware NV configuration", p.nv_config);
       continue;
     }
     const NvConfig& c = *p.nv_config;
@@ -96,14 +97,21 @@ void eval_pending(const Snapshot& s, const Policy&, Emitter& e) {
                           *prm.next_boot_value);
       }
     }
+    // A reset loads the stored image: with an invalid one (fw.image-state) it must wait for a re-burn.
+    bool stored_invalid = p.firmware.has_value() && p.firmware->stored_version &&
+                          *p.firmware->stored_version == "255.255.65535";
+    const char* burn_first = "Do not reset or reboot yet: the stored firmware image is invalid "
+                             "(255.255.65535); burn a valid image first (see fw.image-state).";
     if (c.is_set_transcript && c.set_applied && (c.reboot_requested || !pending.empty())) {
       Finding& f = e.fail(p.bdf, "NV change applied and waiting for a reboot/firmware reset: " +
                                      (pending.empty() ? std::string("(see transcript)") : join(pending)));
       add_evidence(f, p.nv_config.source);
       f.remediation.scope = FixScope::firmware_reboot;
-      f.remediation.commands = {"mstfwreset -d " + p.bdf + " -y reset", "mstconfig -d " + p.bdf + " -e q"};
-      f.remediation.notes = "Until the reset the running firmware uses the old values. Some "
-                            "platforms need a cold reboot instead of mstfwreset.";
+      if (!stored_invalid) f.remediation.commands = {"mstfwreset -d " + p.bdf + " -y reset"};
+      f.remediation.checks = {"mstconfig -d " + p.bdf + " -e q"};
+      f.remediation.notes = stored_invalid ? burn_first
+                                           : "Until the reset the running firmware uses the old values. Some "
+                                             "platforms need a cold reboot instead of mstfwreset.";
       continue;
     }
     if (!c.has_current_column && !c.is_set_transcript) {
@@ -119,8 +127,10 @@ void eval_pending(const Snapshot& s, const Policy&, Emitter& e) {
     Finding& f = e.fail(p.bdf, "Next Boot differs from Current: " + join(pending));
     add_evidence(f, p.nv_config.source);
     f.remediation.scope = FixScope::firmware_reboot;
-    f.remediation.commands = {"mstfwreset -d " + p.bdf + " -y reset"};
-    f.remediation.notes = "Or reboot the host. Confirm with `mstconfig -d <BDF> -e q`.";
+    if (!stored_invalid) f.remediation.commands = {"mstfwreset -d " + p.bdf + " -y reset"};
+    f.remediation.checks = {"mstconfig -d " + p.bdf + " -e q"};
+    f.remediation.notes = stored_invalid ? burn_first
+                                         : "Or reboot the host; some platforms need a cold reboot instead of mstfwreset.";
   }
 }
 
@@ -157,11 +167,17 @@ void eval_image(const Snapshot& s, const Policy&, Emitter& e) {
       Finding& f = e.fail(p.bdf, join(bad, "; "));
       add_evidence(f, p.firmware.source);
       f.remediation.scope = FixScope::firmware_reboot;
-      f.remediation.commands = {"mlxfwmanager -u -d " + p.bdf, "mstfwreset -d " + p.bdf + " reset"};
+      std::string psid = fw.psid ? " for PSID " + *fw.psid : std::string();
+      f.remediation.commands = {"mstflint -d " + p.bdf + " -i <firmware image" + psid + ".bin> burn"};
+      f.remediation.checks = {"mstflint -d " + p.bdf + " q"};
+      f.remediation.notes =
+          "Burn a valid image first and confirm `mstflint q` shows a real version; only then "
+          "reset (`mstfwreset -d " + p.bdf + " -y reset`) or reboot. A reset or reboot before "
+          "that loads the invalid stored image and can leave the card in flash recovery.";
       continue;
     }
     if (!p.device_name && !p.device_id) {
-      e.unknown(p.bdf, "PCI identity not captured (lspci), so recovery mode cannot be excluded");
+      e.unknown(p.bdf, "PCI identity not captured (lspci), so recovery mode cannot be excluded").needs = {"lspci_vvv"};
       continue;
     }
     if (!fw.version) {
@@ -178,7 +194,7 @@ void eval_image(const Snapshot& s, const Policy&, Emitter& e) {
 void eval_link_type(const Snapshot& s, const Policy&, Emitter& e) {
   for (const PciFunction& p : s.pci_functions) {
     if (!p.nv_config.has_value()) {
-      e.unknown(p.bdf, "firmware NV configuration not collected: " + p.nv_config.reason);
+      e.missing(p.bdf, "firmware NV configuration", p.nv_config);
       continue;
     }
     std::vector<std::string> ib;
@@ -205,12 +221,14 @@ void eval_link_type(const Snapshot& s, const Policy&, Emitter& e) {
     Finding& f = e.fail(p.bdf, "VPI port not in Ethernet mode: " + join(ib));
     add_evidence(f, p.nv_config.source);
     f.remediation.scope = FixScope::firmware_reboot;
-    std::string args;
+    std::vector<std::pair<std::string, std::string>> args;
     for (int port = 1; port <= 4; ++port)
       if (p.nv_config->find("LINK_TYPE_P" + std::to_string(port)))
-        args += " LINK_TYPE_P" + std::to_string(port) + "=2";
-    f.remediation.commands = {"mstconfig -d " + p.bdf + " set" + args,
-                              "mstfwreset -d " + p.bdf + " reset"};
+        args.emplace_back("LINK_TYPE_P" + std::to_string(port), "2");
+    FixStep set = fix::nv_set("mstconfig", p.bdf, args);
+    f.remediation.commands = {fix::command_line(set), "mstfwreset -d " + p.bdf + " -y reset"};
+    set.argv = set.check_argv;
+    f.remediation.checks = {fix::command_line(set)};
   }
 }
 
@@ -235,12 +253,12 @@ void eval_adaptive_routing(const Snapshot& s, const Policy& pol, Emitter& e) {
                                    (*pol.adaptive_routing ? "enabled" : "disabled"));
     add_evidence(f, p.nv_config.source);
     f.remediation.scope = FixScope::firmware_reboot;
-    f.remediation.commands = {"mstconfig -d " + p.bdf + " set ROCE_ADAPTIVE_ROUTING_EN=" +
-                              (*pol.adaptive_routing ? "1" : "0")};
+    f.remediation.commands = {fix::command_line(fix::nv_set(
+        "mstconfig", p.bdf, {{"ROCE_ADAPTIVE_ROUTING_EN", *pol.adaptive_routing ? "1" : "0"}}))};
     f.remediation.notes =
-        "The seed's ROCE_ADAPTIVE_ROUTING does not exist; the parameter is "
-        "ROCE_ADAPTIVE_ROUTING_EN, and it only enables support: AR also needs a Spectrum-X "
-        "fabric and runtime enablement (host-facts §K.5).";
+        "ROCE_ADAPTIVE_ROUTING, as some guides write it, does not exist; the parameter is "
+        "ROCE_ADAPTIVE_ROUTING_EN (mstflint's mlxconfig database), and it only enables support: "
+        "AR also needs a Spectrum-X fabric and runtime enablement.";
   }
 }
 

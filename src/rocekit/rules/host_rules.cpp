@@ -17,7 +17,7 @@ void eval_coalescing(const Snapshot& s, const Policy& pol, Emitter& e) {
       continue;
     }
     if (!n.coalesce.has_value()) {
-      e.unknown(n.name, "coalescing not collected: " + n.coalesce.reason);
+      e.missing(n.name, "coalescing", n.coalesce);
       continue;
     }
     const CoalesceState& c = *n.coalesce;
@@ -56,8 +56,8 @@ void eval_coalescing(const Snapshot& s, const Policy& pol, Emitter& e) {
     f.remediation.notes =
         "Fixed rx-usecs only applies with adaptive-rx off. Interrupt moderation acts on the "
         "netdev's kernel queues (TCP, storage, bootstrap); RDMA completions use per-CQ "
-        "moderation chosen by the application, so NCCL data is unaffected. The seed's 8-16 us "
-        "has no NVIDIA source (host-facts §K.6): treat the profile as a workload choice. Lost at "
+        "moderation chosen by the application, so NCCL data is unaffected. The 8-16 us some guides "
+        "recommend has no NVIDIA source: treat the profile as a workload choice. Lost at "
         "reboot.";
   }
 }
@@ -73,16 +73,16 @@ void eval_channels(const Snapshot& s, const Policy& pol, Emitter& e) {
       continue;
     }
     if (!n.channels.has_value() || !n.channels->combined) {
-      e.unknown(n.name, "combined channels not collected: " +
-                            (n.channels.has_value() ? std::string("not shown") : n.channels.reason));
+      if (!n.channels.has_value()) e.missing(n.name, "combined channels", n.channels);
+      else e.unknown(n.name, "combined channels not collected: not shown");
       continue;
     }
     if (!n.numa_node) {
-      e.unknown(n.name, "the NIC's NUMA node is not known (lspci NUMA node or sysfs numa_node)");
+      e.unknown(n.name, "the NIC's NUMA node is not known (lspci NUMA node or sysfs numa_node)").needs = {"lspci_vvv"};
       continue;
     }
     if (!s.numa_cpu_count.has_value()) {
-      e.unknown(n.name, "CPU count per NUMA node not collected: " + s.numa_cpu_count.reason);
+      e.missing(n.name, "CPU count per NUMA node", s.numa_cpu_count);
       continue;
     }
     auto it = s.numa_cpu_count->find(*n.numa_node);
@@ -104,14 +104,14 @@ void eval_channels(const Snapshot& s, const Policy& pol, Emitter& e) {
     f.remediation.scope = FixScope::runtime;
     f.remediation.commands = {"ethtool -L " + text::shell_quote(n.name) + " combined " +
                               std::to_string(it->second)};
-    f.remediation.notes = "Affects netdev queues and IRQs only, not RDMA QPs (host-facts §K.7). "
+    f.remediation.notes = "Affects netdev queues and IRQs only, not RDMA QPs. "
                           "Lost at reboot.";
   }
 }
 
 void eval_peer_memory(const Snapshot& s, const Policy&, Emitter& e) {
   if (!s.gpudirect.has_value()) {
-    e.unknown("host", "GPUDirect RDMA evidence not collected: " + s.gpudirect.reason);
+    e.missing("host", "GPUDirect RDMA evidence", s.gpudirect);
     return;
   }
   const GpuDirectState& g = *s.gpudirect;
@@ -128,11 +128,11 @@ void eval_peer_memory(const Snapshot& s, const Policy&, Emitter& e) {
   auto fix = [](Finding& f) {
     f.remediation.scope = FixScope::persistent;
     f.remediation.commands = {"modprobe nvidia-peermem",
-                              "echo nvidia-peermem > /etc/modules-load.d/nvidia-peermem.conf",
-                              "ls /sys/kernel/mm/memory_peers/ /sys/module/nvidia_peermem/"};
+                              "echo nvidia-peermem > /etc/modules-load.d/nvidia-peermem.conf"};
+    f.remediation.checks = {"ls /sys/kernel/mm/memory_peers/ /sys/module/nvidia_peermem/"};
     f.remediation.notes =
-        "The seed's `ibv_devinfo | grep peer` shows nothing: ibv_devinfo has no peer-memory "
-        "field (host-facts §K.8). NCCL enables GDR when /sys/kernel/mm/memory_peers/nv_mem*/"
+        "`ibv_devinfo | grep peer`, as some guides write it, shows nothing: ibv_devinfo has no "
+        "peer-memory field (rdma-core libibverbs/examples/devinfo.c). NCCL enables GDR when /sys/kernel/mm/memory_peers/nv_mem*/"
         "version or /sys/module/nvidia_peermem/version exists, or via DMA-BUF. Confirm with "
         "`ib_write_bw --use_cuda=0` and NCCL_DEBUG=INFO `GDRDMA` lines.";
   };
@@ -161,7 +161,7 @@ void eval_peer_memory(const Snapshot& s, const Policy&, Emitter& e) {
 
 void eval_affinity(const Snapshot& s, const Policy& pol, Emitter& e) {
   if (!s.gpus.has_value()) {
-    e.unknown("host", "GPU topology not collected: " + s.gpus.reason);
+    e.missing("host", "GPU topology", s.gpus);
     return;
   }
   if (s.gpus->empty()) {

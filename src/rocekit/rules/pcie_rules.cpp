@@ -56,7 +56,7 @@ void eval_link_cap(const Snapshot& s, const Policy&, Emitter& e) {
       continue;
     }
     if (!p.link.has_value()) {
-      e.unknown(p.bdf, "PCIe link not collected: " + p.link.reason);
+      e.missing(p.bdf, "PCIe link", p.link);
       continue;
     }
     const PcieLinkState& l = *p.link;
@@ -76,7 +76,7 @@ void eval_link_cap(const Snapshot& s, const Policy&, Emitter& e) {
                                    (speed_ok ? "" : ": trained slower than the card"));
     add_evidence(f, p.link.source);
     f.remediation.scope = FixScope::hardware;
-    f.remediation.commands = {"lspci -vv -s " + p.bdf + " | grep -E 'LnkCap:|LnkSta:'"};
+    f.remediation.checks = {"lspci -vv -s " + p.bdf + " | grep -E 'LnkCap:|LnkSta:'"};
     f.remediation.notes =
         "Move the card to a slot wired for its full width and generation, check BIOS "
         "bifurcation/link-speed settings and riser cables; a speed downgrade can also come from "
@@ -95,7 +95,7 @@ void eval_mrrs(const Snapshot& s, const Policy& pol, Emitter& e) {
       continue;
     }
     if (!p.max_read_request_bytes.has_value()) {
-      e.unknown(p.bdf, "MaxReadReq not collected: " + p.max_read_request_bytes.reason);
+      e.missing(p.bdf, "MaxReadReq", p.max_read_request_bytes);
       continue;
     }
     int v = *p.max_read_request_bytes;
@@ -114,12 +114,12 @@ void eval_mrrs(const Snapshot& s, const Policy& pol, Emitter& e) {
     if (std::optional<FixStep> st = fix::setpci_mrrs(p.bdf, pol.max_read_request_bytes))
       fix::set_fix(f.remediation, "max_read_request", std::to_string(v),
                    std::to_string(pol.max_read_request_bytes), {*st});
-    f.remediation.commands.push_back("lspci -vv -s " + p.bdf + " | grep -o 'MaxReadReq [0-9]* bytes'");
+    f.remediation.checks.push_back("lspci -vv -s " + p.bdf + " | grep -o 'MaxReadReq [0-9]* bytes'");
     f.remediation.notes =
         "MaxReadReq is PCIe Device Control bits 14:12 (0=128 ... 5=4096 bytes), written with a "
         "mask so no other bit changes, then read back. It is lost at reboot: re-apply at boot "
-        "(`rocekit plan` generates a unit). The seed's `mlxconfig ... set PCIE_MAX_READ_REQ=4096` "
-        "does not exist: there is no such firmware parameter (host-facts §K.4).";
+        "(`rocekit plan` generates a unit). `mlxconfig ... set PCIE_MAX_READ_REQ=4096`, as some "
+        "guides write it, does not exist: mstflint's mlxconfig database has no such parameter.";
   }
 }
 
@@ -181,7 +181,7 @@ void eval_bandwidth(const Snapshot& s, const Policy&, Emitter& e) {
       continue;
     }
     if (!p.link.has_value()) {
-      e.unknown(p.bdf, "PCIe link not collected: " + p.link.reason);
+      e.missing(p.bdf, "PCIe link", p.link);
       continue;
     }
     const PcieLinkState& l = *p.link;

@@ -68,7 +68,7 @@ void eval_runtime_persistence(const Snapshot& s, const Policy& pol, Emitter& e) 
                             "settings need re-applying at boot");
     } else if (!unknown_qos.empty()) {
       e.unknown("host", "cannot tell which runtime settings need re-applying at boot: QoS state not "
-                            "known for " + join(unknown_qos, "; "));
+                            "known for " + join(unknown_qos, "; ")).needs = {"mlnx_qos"};
     } else {
       e.not_applicable("host", "no runtime QoS setting differs from the driver defaults (trust "
                                "pcp, PFC off, dscp>>3): nothing to re-apply at boot");
@@ -80,7 +80,9 @@ void eval_runtime_persistence(const Snapshot& s, const Policy& pol, Emitter& e) 
     Finding& f = e.unknown("host", "runtime settings in place (" + what +
                                        ") but the boot-time mechanisms were not collected: " +
                                        s.persistence.reason);
-    f.remediation.commands = {
+    f.reason_kind = s.persistence.reason_kind;
+    if (!s.persistence.needs.empty()) f.needs = {s.persistence.needs};
+    f.remediation.checks = {
         "ls -l /etc/systemd/system/rocekit-*.service /etc/systemd/system/*.wants/rocekit-*.service "
         "/etc/udev/rules.d/*rocekit*.rules"};
     f.remediation.notes = "rocekit-capture 0.1 and later record this listing (persistence.txt).";

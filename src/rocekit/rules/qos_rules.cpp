@@ -14,12 +14,19 @@ std::string pfc_row(const std::vector<bool>& v) {
   return s;
 }
 
+/// The QoS backend a fix is written for first: iproute2 `dcb` when the state was read through
+/// dcbnl (a live host, a `dcb` capture), else mlnx_qos (its output is what the capture shows).
+bool prefers_dcb(const NetDev& n) {
+  const std::string& from = n.qos.source.file;
+  return from.starts_with("dcbnl") || from.starts_with("/sys/") || from.find("dcb") != std::string::npos;
+}
+
 /// The netdevs QoS rules are judged on: RoCE netdevs (roce_netdev_scope); the others get
 /// not_applicable with the reason.
 template <class Fn>
 void for_roce_netdevs(const Snapshot& s, const Policy& pol, Emitter& e, Fn fn) {
   if (s.netdevs.empty()) {
-    e.unknown("host", "no netdev in the input (needs mlnx_qos -i, ethtool or a live collection)");
+    e.unknown("host", "no netdev in the input (needs mlnx_qos -i, ethtool or a live collection)").needs = {"mlnx_qos"};
     return;
   }
   for (const NetDev& n : s.netdevs) {
@@ -34,9 +41,8 @@ void for_roce_netdevs(const Snapshot& s, const Policy& pol, Emitter& e, Fn fn) {
 void eval_trust(const Snapshot& s, const Policy& pol, Emitter& e) {
   for_roce_netdevs(s, pol, e, [&](const NetDev& n) {
     if (!n.qos.has_value() || !n.qos->trust) {
-      e.unknown(n.name, "trust state not collected: " +
-                            (n.qos.has_value() ? std::string("output shows no trust state")
-                                               : n.qos.reason));
+      if (!n.qos.has_value()) e.missing(n.name, "trust state", n.qos);
+      else e.unknown(n.name, "trust state not collected: output shows no trust state");
       return;
     }
     const std::string trust = str(*n.qos->trust);
@@ -51,8 +57,9 @@ void eval_trust(const Snapshot& s, const Policy& pol, Emitter& e) {
                                     std::to_string(pol.roce_priority));
     add_evidence(f, n.qos->trust_source);
     f.remediation.scope = FixScope::runtime;
-    fix::set_fix(f.remediation, "trust", trust, pol.trust,
-                 {fix::mlnx_qos_trust(n.name, pol.trust), fix::dcb_trust(n.name, pol.trust)});
+    fix::set_fix_either(f.remediation, "trust", trust, pol.trust,
+                        {fix::mlnx_qos_trust(n.name, pol.trust), fix::dcb_trust(n.name, pol.trust)},
+                        prefers_dcb(n));
     f.remediation.notes =
         "mlnx_qos (NVIDIA OFED/DOCA or mlnx-tools) or upstream iproute2 `dcb` (>= 5.12): with "
         "dcbnl, trust dscp is the presence of DSCP entries in the APP table (mlx5 has no "
@@ -71,7 +78,7 @@ void eval_dscp_map(const Snapshot& s, const Policy& pol, Emitter& e, int dscp, i
       return;
     }
     if (!n.qos.has_value()) {
-      e.unknown(n.name, "DSCP map not collected: " + n.qos.reason);
+      e.missing(n.name, "DSCP map", n.qos);
       return;
     }
     if (n.qos->trust && *n.qos->trust != Trust::dscp) {
@@ -100,10 +107,11 @@ void eval_dscp_map(const Snapshot& s, const Policy& pol, Emitter& e, int dscp, i
     Finding& f = e.fail(n.name, msg + ", policy priority " + std::to_string(prio));
     add_evidence(f, n.qos->dscp_source);
     f.remediation.scope = FixScope::runtime;
-    fix::set_fix(f.remediation, "dscp2prio",
+    fix::set_fix_either(f.remediation, "dscp2prio",
                  "dscp " + std::to_string(dscp) + ": prio " + std::to_string(it->second),
                  "dscp " + std::to_string(dscp) + ": prio " + std::to_string(prio),
-                 {fix::mlnx_qos_dscp(n.name, dscp, prio), fix::dcb_dscp(n.name, dscp, prio)});
+                        {fix::mlnx_qos_dscp(n.name, dscp, prio), fix::dcb_dscp(n.name, dscp, prio)},
+                        prefers_dcb(n));
     f.remediation.notes = "Runtime only: lost at reboot or driver reload. The switch must map the "
                           "same DSCP to the same priority/queue.";
   });
@@ -120,7 +128,7 @@ template <class Judge>
 void eval_pfc(const Snapshot& s, const Policy& pol, Emitter& e, Judge judge) {
   for_roce_netdevs(s, pol, e, [&](const NetDev& n) {
     if (!n.qos.has_value()) {
-      e.unknown(n.name, "PFC state not collected: " + n.qos.reason);
+      e.missing(n.name, "PFC state", n.qos);
       return;
     }
     if (!n.qos->pfc_enabled || n.qos->pfc_enabled->size() != 8) {
@@ -140,8 +148,8 @@ void eval_pfc(const Snapshot& s, const Policy& pol, Emitter& e, Judge judge) {
     add_evidence(f, n.qos->pfc_source);
     f.remediation.scope = FixScope::runtime;
     std::vector<bool> want = fix::pfc_mask(pol.pfc_priorities);
-    fix::set_fix(f.remediation, "pfc", pfc_row(pfc), pfc_row(want),
-                 {fix::mlnx_qos_pfc(n.name, want), fix::dcb_pfc(n.name, want)});
+    fix::set_fix_either(f.remediation, "pfc", pfc_row(pfc), pfc_row(want),
+                        {fix::mlnx_qos_pfc(n.name, want), fix::dcb_pfc(n.name, want)}, prefers_dcb(n));
     f.remediation.notes =
         "Runtime only: lost at reboot or driver reload. The switch port must enable PFC on the "
         "same priority, with a lossless buffer; set the NIC's cable length (mlnx_qos "
@@ -176,8 +184,8 @@ void eval_pfc_only(const Snapshot& s, const Policy& pol, Emitter& e) {
 void eval_global_pause(const Snapshot& s, const Policy& pol, Emitter& e) {
   for_roce_netdevs(s, pol, e, [&](const NetDev& n) {
     if (!n.pause.has_value() || (!n.pause->rx && !n.pause->tx)) {
-      e.unknown(n.name, "802.3x pause state not collected: " +
-                            (n.pause.has_value() ? std::string("no RX/TX values") : n.pause.reason));
+      if (!n.pause.has_value()) e.missing(n.name, "802.3x pause state", n.pause);
+      else e.unknown(n.name, "802.3x pause state not collected: no RX/TX values");
       return;
     }
     bool rx = n.pause->rx.value_or(false);
@@ -263,17 +271,19 @@ void eval_ecn(const Snapshot& s, const Policy& pol, Emitter& e) {
         f.remediation.steps.push_back(std::move(nv_step));
       }
       f.remediation.notes =
-          "mlnx_qos has no --ecn option (the seed's `mlnx_qos -i eth0 --ecn` does not exist). "
+          "mlnx_qos has no --ecn option (`mlnx_qos -i eth0 --ecn`, as some guides write it, does not exist; mlnx-tools python/mlnx_qos). "
           "Runtime: the NVIDIA-driver sysfs ecn/roce_rp (reaction point) and ecn/roce_np "
           "(notification point, port-wide) enable files, lost at reboot. Firmware: "
           "ROCE_CC_PRIO_MASK_P<n> is the DCQCN enable bitmask by priority (default 255; the "
-          "seed's 0x8 disables DCQCN on every other priority): the policy's priorities are added, "
+          "0x8 some guides give disables DCQCN on every other priority): the policy's priorities are added, "
           "the other bits kept; applied after reboot/mstfwreset.";
       return;
     }
     if (!missing.empty()) {
-      e.unknown(n.name, "needs both runtime ECN sysfs and firmware mask; missing: " +
-                            join(missing, "; "));
+      Finding& f = e.unknown(n.name, "needs both runtime ECN sysfs and firmware mask; missing: " +
+                                         join(missing, "; "));
+      if (!n.ecn.has_value()) f.needs.push_back("sysfs_ecn");
+      if (!nv) f.needs.push_back("mlxconfig_q");
       return;
     }
     Finding& f = e.pass(n.name, "DCQCN RP and NP enabled on priority " +
@@ -338,7 +348,7 @@ void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {
         "non-lossless queue. Runtime alternative on NVIDIA drivers: "
         "/sys/class/net/<if>/ecn/roce_np/cnp_dscp and cnp_802p_prio.";
   }
-  if (!any) e.unknown("host", "no firmware NV configuration in the input (mlxconfig/mstconfig q)");
+  if (!any) e.unknown("host", "no firmware NV configuration in the input (mlxconfig/mstconfig q)").needs = {"mlxconfig_q"};
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ void eval_port_active(const Snapshot& s, const Policy&, Emitter& e) {
       any = true;
       std::string subject = port_subject(d, p);
       if (!p.state.has_value()) {
-        e.unknown(subject, "port state not collected: " + p.state.reason);
+        e.missing(subject, "port state", p.state);
         continue;
       }
       if (*p.state == PortState::active) {
@@ -42,16 +42,18 @@ void eval_port_active(const Snapshot& s, const Policy&, Emitter& e) {
         add_evidence(f, p.state.source);
         std::string nd = p.netdev ? text::shell_quote(*p.netdev) : "<netdev>";
         f.remediation.scope = FixScope::hardware;
-        f.remediation.commands = {"ip link set dev " + nd + " up", "ethtool " + nd,
-                                  "rdma link show " + d.name + "/" + std::to_string(p.port)};
+        if (p.netdev) f.remediation.commands = {"ip link set dev " + nd + " up"};
+        if (p.netdev) f.remediation.checks.push_back("ethtool " + nd);
+        f.remediation.checks.push_back("rdma link show " + text::shell_quote(d.name + "/" + std::to_string(p.port)));
+        if (d.bdf) f.remediation.checks.push_back("mlxlink -d " + *d.bdf);
         f.remediation.notes =
             "Bring the netdev up and check cable, transceiver and the switch port (admin state, "
-            "speed, FEC). `mlxlink -d <BDF>` (MFT) shows the physical-layer reason.";
+            "speed, FEC); mlxlink (NVIDIA MFT) shows the physical-layer reason.";
       }
     }
   }
   if (!any) e.unknown("host", "no RDMA device port state in the input (ibv_devinfo, ibdev2netdev, "
-                              "rdma link or /sys/class/infiniband)");
+                              "rdma link or /sys/class/infiniband)").needs = {"ibv_devinfo"};
 }
 
 void eval_active_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
@@ -70,7 +72,7 @@ void eval_active_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
         continue;
       }
       if (!p.active_mtu_bytes) {
-        e.unknown(subject, "active_mtu not collected (needs ibv_devinfo or verbs port query)");
+        e.unknown(subject, "active_mtu not collected (needs ibv_devinfo or verbs port query)").needs = {"ibv_devinfo"};
         continue;
       }
       std::string got = std::to_string(*p.active_mtu_bytes);
@@ -93,7 +95,7 @@ void eval_active_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
         f.remediation.commands.push_back(
             p.netdev ? fix::command_line(fix::ip_mtu(*p.netdev, pol.netdev_mtu_min_bytes))
                      : "ip link set dev " + nd + " mtu " + std::to_string(pol.netdev_mtu_min_bytes));
-      f.remediation.commands.push_back("ibv_devinfo -d " + text::shell_quote(d.name) + " | grep active_mtu");
+      f.remediation.checks.push_back("ibv_devinfo -d " + text::shell_quote(d.name) + " | grep active_mtu");
       f.remediation.notes =
           "RoCE picks the largest IB MTU (256..4096) that fits in the netdev MTU; 4096 needs a "
           "netdev MTU of at least 4192 (the policy's " + std::to_string(pol.netdev_mtu_min_bytes) +
@@ -101,14 +103,23 @@ void eval_active_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
           "(netplan, NetworkManager, systemd-networkd) or with `rocekit plan`.";
     }
   }
-  if (!any) e.unknown("host", "no RDMA port data in the input");
+  if (!any) e.unknown("host", "no RDMA port data in the input").needs = {"ibv_devinfo"};
 }
 
 bool gid_is_link_local(const Gid& g) {
   return g.gid.starts_with("fe80") || g.gid.starts_with("FE80");
 }
 
-void eval_v2_gid(const Snapshot& s, const Policy&, Emitter& e) {
+/// RDMA bytes through the port (port_rcv_data + port_xmit_data), when its counters were read.
+std::optional<std::uint64_t> port_traffic(const RdmaPort& p) {
+  if (!p.counters.has_value()) return std::nullopt;
+  auto rx = p.counters->find("port_rcv_data");
+  auto tx = p.counters->find("port_xmit_data");
+  if (rx == p.counters->end() && tx == p.counters->end()) return std::nullopt;
+  return (rx == p.counters->end() ? 0 : rx->second) + (tx == p.counters->end() ? 0 : tx->second);
+}
+
+void eval_v2_gid(const Snapshot& s, const Policy& pol, Emitter& e) {
   for (const RdmaDevice& d : s.rdma_devices) {
     for (const RdmaPort& p : d.ports) {
       std::string subject = port_subject(d, p);
@@ -122,7 +133,7 @@ void eval_v2_gid(const Snapshot& s, const Policy&, Emitter& e) {
         continue;
       }
       if (!p.gids.has_value()) {
-        e.unknown(subject, "GID table not collected: " + p.gids.reason);
+        e.missing(subject, "GID table", p.gids);
         continue;
       }
       const Gid* best = nullptr;
@@ -137,18 +148,39 @@ void eval_v2_gid(const Snapshot& s, const Policy&, Emitter& e) {
         add_evidence(f, p.gids.source);
         continue;
       }
+      if (!p.netdev) {
+        e.not_applicable(subject, "no netdev on this port: it carries no IP, so no routable GID is expected");
+        continue;
+      }
+      // An unused port (no address, no traffic) is not a fault; one the policy or the traffic
+      // says is in use is.
+      const NetDev* nd_state = s.find_netdev(*p.netdev);
+      const InterfaceRoleRule* role = nd_state ? interface_role(pol, *nd_state) : nullptr;
+      bool assigned = role && role->role != InterfaceRole::management;
+      std::optional<std::uint64_t> traffic = port_traffic(p);
+      if (!assigned && traffic && *traffic == 0) {
+        e.not_applicable(subject, "unused port: no routable GID (no IP address on " + *p.netdev +
+                                      ") and no RDMA traffic (port_rcv_data + port_xmit_data 0)");
+        continue;
+      }
       Finding& f = e.fail(subject,
                           "no routable RoCE v2 GID: only link-local or v1 GIDs; RoCEv2 over L3 "
-                          "needs an IP address on the netdev");
+                          "needs an IP address on " + *p.netdev +
+                              (assigned ? ""
+                               : traffic ? " (the port carries RDMA traffic)"
+                                         : " (a warning: the port may be unused; give it a compute "
+                                           "or storage role in the policy's interfaces: to make it "
+                                           "an error)"));
+      if (!assigned && !traffic && f.severity > Severity::warning) f.severity = Severity::warning;
       add_evidence(f, p.gids.source);
-      std::string nd = p.netdev ? text::shell_quote(*p.netdev) : "<netdev>";
       f.remediation.scope = FixScope::persistent;
-      f.remediation.commands = {"ip addr add <address>/<prefix> dev " + nd,
-                                "show_gids " + text::shell_quote(d.name)};
+      f.remediation.checks = {"ip -br addr show dev " + text::shell_quote(*p.netdev),
+                              "show_gids " + text::shell_quote(d.name)};
       f.remediation.notes =
-          "Configure the port's IPv4/IPv6 address in the OS network config; the driver then adds "
-          "RoCE v1 and v2 GIDs for it. NCCL selects the v2 GID automatically "
-          "(NCCL_IB_GID_INDEX=-1, NCCL_IB_ROCE_VERSION_NUM=2).";
+          "Configure the port's IPv4/IPv6 address in the OS network config (netplan, "
+          "NetworkManager or systemd-networkd); the driver then adds RoCE v1 and v2 GIDs for it. "
+          "NCCL selects the v2 GID automatically (NCCL_IB_GID_INDEX=-1, "
+          "NCCL_IB_ROCE_VERSION_NUM=2).";
     }
   }
 }
@@ -162,7 +194,7 @@ void eval_roce_enabled(const Snapshot& s, const Policy&, Emitter& e) {
         continue;
       }
       if (!p.gids.has_value()) {
-        e.unknown(subject, "GID table not collected: " + p.gids.reason);
+        e.missing(subject, "GID table", p.gids);
         continue;
       }
       bool roce = false;
@@ -202,7 +234,7 @@ void eval_cm_default(const Snapshot& s, const Policy&, Emitter& e) {
         continue;
       }
       if (!p.default_roce_mode.has_value()) {
-        e.unknown(subject, "rdma_cm default RoCE mode not collected: " + p.default_roce_mode.reason);
+        e.missing(subject, "rdma_cm default RoCE mode", p.default_roce_mode);
         continue;
       }
       const std::string& mode = *p.default_roce_mode;
@@ -232,7 +264,7 @@ void eval_net_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
       continue;
     }
     if (!n.mtu_bytes.has_value()) {
-      e.unknown(n.name, "netdev MTU not collected: " + n.mtu_bytes.reason);
+      e.missing(n.name, "netdev MTU", n.mtu_bytes);
       continue;
     }
     int mtu = *n.mtu_bytes;

@@ -92,6 +92,14 @@ class Emitter {
   Finding& unknown(std::string subject, std::string message) {
     return add(std::move(subject), Outcome::unknown, std::move(message));
   }
+  /// unknown because `c` is missing: "<what> not collected: <reason>", with its kind and tool.
+  template <class T>
+  Finding& missing(std::string subject, std::string_view what, const Collected<T>& c) {
+    Finding& f = unknown(std::move(subject), std::string(what) + " not collected: " + c.reason);
+    f.reason_kind = c.reason_kind;
+    if (!c.needs.empty()) f.needs.push_back(c.needs);
+    return f;
+  }
   Finding& not_applicable(std::string subject, std::string message) {
     return add(std::move(subject), Outcome::not_applicable, std::move(message));
   }

@@ -1,0 +1,65 @@
+// The exit code of a host report (commands.hpp `gate`): shared by check, plan and switch check
+// so that no reporting command says "healthy" about what it did not judge.
+#include <algorithm>
+#include <set>
+
+#include "rocekit/cli/commands.hpp"
+#include "rocekit/rules/rule.hpp"
+
+namespace rk::cli {
+namespace {
+
+bool selects(const std::string& selector, const std::string& rule) {
+  return selector == rule || selector == rule.substr(0, rule.find('.'));
+}
+
+}  // namespace
+
+void add_gate_options(CLI::App& cmd, GateOptions& o) {
+  cmd.add_option("--fail-on", o.fail_on,
+                 "Exit 1 when a failure of this severity or higher exists (default error); "
+                 "'unknown': exit 1 on any failure, else 3 when any check was not judged")
+      ->check(CLI::IsMember({"info", "warning", "error", "critical", "unknown"}));
+  cmd.add_option("--require", o.required,
+                 "Rule ids or areas that must be judged on every subject: an unknown one exits 3 "
+                 "(repeatable; --rule values are required too)");
+}
+
+ExitCode gate(Context& ctx, const Snapshot& s, const std::vector<Finding>& findings, const GateOptions& o) {
+  bool unknown_gate = o.fail_on == "unknown";
+  Severity threshold = unknown_gate ? Severity::info : severity_from_string(o.fail_on).value_or(Severity::error);
+  for (const Finding& f : findings)
+    if (f.outcome == Outcome::fail && f.severity >= threshold) return ExitCode::findings;
+  std::vector<std::string> why;
+  // A host with no RDMA device, where no netdev was judged either, is not a healthy RoCE host.
+  bool roce_judged = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+    return (f.outcome == Outcome::pass || f.outcome == Outcome::fail) && s.find_netdev(f.subject);
+  });
+  if (s.rdma_devices.empty() && !roce_judged)
+    why.push_back("no RDMA device and no RoCE netdev in the input: no RoCE port was judged");
+  for (const InputFile& in : s.inputs)
+    if (in.status == "error" || in.status == "ignored")
+      why.push_back(in.file + " was not used (" + in.status + ")");
+  bool judged = std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
+    return f.outcome == Outcome::pass || f.outcome == Outcome::fail;
+  });
+  if (!judged) why.push_back("no rule could pass or fail on this input");
+  std::set<std::string> required_unknown;
+  std::size_t unknowns = 0;
+  for (const Finding& f : findings) {
+    if (f.outcome != Outcome::unknown) continue;
+    ++unknowns;
+    for (const std::string& r : o.required)
+      if (selects(r, f.rule)) required_unknown.insert(f.rule + " on " + f.subject);
+  }
+  for (const std::string& r : required_unknown) why.push_back("required rule not judged: " + r);
+  for (const std::string& r : o.required)
+    if (std::none_of(findings.begin(), findings.end(), [&](const Finding& f) { return selects(r, f.rule); }))
+      why.push_back("required rule " + r + " gave no finding (disabled by the policy?)");
+  if (unknown_gate && unknowns) why.push_back(std::to_string(unknowns) + " checks not judged (--fail-on unknown)");
+  if (why.empty()) return ExitCode::ok;
+  for (const std::string& w : why) ctx.err << "rocekit: not judged: " << w << "\n";
+  return ExitCode::not_judged;
+}
+
+}  // namespace rk::cli
