@@ -232,6 +232,20 @@ expect_rc 1 "policy label" "$rk" check -p "$tmp/p4.yaml" "$hosts/roce-server-8de
 grep -q "policy $tmp/p4.yaml:" "$tmp/out" && ok || bad "report does not name the policy file"
 expect_rc 2 "parse a directory" "$rk" parse mlnx_qos "$tmp"
 
+# 11b. Strict policy and snapshot: a priority listed twice, an MTU no netdev has (exit 2, the
+#      error names file:line:column or the JSON pointer).
+printf 'roce:\n  pfc_priorities: [3, 3]\n' >"$tmp/twice.yaml"
+expect_rc 2 "policy priority listed twice" "$rk" check -p "$tmp/twice.yaml" "$hosts/netarbiter-eth4-qos-healthy"
+grep -qxF "rocekit: error: $tmp/twice.yaml:2:23: roce.pfc_priorities: priority 3 is listed twice" "$tmp/err" && ok || bad "policy: duplicate priority error text"
+"$rk" snapshot "$hosts/netarbiter-eth4-qos-healthy" -o "$tmp/neg.json" >/dev/null 2>&1
+python3 - "$tmp/neg.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); s["netdevs"][0]["mtu_bytes"]["value"] = -1
+json.dump(s, open(sys.argv[1], "w"))
+PY
+expect_rc 2 "snapshot with a negative MTU" "$rk" check "$tmp/neg.json"
+grep -qxF "rocekit: error: $tmp/neg.json: /netdevs/0/mtu_bytes/value: -1 is not an MTU (68..65535)" "$tmp/err" && ok || bad "snapshot: negative MTU error text"
+
 # 12. Invalid UTF-8 inside a capture must not crash JSON output (fuzz regression).
 mkdir -p "$tmp/utf"
 printf 'Priority trust state: dscp\377\376\nPFC configuration:\n' >"$tmp/utf/mlnx_qos@eth9.txt"
@@ -249,6 +263,11 @@ expect_rc 1 "ip_link mtu" "$rk" check --rule net --color never --detail "$tmp/ip
 grep -q "FAIL     net.mtu .*MTU 1500 is below 4200" "$tmp/out" && ok || bad "net.mtu from ip_link"
 grep -q "ip_link.txt:1: 4: ens6:" "$tmp/out" && ok || bad "ip_link evidence line"
 grep -q "^lo" "$tmp/out" && bad "lo was judged" || ok
+# An MTU no netdev has (here from a broken listing) is not written: the snapshot reads back.
+sed 's/mtu 1500/mtu 70000/' "$tmp/ipl/ip_link.txt" >"$tmp/ipl/ip_link.txt.new" && mv "$tmp/ipl/ip_link.txt.new" "$tmp/ipl/ip_link.txt"
+"$rk" snapshot "$tmp/ipl" -o "$tmp/ipl.json" >/dev/null 2>&1
+expect_rc 0 "snapshot with an MTU out of range reads back" "$rk" check "$tmp/ipl.json" --rule net
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["netdevs"][0]["mtu_bytes"]; assert m["value"] is None and m["reason"] == "MTU 70000 as read is not an MTU (68..65535)", m' "$tmp/ipl.json" && ok || bad "out-of-range MTU written to the snapshot"
 
 # 14. -o never replaces a device, FIFO or symlink; write errors are errors.
 echo old >"$tmp/real.txt"; ln -s "$tmp/real.txt" "$tmp/link.txt"

@@ -127,6 +127,77 @@ TEST(SnapshotJson, UntypedGidOfAnOlderSnapshotReadsAsNoType) {
   EXPECT_EQ(g[1].netdev, "eth4");
 }
 
+// The error of a snapshot that must not load; `edit` breaks the sample's JSON.
+template <class Edit>
+std::string refusal(Edit edit) {
+  nlohmann::json j = snapshot_to_json(sample());
+  edit(j);
+  Result<Snapshot> r = snapshot_from_json(j);
+  return r.has_value() ? "(loaded)" : r.error().message;
+}
+
+// Values no host has are refused after the typed parse, at their JSON pointer.
+TEST(SnapshotValidate, OutOfRangeValuesNameTheirPointer) {
+  using J = nlohmann::json;
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"]["value"] = -1; }),
+            "/netdevs/0/mtu_bytes/value: -1 is not an MTU (68..65535)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"]["value"] = 65536; }),
+            "/netdevs/0/mtu_bytes/value: 65536 is not an MTU (68..65535)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"]["value"] = 67; }),
+            "/netdevs/0/mtu_bytes/value: 67 is not an MTU (68..65535)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["qos"]["value"]["dscp_to_priority"] = J::parse("[[26, 9]]"); }),
+            "/netdevs/0/qos/value/dscp_to_priority: DSCP 26 maps to 9, not a priority (0..7)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["qos"]["value"]["dscp_to_priority"] = J::parse("[[64, 3]]"); }),
+            "/netdevs/0/qos/value/dscp_to_priority: 64 is not a DSCP (0..63)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["qos"]["value"]["pfc_enabled"] = J::parse("[false, true, false, true, false]"); }),
+            "/netdevs/0/qos/value/pfc_enabled: 5 entries, not 8 (one per priority 0..7)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["qos"]["value"]["priority_to_tc"] = J::parse("[0, 1, 8, 3, 4, 5, 6, 7]"); }),
+            "/netdevs/0/qos/value/priority_to_tc/2: 8 is not a traffic class (0..7)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["qos"]["value"]["priority_to_buffer"] = J::parse("[0, 0, 0, 1]"); }),
+            "/netdevs/0/qos/value/priority_to_buffer: 4 entries, not 8 (one per priority 0..7)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["ecn"] = J::parse(R"({"value": {"rp_enabled": [[8, true]], "np_enabled": []}})"); }),
+            "/netdevs/0/ecn/value/rp_enabled: 8 is not a priority (0..7)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["rdma_port"] = 0; }),
+            "/netdevs/0/rdma_port: 0 is not a port number (1 or more)");
+  EXPECT_EQ(refusal([](J& j) { j["rdma_devices"][0]["ports"][0]["port"] = -1; }),
+            "/rdma_devices/0/ports/0/port: -1 is not a port number (1 or more)");
+  EXPECT_EQ(refusal([](J& j) { j["pci_functions"] = J::parse(R"([{"bdf": "0000:3b:00.0", "max_read_request_bytes": {"value": 3000}}])"); }),
+            "/pci_functions/0/max_read_request_bytes/value: 3000 is not a MaxReadReq (a power of two, 128..4096)");
+  EXPECT_EQ(refusal([](J& j) { j["pci_functions"] = J::parse(R"([{"bdf": "0000:3b:00.0", "max_read_request_bytes": {"value": 8192}}])"); }),
+            "/pci_functions/0/max_read_request_bytes/value: 8192 is not a MaxReadReq (a power of two, 128..4096)");
+}
+
+TEST(SnapshotValidate, NameThatAppearsTwiceNamesBoth) {
+  using J = nlohmann::json;
+  EXPECT_EQ(refusal([](J& j) {
+              J other = j["netdevs"][0];
+              other["name"] = "eth5";
+              j["netdevs"].push_back(other);
+              j["netdevs"].push_back(j["netdevs"][0]);
+            }),
+            "/netdevs/2/name: netdev \"eth4\" appears twice (also /netdevs/0)");
+  EXPECT_EQ(refusal([](J& j) { j["rdma_devices"].push_back(j["rdma_devices"][0]); }),
+            "/rdma_devices/1/name: RDMA device \"mlx5_0\" appears twice (also /rdma_devices/0)");
+  EXPECT_EQ(refusal([](J& j) { j["rdma_devices"][0]["ports"].push_back(j["rdma_devices"][0]["ports"][0]); }),
+            "/rdma_devices/0/ports/1/port: port 1 appears twice (also /rdma_devices/0/ports/0)");
+  // One PCI function however its address is spelt.
+  EXPECT_EQ(refusal([](J& j) { j["pci_functions"] = J::parse(R"([{"bdf": "0000:3b:00.0"}, {"bdf": "3B:00.0"}])"); }),
+            "/pci_functions/1/bdf: PCI function \"0000:3b:00.0\" appears twice (also /pci_functions/0)");
+}
+
+// The edges of each range load.
+TEST(SnapshotValidate, ValuesAtTheEdgesLoad) {
+  nlohmann::json j = snapshot_to_json(sample());
+  j["netdevs"][0]["mtu_bytes"]["value"] = 68;
+  j["netdevs"][0]["qos"]["value"]["dscp_to_priority"] = nlohmann::json::parse("[[0, 0], [63, 7]]");
+  j["pci_functions"] = nlohmann::json::parse(R"([{"bdf": "0000:3b:00.0", "max_read_request_bytes": {"value": 128}},
+                                                 {"bdf": "0000:3b:00.1", "max_read_request_bytes": {"value": 4096}}])");
+  Result<Snapshot> r = snapshot_from_json(j);
+  ASSERT_TRUE(r.has_value()) << r.error().describe();
+  j["netdevs"][0]["mtu_bytes"]["value"] = 65535;
+  EXPECT_TRUE(snapshot_from_json(j).has_value());
+}
+
 TEST(Vocabulary, ParsesEveryToolSpelling) {
   EXPECT_EQ(port_state_from_string("4: ACTIVE"), PortState::active);   // sysfs ports/<p>/state
   EXPECT_EQ(port_state_from_string("PORT_ACTIVE"), PortState::active);  // ibv_devinfo

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rocekit/core/text.hpp"
+#include "rocekit/model/validate.hpp"
 
 namespace rk::build {
 
@@ -155,6 +156,33 @@ void kernel_pcie_link(PciFunction& p, const parse::DmesgPcieBandwidth& b, const 
       "path to the CPU" +
       (b.limited_at && *b.limited_at != p.bdf ? " (" + *b.limited_at + ", upstream of the card)"
                                               : std::string()));
+}
+
+void netdev_mtu(NetDev& n, long long mtu, const Evidence& source) {
+  n.mtu_bytes.source = source;
+  if (is_netdev_mtu(mtu)) {
+    n.mtu_bytes.value = static_cast<int>(mtu);
+    n.mtu_bytes.reason.clear();
+    n.mtu_bytes.reason_kind = ReasonKind::none;
+    return;
+  }
+  n.mtu_bytes.set_missing("MTU " + std::to_string(mtu) + " as read is not an MTU (" +
+                              std::to_string(k_min_mtu_bytes) + ".." +
+                              std::to_string(k_max_mtu_bytes) + ")",
+                          ReasonKind::none);
+}
+
+void max_read_request(PciFunction& p, long long bytes, const Evidence& source) {
+  p.max_read_request_bytes.source = source;
+  if (is_max_read_request(bytes)) {
+    p.max_read_request_bytes.value = static_cast<int>(bytes);
+    p.max_read_request_bytes.reason.clear();
+    p.max_read_request_bytes.reason_kind = ReasonKind::none;
+    return;
+  }
+  p.max_read_request_bytes.set_missing(
+      "MaxReadReq " + std::to_string(bytes) + " as read is not one (a power of two, 128..4096)",
+      ReasonKind::none);
 }
 
 }  // namespace rk::build

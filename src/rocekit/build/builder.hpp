@@ -46,6 +46,11 @@ void pair_netdev(Snapshot& s, const std::string& rdma_device, int port, const st
 /// a netdev without a NUMA node takes its PCI function's.
 void finish_links(Snapshot& s);
 
+/// A netdev MTU as read (ip link, sysfs, a system-check report): the value when it is one
+/// (68..65535, model/validate.hpp), else the section absent with the reason, so that reading
+/// back a snapshot rocekit wrote never refuses it.
+void netdev_mtu(NetDev& n, long long mtu, const Evidence& source);
+
 // ---------------------------------------------------------------- QoS -----------------------
 /// mlnx_qos values (trust, DSCP->priority, PFC) without evidence; the caller adds the sources.
 QosState qos_state(const parse::MlnxQos& v);
@@ -64,5 +69,8 @@ void running_firmware(PciFunction& p, const std::optional<std::string>& version,
 /// the link the bandwidth is limited by (possibly a bridge upstream of the card, named in a
 /// note).
 void kernel_pcie_link(PciFunction& p, const parse::DmesgPcieBandwidth& b, const Evidence& source);
+/// DevCtl MaxReadReq as read (lspci, config space, a system-check report): the value when it is
+/// one (a power of two, 128..4096), else the section absent with the reason.
+void max_read_request(PciFunction& p, long long bytes, const Evidence& source);
 
 }  // namespace rk::build

@@ -29,10 +29,7 @@ void on_system_checks(Ctx& c) {
       n.rdma_device = i.rdma_device;
       n.rdma_port = 1;
     }
-    if (i.mtu_bytes) {
-      n.mtu_bytes.value = static_cast<int>(*i.mtu_bytes);
-      n.mtu_bytes.source = c.find("MTU", body_from);
-    }
+    if (i.mtu_bytes) build::netdev_mtu(n, *i.mtu_bytes, c.find("MTU", body_from));
     if (i.operstate) {
       n.operstate.value = *i.operstate;
       n.operstate.source = c.find("Operstate", body_from);
@@ -52,9 +49,7 @@ void on_system_checks(Ctx& c) {
     }
     if (i.pcie_bdf && i.max_read_request_bytes) {
       if (auto b = normalize_bdf(*i.pcie_bdf)) {
-        PciFunction& p = c.snap.pci(*b);
-        p.max_read_request_bytes.value = static_cast<int>(*i.max_read_request_bytes);
-        p.max_read_request_bytes.source = c.find("MRRS", body_from);
+        build::max_read_request(c.snap.pci(*b), *i.max_read_request_bytes, c.find("MRRS", body_from));
       }
     }
   }

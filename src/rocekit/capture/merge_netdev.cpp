@@ -143,10 +143,7 @@ void on_ip_link(Ctx& c) {
     if (!wanted) continue;
     NetDev& n = c.snap.netdev(i.name);
     Evidence ev = c.at(i.line);
-    if (i.mtu_bytes) {
-      n.mtu_bytes.value = static_cast<int>(*i.mtu_bytes);
-      n.mtu_bytes.source = ev;
-    }
+    if (i.mtu_bytes) build::netdev_mtu(n, *i.mtu_bytes, ev);
     if (i.state) {
       n.operstate.value = text::to_lower(*i.state);
       n.operstate.source = ev;

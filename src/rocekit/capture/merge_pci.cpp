@@ -130,8 +130,7 @@ void on_lspci(Ctx& c) {
       p.link.reason = "the lspci output was filtered (no LnkCap/LnkSta lines)";
     }
     if (d.max_read_request_bytes) {
-      p.max_read_request_bytes.value = static_cast<int>(*d.max_read_request_bytes);
-      p.max_read_request_bytes.source = c.find("MaxReadReq", from);
+      build::max_read_request(p, *d.max_read_request_bytes, c.find("MaxReadReq", from));
     } else if (d.capabilities_denied) {
       p.max_read_request_bytes.reason = "lspci ran without root: Capabilities <access denied>";
     } else if (!d.full_listing) {

@@ -143,8 +143,8 @@ void read_netdev(const HostView& host, NetDev& n) {
   std::string base = "/sys/class/net/" + n.name;
   if (Result<std::string> mtu = host.read_text(base + "/mtu"); !mtu) {
     set_failed(n.mtu_bytes, mtu.error());
-  } else if (std::optional<std::int64_t> v = text::parse_int(*mtu); v && *v > 0 && *v < 1000000) {
-    set_value(n.mtu_bytes, static_cast<int>(*v), ev(base + "/mtu", *mtu));
+  } else if (std::optional<std::int64_t> v = text::parse_int(*mtu)) {
+    build::netdev_mtu(n, *v, ev(base + "/mtu", *mtu));
   } else {
     n.mtu_bytes.reason = base + "/mtu: not a number: '" + *mtu + "'";
   }
@@ -483,7 +483,7 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
                     std::to_string(l.max_payload_cap_bytes.value_or(0)) + ", MaxReadReq " +
                     std::to_string(f->max_read_request_bytes);
     set_value(p.link, f->link, ev(cfg_path, t));
-    set_value(p.max_read_request_bytes, f->max_read_request_bytes, ev(cfg_path, t));
+    build::max_read_request(p, f->max_read_request_bytes, ev(cfg_path, t));
   }
   // VPD (product name, part number, serial number) of an NVIDIA/Mellanox PF: the first 1 KiB
   // holds the ID string and VPD-R. Root-only (0600) on real sysfs; when unreadable the fields

@@ -7,6 +7,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -158,7 +159,8 @@ Result<QosState> decode_dcb_ieee_reply(std::span<const std::uint8_t> reply, cons
       std::memcpy(&e, ets->payload.data(), std::min(sizeof e, ets->payload.size()));
       std::vector<int> tc(8);
       for (std::size_t i = 0; i < 8; ++i) tc[i] = e.prio_tc[i];
-      q.priority_to_tc = tc;
+      // A traffic class beyond 7 is no IEEE 802.1Qaz TC: not kept (a snapshot may not hold it).
+      if (std::all_of(tc.begin(), tc.end(), [](int t) { return t < 8; })) q.priority_to_tc = tc;
     }
   }
   return q;

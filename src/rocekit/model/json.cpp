@@ -1,5 +1,6 @@
 #include "rocekit/model/json.hpp"
 #include "rocekit/core/text.hpp"
+#include "rocekit/model/validate.hpp"
 
 #include <fstream>
 #include <optional>
@@ -87,6 +88,8 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
     if (j.contains("tool_runs")) s.tool_runs = j.at("tool_runs").get<std::vector<ToolRun>>();
     if (j.contains("inputs")) s.inputs = j.at("inputs").get<std::vector<InputFile>>();
     if (j.contains("notes")) s.notes = j.at("notes").get<std::vector<std::string>>();
+    if (std::optional<std::string> bad = validate_snapshot(s))
+      return unexpected(ErrorKind::malformed_input, *bad);
     return s;
   } catch (const nlohmann::json::exception& e) {
     return unexpected(ErrorKind::malformed_input, "bad snapshot field: " + text::json_error_message(e.what()));

@@ -60,6 +60,22 @@ void check_keys(const YAML::Node& map, const std::set<std::string>& allowed,
   }
 }
 
+/// YAML quotes make a scalar a string: "9000" and 'no' are strings, 9000 and no are not.
+/// yaml-cpp converts both alike, so its tag tells them apart ("!" quoted, "?" plain).
+bool quoted(const YAML::Node& n) {
+  return n.IsScalar() && (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str");
+}
+
+/// Refuses a quoted scalar where a number or a boolean is expected; `plain` is what to write
+/// instead (the value it converts to).
+void refuse_quoted(const YAML::Node& n, const std::string& what, const std::string& expected,
+                   const std::string& plain) {
+  if (!quoted(n)) return;
+  throw LoadError{what + ": \"" + n.Scalar() + "\" is quoted, so it is a string, not " + expected +
+                      ": write " + plain + " without quotes",
+                  n.Mark()};
+}
+
 int get_int(const YAML::Node& n, int lo, int hi, const std::string& what) {
   int v = 0;
   try {
@@ -67,6 +83,7 @@ int get_int(const YAML::Node& n, int lo, int hi, const std::string& what) {
   } catch (const YAML::Exception&) {
     throw LoadError{what + " must be an integer", n.Mark()};
   }
+  refuse_quoted(n, what, "an integer", std::to_string(v));
   if (v < lo || v > hi)
     throw LoadError{what + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) +
                         ", got " + std::to_string(v),
@@ -75,11 +92,14 @@ int get_int(const YAML::Node& n, int lo, int hi, const std::string& what) {
 }
 
 bool get_bool(const YAML::Node& n, const std::string& what) {
+  bool v = false;
   try {
-    return n.as<bool>();
+    v = n.as<bool>();
   } catch (const YAML::Exception&) {
     throw LoadError{what + " must be true or false", n.Mark()};
   }
+  refuse_quoted(n, what, "true or false", v ? "true" : "false");
+  return v;
 }
 
 std::string get_str(const YAML::Node& n, const std::string& what) {
@@ -87,12 +107,17 @@ std::string get_str(const YAML::Node& n, const std::string& what) {
   return n.as<std::string>();
 }
 
+/// A list of priorities (0..7), sorted; a priority listed twice is an error at its second entry.
 std::vector<int> get_int_list(const YAML::Node& n, int lo, int hi, const std::string& what) {
   if (!n.IsSequence()) throw LoadError{what + " must be a list", n.Mark()};
   std::vector<int> out;
-  for (const auto& e : n) out.push_back(get_int(e, lo, hi, what + " entry"));
+  for (const auto& e : n) {
+    int v = get_int(e, lo, hi, what + " entry");
+    if (std::find(out.begin(), out.end(), v) != out.end())
+      throw LoadError{what + ": priority " + std::to_string(v) + " is listed twice", e.Mark()};
+    out.push_back(v);
+  }
   std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -120,10 +145,13 @@ void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& kn
       if (p.trust != "dscp" && p.trust != "pcp")
         throw LoadError{"roce.trust must be dscp or pcp", r["trust"].Mark()};
     }
-    if (r["pfc_priorities"])
-      p.pfc_priorities = get_int_list(r["pfc_priorities"], 0, 7, "roce.pfc_priorities");
-    if (r["ecn_priorities"])
-      p.ecn_priorities = get_int_list(r["ecn_priorities"], 0, 7, "roce.ecn_priorities");
+    // Unless listed, PFC and ECN are on the RoCE priority only (the built-in profile's rule).
+    p.pfc_priorities = r["pfc_priorities"]
+                           ? get_int_list(r["pfc_priorities"], 0, 7, "roce.pfc_priorities")
+                           : std::vector<int>{p.roce_priority};
+    p.ecn_priorities = r["ecn_priorities"]
+                           ? get_int_list(r["ecn_priorities"], 0, 7, "roce.ecn_priorities")
+                           : std::vector<int>{p.roce_priority};
   }
   if (const YAML::Node c = root["cnp"]) {
     check_keys(c, {"dscp", "priority"}, "cnp");
@@ -241,6 +269,7 @@ void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& kn
       } catch (const YAML::Exception&) {
         throw LoadError{what + " must be a number", n.Mark()};
       }
+      refuse_quoted(n, what, "a number", n.Scalar());
       if (!(v >= lo && v <= hi))
         throw LoadError{what + " must be in " + std::to_string(lo) + ".." + std::to_string(hi),
                         n.Mark()};
@@ -267,7 +296,8 @@ void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& kn
                         kv.first.Mark()};
       check_keys(kv.second, {"enabled", "severity"}, "rules." + id);
       RuleOverride o;
-      if (kv.second["enabled"]) o.enabled = get_bool(kv.second["enabled"], id + ".enabled");
+      if (kv.second["enabled"])
+        o.enabled = get_bool(kv.second["enabled"], "rules." + id + ".enabled");
       if (kv.second["severity"]) {
         std::string s = get_str(kv.second["severity"], id + ".severity");
         o.severity = severity_from_string(s);
@@ -280,6 +310,72 @@ void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& kn
   }
 }
 
+std::string list_text(const std::vector<int>& v) {
+  std::string out;
+  for (int i : v) out += (out.empty() ? "" : ", ") + std::to_string(i);
+  return "[" + out + "]";
+}
+
+bool has(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+/// The settings that contradict each other are refused at the key to change (docs/policy.md):
+/// the list when the file gives it, else the scalar the file gives. A value the file leaves out
+/// is the built-in one, so a contradiction always has a key in the file.
+void check_coherent(const YAML::Node& root, const Policy& p) {
+  const Policy d = default_policy();
+  const YAML::Node roce = root.IsMap() ? root["roce"] : YAML::Node();
+  const YAML::Node cnp = root.IsMap() ? root["cnp"] : YAML::Node();
+  auto at = [](const YAML::Node& section, const char* key) {
+    return section && section.IsMap() && section[key] ? section[key].Mark() : YAML::Mark::null_mark();
+  };
+  const std::string rp = std::to_string(p.roce_priority);
+  const std::string cp = std::to_string(p.cnp_priority);
+  if (p.cnp_priority == p.roce_priority) {
+    const char* own = "CNPs need a priority of their own, without PFC (docs/policy.md)";
+    if (at(cnp, "priority").line >= 0)
+      throw LoadError{"cnp.priority: " + cp + " is the RoCE priority (roce.priority): " + own +
+                          "; set cnp.priority to another priority (the default is " +
+                          std::to_string(d.cnp_priority) + ")",
+                      at(cnp, "priority")};
+    throw LoadError{"roce.priority: " + rp + " is the CNP priority (cnp.priority, by default " +
+                        std::to_string(d.cnp_priority) + "): " + own +
+                        "; set cnp.priority to another priority",
+                    at(roce, "priority")};
+  }
+  if (!has(p.pfc_priorities, p.roce_priority))
+    throw LoadError{"roce.pfc_priorities: " + list_text(p.pfc_priorities) +
+                        " leaves the RoCE priority " + rp +
+                        " (roce.priority) without PFC: RoCE needs a lossless priority; add " + rp +
+                        " to roce.pfc_priorities or set roce.priority to a priority listed there",
+                    at(roce, "pfc_priorities")};
+  if (has(p.pfc_priorities, p.cnp_priority))
+    throw LoadError{"roce.pfc_priorities: " + list_text(p.pfc_priorities) +
+                        " includes the CNP priority " + cp +
+                        " (cnp.priority): CNPs must never wait for a PFC pause to end; remove " +
+                        cp + " from roce.pfc_priorities or set cnp.priority to a priority without PFC",
+                    at(roce, "pfc_priorities").line >= 0 ? at(roce, "pfc_priorities")
+                                                         : at(cnp, "priority")};
+  if (!has(p.ecn_priorities, p.roce_priority))
+    throw LoadError{"roce.ecn_priorities: " + list_text(p.ecn_priorities) +
+                        " does not include the RoCE priority " + rp +
+                        " (roce.priority): DCQCN (ECN marking and CNPs) must run on the RoCE "
+                        "priority; add " + rp + " to roce.ecn_priorities",
+                    at(roce, "ecn_priorities")};
+  if (p.cnp_dscp == p.roce_dscp) {
+    const std::string why = " is the RoCE DSCP (roce.dscp): one DSCP maps to one priority, and "
+                            "CNPs go to priority " + cp + ", RoCE data to " + rp;
+    if (at(cnp, "dscp").line >= 0)
+      throw LoadError{"cnp.dscp: " + std::to_string(p.cnp_dscp) + why +
+                          "; set cnp.dscp to another DSCP (the default is " +
+                          std::to_string(d.cnp_dscp) + ")",
+                      at(cnp, "dscp")};
+    throw LoadError{"roce.dscp: " + std::to_string(p.roce_dscp) +
+                        " is the CNP DSCP (cnp.dscp, by default " + std::to_string(d.cnp_dscp) +
+                        "): one DSCP maps to one priority; set roce.dscp or cnp.dscp to another DSCP",
+                    at(roce, "dscp")};
+  }
+}
+
 }  // namespace
 
 Result<Policy> load_policy_text(std::string_view yaml, const std::string& file_name,
@@ -288,6 +384,7 @@ Result<Policy> load_policy_text(std::string_view yaml, const std::string& file_n
   try {
     YAML::Node root = YAML::Load(std::string(yaml));
     apply(root, p, known_rule_ids);
+    check_coherent(root, p);
   } catch (const LoadError& e) {
     return unexpected(ErrorKind::malformed_input, e.message, where(file_name, e.mark));
   } catch (const YAML::Exception& e) {
