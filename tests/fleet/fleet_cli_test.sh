@@ -109,5 +109,28 @@ for h in ("host-a", "host-b"):
                for f in hosts[h]["failures"]), hosts[h]
 PY
 
+# 9. Placeholder serials join nothing: a ConnectX-7 and a ConnectX-4 that both show the
+# unprogrammed-VPD serial MT0000X00000 are two NICs, not one Multi-Host NIC. One NIC of two
+# reports PFC: unknown, not pass.
+mkdir "$tmp/ph"
+cp -r "$mh/host-a" "$tmp/ph/cx7-host" && cp -r "$src/testdata/hosts/homelab-host02-cx4-100g-pcie-x8" "$tmp/ph/cx4-host" && ok || bad "copy"
+sed 's/board.serial_number MT0000XZ00AA/board.serial_number MT0000X00000/' "$mh/host-a/devlink_dev_info.txt" >"$tmp/ph/cx7-host/devlink_dev_info.txt"
+expect_rc 1 "placeholder serials" "$rk" fleet "$tmp/ph"
+grep -q "^rocekit fleet: 2 hosts (2 loaded, 0 input problems), 2 NICs, 0 Multi-Host NICs" "$tmp/out" && ok || bad "placeholder serial joined NICs: $(head -1 "$tmp/out")"
+grep -q "fleet.multi-host-qos-identical" "$tmp/out" && bad "multi-host check on a placeholder serial" || ok
+grep -q "^  UNKNOWN  fleet.pfc-consistent               pfc (all NICs): only 1 NIC of 2 reports pfc (3): consistency needs at least two (1 NIC unknown: no netdev for this NIC in the input)$" "$tmp/out" && ok || bad "one reporting NIC not unknown: $(grep fleet.pfc-consistent "$tmp/out")"
+
+# 10. A tie (host-a PFC 3, host-c PFC off): the policy value is the reference, host-c the outlier.
+expect_rc 1 "tie settled by the policy" "$rk" fleet "$mh/host-a" "$mh/host-c" -f json -o "$tmp/tie.json"
+python3 - "$tmp/tie.json" <<'PY' && ok || bad "tie not reported as a tie settled by the policy"
+import json, sys
+checks = [c for c in json.load(open(sys.argv[1]))["consistency"] if c["setting"] == "pfc"]
+assert len(checks) == 2, checks  # fleet.pfc-consistent and fleet.multi-host-qos-identical
+for c in checks:
+    assert c["tie"] is True and c["reference"] == "policy" and c["baseline"] == "3", c
+    assert [(o["host"], o["value"]) for o in c["outliers"]] == [("host-c", "none")], c
+    assert c["message"].startswith("tie: 1 "), c
+PY
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

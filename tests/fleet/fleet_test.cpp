@@ -1,7 +1,5 @@
 // rk_fleet: discovery, bad input, injected outliers, the Multi-Host fixture, JSON shape, the
 // extra-checker hook.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -10,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "golden.hpp"
+#include "fleet_support.hpp"
 #include "rocekit/fleet/fleet.hpp"
 #include "rocekit/model/json.hpp"
 #include "rocekit/pipeline.hpp"
@@ -18,42 +16,11 @@
 namespace fs = std::filesystem;
 using namespace rk;
 using namespace rk::fleet;
+using namespace rk::fleet::test;
 
 namespace {
 
-fs::path td() { return rk::test::testdata_dir(); }
-
-/// A fresh temporary directory, removed by the destructor.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("rk-fleet-test-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(counter()++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  static int& counter() {
-    static int n = 0;
-    return n;
-  }
-};
-
-void write_text(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary);
-  out << text;
-}
-
 void write_snapshot(const fs::path& p, const Snapshot& s) { write_text(p, snapshot_to_json(s).dump()); }
-
-const Consistency* find_check(const FleetReport& r, std::string_view rule, std::string_view setting = {}) {
-  for (const Consistency& c : r.cross.checks)
-    if (c.rule == rule && (setting.empty() || c.setting == setting)) return &c;
-  return nullptr;
-}
 
 Snapshot base_host() {
   // A real capture: netarbiter mlnx_qos (healthy), devlink and ethtool -i of a ConnectX-7 PF,
@@ -249,9 +216,15 @@ TEST(FleetMultiHost, OnePfWithDifferentPfcIsCaught) {
   EXPECT_EQ(m.nv_host, "host-a");
   EXPECT_EQ(m.nv.at("NUM_OF_VFS"), "8");
   EXPECT_EQ(m.nv.at("LINK_TYPE_P1"), "ETH(2)");
-  const Consistency* vfs = find_check(r, "fleet.nv-config-consistent", "nv.NUM_OF_VFS");
-  ASSERT_NE(vfs, nullptr);
-  EXPECT_EQ(vfs->known, 1u);  // host-a and host-b read the same physical NIC: counted once
+  // host-a and host-b read the same physical NIC: counted once, so there is one physical NIC
+  // of the model and nothing to compare its parameters with (one unknown check, not three).
+  EXPECT_EQ(find_check(r, "fleet.nv-config-consistent", "nv.NUM_OF_VFS"), nullptr);
+  const Consistency* nv = find_check(r, "fleet.nv-config-consistent", "nv.*");
+  ASSERT_NE(nv, nullptr);
+  EXPECT_EQ(nv->known, 1u);
+  EXPECT_EQ(nv->outcome, Outcome::unknown);
+  EXPECT_EQ(nv->message, "only 1 physical NIC of this model (host-a board serial MT0000XZ00AA): its 3 firmware "
+                         "parameters have nothing to compare with");
 
   std::vector<const Consistency*> mh;
   for (const Consistency& c : r.cross.checks)
@@ -305,21 +278,22 @@ TEST(FleetRender, JsonShape) {
   // host-c is an outlier twice: against the whole fleet and among the PFs of its physical NIC.
   ASSERT_EQ(c["outliers"].size(), 2u);
   EXPECT_EQ(c["outliers"][0], (nlohmann::json{{"rule", "fleet.pfc-consistent"}, {"setting", "pfc"},
-                                              {"subject", "eth4"}, {"value", "none"}, {"baseline", "3"}}));
+                                              {"subject", "eth4"}, {"value", "none"}, {"baseline", "3"},
+                                              {"reference", "majority"}}));
   EXPECT_EQ(c["outliers"][1]["rule"], "fleet.multi-host-qos-identical");
   // Text and Markdown name the outlier too.
   std::string text = fleet::render(r, Format::text, {});
   EXPECT_NE(text.find("host-c eth4: none"), std::string::npos) << text;
   std::string md = fleet::render(r, Format::markdown, {});
   EXPECT_NE(md.find("| host-c | `eth4` | `none` |"), std::string::npos) << md;
-  // The three passing firmware NV parameters fold into one line per NIC model in text and
-  // Markdown (a full mlxconfig -q has ~300); JSON keeps one check each.
-  EXPECT_NE(text.find("pass     fleet.nv-config-consistent         nv.* (PSID MT_0000000894): 3 firmware "
-                      "parameters, each the same on every physical NIC"),
+  // One physical NIC of the model (host-a and host-b read the same one): its three firmware
+  // NV parameters are one unknown line, not three passes of one value against itself.
+  EXPECT_NE(text.find("UNKNOWN  fleet.nv-config-consistent         nv.* (PSID MT_0000000894): only 1 physical "
+                      "NIC of this model (host-a board serial MT0000XZ00AA): its 3 firmware parameters have "
+                      "nothing to compare with"),
             std::string::npos) << text;
   EXPECT_EQ(text.find("nv.NUM_OF_VFS"), std::string::npos) << text;
-  EXPECT_NE(md.find("| nv.* | PSID MT_0000000894 | - | 3 firmware parameters"), std::string::npos) << md;
-  EXPECT_NE(fleet::render(r, Format::json, {}).find("nv.NUM_OF_VFS"), std::string::npos);
+  EXPECT_NE(md.find("| nv.* | PSID MT_0000000894 | - | only 1 physical NIC of this model"), std::string::npos) << md;
   // A rule unknown on every host says why, with the first host's reason.
   EXPECT_NE(text.find("  net.mtu                      error     0 / 4 / 0\n"
                       "      unknown, e.g. host-a eth4: netdev MTU not collected: not captured (no ip link / "
@@ -415,9 +389,11 @@ TEST(FleetPhysicalNic, BoardSerialFromDevlinkAndFromLspciVpd) {
   const PciFunction* p4 = cx4->find_pci("0000:81:00.0");
   ASSERT_NE(p4, nullptr);
   EXPECT_EQ(p4->board_serial_number, "MT0000X00000");
+  // MT0000X00000 is the placeholder of a board whose VPD was never programmed: it names no
+  // physical NIC (FleetPhysicalNic.PlaceholderSerialsJoinNothing).
   HostSummary h = summarize_host(*cx4, "x", Policy{});
   ASSERT_FALSE(h.nics.empty());
-  EXPECT_EQ(h.nics[0].physical_id, "board serial MT0000X00000");
+  EXPECT_EQ(h.nics[0].physical_id, "");
   // The field round-trips through the snapshot JSON (schema_version 2).
   Result<Snapshot> back = snapshot_from_json(snapshot_to_json(*cx7));
   ASSERT_TRUE(back);

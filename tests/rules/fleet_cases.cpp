@@ -32,6 +32,7 @@ NicRecord nic(std::string subject, std::map<std::string, std::string> values,
   n.subject = std::move(subject);
   n.bdf = "0000:3b:00.0";
   n.model = "MT_0000000222";
+  n.model_ids = {{"PSID", "MT_0000000222"}};
   n.physical_id = std::move(physical_id);
   n.values = std::move(values);
   return n;
@@ -48,15 +49,17 @@ HostSummary host(std::string name, std::vector<NicRecord> nics,
   return h;
 }
 
-/// Two hosts whose eth0 reports `key`: equal values, different values, or none (unknown).
-std::vector<Finding> two_hosts(const std::string& key, const std::string& a, const std::string& b) {
+/// Hosts node-a, node-b, ... whose eth0 reports `key` with these values ("" = not reported).
+std::vector<Finding> hosts_with(const std::string& key, const std::vector<std::string>& values) {
   auto rec = [&](const std::string& v) {
     NicRecord n = nic("eth0", v.empty() ? std::map<std::string, std::string>{}
                                         : std::map<std::string, std::string>{{key, v}});
     if (v.empty()) n.unknown[key] = "not collected: no " + key + " in the input";
     return n;
   };
-  return fleet_findings({host("node-a", {rec(a)}), host("node-b", {rec(b)})});
+  std::vector<HostSummary> hosts;
+  for (const std::string& v : values) hosts.push_back(host(std::string("node-") + char('a' + hosts.size()), {rec(v)}));
+  return fleet_findings(hosts);
 }
 
 PhysicalNicRecord phys(std::string key, std::map<std::string, std::string> nv) {
@@ -97,28 +100,31 @@ std::vector<Finding> input_not_loaded() {
   return out;
 }
 
-/// pass / fail / unknown cases of a rule comparing one setting between two hosts.
+/// pass / fail / unknown cases of a rule comparing one setting between hosts (`a` meets the
+/// default policy where it has a value for the setting).
 void setting_cases(std::vector<OutcomeCase>& v, const std::string& rule, const std::string& key,
                    const std::string& group, const std::string& a, const std::string& b) {
-  v.push_back({rule, Outcome::pass, group, key + ": all 2 NICs: " + a, [=] { return two_hosts(key, a, a); }});
-  v.push_back({rule, Outcome::fail, group, "1 NIC of 2 differs from the tied baseline",
-               [=] { return two_hosts(key, a, b); }});
-  v.push_back({rule, Outcome::unknown, group, "no NIC reports " + key, [=] { return two_hosts(key, "", ""); }});
+  v.push_back({rule, Outcome::pass, group, key + ": all 2 NICs: " + a, [=] { return hosts_with(key, {a, a}); }});
+  v.push_back({rule, Outcome::fail, group, "1 NIC of 3 differs from the majority baseline " + a + " (2/3)",
+               [=] { return hosts_with(key, {a, b, a}); }});
+  v.push_back({rule, Outcome::unknown, group, "no NIC reports " + key, [=] { return hosts_with(key, {"", ""}); }});
+  v.push_back({rule, Outcome::unknown, group, "only 1 NIC of 2 reports " + key + " (" + a + ")",
+               [=] { return hosts_with(key, {a, ""}); }});
 }
 
 [[maybe_unused]] const int k_registered = [] {
   std::vector<OutcomeCase> v;
   const std::string all = "all NICs", model = "MT_0000000222";
   setting_cases(v, "fleet.trust-consistent", "trust", all, "dscp", "pcp");
-  setting_cases(v, "fleet.dscp-map-consistent", "dscp_map", all, "0:0-7 1:8-15 2:16-23 3:24-31",
-                "0:0-7 1:8-15 2:16-23 4:24-31");
+  setting_cases(v, "fleet.dscp-map-consistent", "dscp_map", all, "0:0-7 1:8-15 2:16-23 3:24-31 6:48-55",
+                "0:0-7 1:8-15 2:16-23 4:24-31 6:48-55");
   setting_cases(v, "fleet.pfc-consistent", "pfc", all, "3", "none");
   setting_cases(v, "fleet.ecn-consistent", "ecn", all, "rp:3 np:3", "rp:none np:none");
   setting_cases(v, "fleet.cnp-consistent", "cnp", all, "dscp 48 priority 6", "dscp 46 priority 6");
   setting_cases(v, "fleet.mtu-consistent", "mtu", all, "9000", "1500");
   setting_cases(v, "fleet.max-read-request-consistent", "max_read_request", model, "4096", "512");
-  setting_cases(v, "fleet.coalescing-consistent", "coalescing", model, "adaptive-rx off rx-usecs 8",
-                "adaptive-rx on rx-usecs 8");
+  setting_cases(v, "fleet.coalescing-consistent", "coalescing", model, "adaptive-rx off rx-usecs 8 tx-usecs 16",
+                "adaptive-rx on rx-usecs 8 tx-usecs 16");
   setting_cases(v, "fleet.firmware-version-consistent", "firmware", model, "28.41.1000", "28.39.1002");
   setting_cases(v, "fleet.driver-version-consistent", "driver", model, "mlx5_core 6.8.12",
                 "mlx5_core 5.15.0");
@@ -127,14 +133,23 @@ void setting_cases(std::vector<OutcomeCase>& v, const std::string& rule, const s
                  return fleet_findings({host("node-a", {}, {phys("node-a/0000:3b:00", {{"LINK_TYPE_P1", "ETH(2)"}})}),
                                         host("node-b", {}, {phys("node-b/0000:3b:00", {{"LINK_TYPE_P1", "ETH(2)"}})})});
                }});
-  v.push_back({"fleet.nv-config-consistent", Outcome::fail, model, "nv.NUM_OF_VFS: 1 physical NIC of 2 differs",
+  v.push_back({"fleet.nv-config-consistent", Outcome::fail, model, "nv.NUM_OF_VFS: 1 physical NIC of 3 differs",
                [] {
+                 return fleet_findings({host("node-a", {}, {phys("node-a/0000:3b:00", {{"NUM_OF_VFS", "0"}})}),
+                                        host("node-b", {}, {phys("node-b/0000:3b:00", {{"NUM_OF_VFS", "8"}})}),
+                                        host("node-c", {}, {phys("node-c/0000:3b:00", {{"NUM_OF_VFS", "8"}})})});
+               }});
+  // Two physical NICs that disagree and no policy value: a tie, not a failure of either.
+  v.push_back({"fleet.nv-config-consistent", Outcome::unknown, model,
+               "nv.NUM_OF_VFS: tie: 1 physical NIC says 0, 1 says 8: no majority and no policy value", [] {
                  return fleet_findings({host("node-a", {}, {phys("node-a/0000:3b:00", {{"NUM_OF_VFS", "0"}})}),
                                         host("node-b", {}, {phys("node-b/0000:3b:00", {{"NUM_OF_VFS", "8"}})})});
                }});
   v.push_back({"fleet.multi-host-qos-identical", Outcome::pass, "board serial MT2231X", "pfc: all 2 PFs: 3",
                [] { return multi_host("3", "3"); }});
-  v.push_back({"fleet.multi-host-qos-identical", Outcome::fail, "board serial MT2231X", "pfc: 1 PF of 2 differs",
+  // A tie between the two PFs: the policy (PFC on priority 3 only) is the reference.
+  v.push_back({"fleet.multi-host-qos-identical", Outcome::fail, "board serial MT2231X",
+               "pfc: tie: 1 PF says 3, 1 says 3,4; the policy value (3) is the reference: 1 PF of 2 violates it",
                [] { return multi_host("3", "3,4"); }});
   v.push_back({"fleet.multi-host-qos-identical", Outcome::unknown, "board serial MT2231X", "trust: no PF reports trust",
                [] { return multi_host("", ""); }});

@@ -1,77 +1,23 @@
-// Cross-host consistency: majority baseline and outliers per setting and group.
+// Cross-host consistency: the groups each setting is compared within (all NICs, a NIC model, the
+// PFs of one Multi-Host NIC); judge.cpp picks the reference and the outliers of each.
 #include <algorithm>
 #include <set>
-#include <unordered_map>
 
 #include "rocekit/fleet/fleet.hpp"
+#include "rocekit/fleet/judge.hpp"
 
 namespace rk::fleet {
 
 namespace {
 
-struct Sample {
-  const std::string* host;
-  const std::string* subject;
-  const std::string* value;   ///< nullptr = unknown
-  const std::string* reason;  ///< when unknown
-};
+using NicRef = std::pair<const HostSummary*, const NicRecord*>;
 
-const std::string k_no_reason = "not collected";
+const std::string k_unknown_model = "unknown model";
+const std::string k_unknown_model_why =
+    "NIC model unknown (the input shows no PSID, PCI device name or RDMA vendor part id): not compared "
+    "with other NICs";
 
-std::string plural(std::size_t n, std::string_view one, std::string_view many) {
-  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
-}
-
-Consistency judge(std::string_view rule_id, std::string setting, std::string group,
-                  const std::vector<Sample>& samples, std::string_view noun_one,
-                  std::string_view noun_many) {
-  Consistency c;
-  c.rule = std::string(rule_id);
-  const FleetRule* rule = find_fleet_rule(rule_id);
-  c.severity = rule ? rule->severity : Severity::warning;
-  c.setting = std::move(setting);
-  c.group = std::move(group);
-  std::unordered_map<std::string_view, std::size_t> counts;
-  for (const Sample& s : samples) {
-    if (s.value) {
-      ++counts[*s.value];
-      ++c.known;
-    } else {
-      ++c.unknown_count;
-      if (c.unknown.size() < 20) c.unknown.push_back({*s.host, *s.subject, s.reason ? *s.reason : k_no_reason});
-    }
-  }
-  for (auto& [v, n] : counts) c.distribution.emplace_back(std::string(v), n);
-  std::sort(c.distribution.begin(), c.distribution.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  std::string unknown_note =
-      c.unknown_count ? " (" + plural(c.unknown_count, noun_one, noun_many) + " unknown)" : "";
-  if (c.known == 0) {
-    c.outcome = Outcome::unknown;
-    c.message = "no " + std::string(noun_one) + " reports " + c.setting + unknown_note;
-    return c;
-  }
-  c.baseline = c.distribution.front().first;
-  c.baseline_count = c.distribution.front().second;
-  c.tie = c.distribution.size() > 1 && c.distribution[1].second == c.baseline_count;
-  for (const Sample& s : samples)
-    if (s.value && *s.value != c.baseline) c.outliers.push_back({*s.host, *s.subject, *s.value});
-  if (c.outliers.empty()) {
-    c.outcome = Outcome::pass;
-    c.message = "all " + plural(c.known, noun_one, noun_many) + ": " + c.baseline + unknown_note;
-  } else {
-    c.outcome = Outcome::fail;
-    c.message = plural(c.outliers.size(), noun_one, noun_many) + " of " + std::to_string(c.known) +
-                (c.outliers.size() == 1 ? " differs" : " differ") + " from the " + (c.tie ? "tied " : "majority ") + "baseline " + c.baseline +
-                " (" + std::to_string(c.baseline_count) + "/" + std::to_string(c.known) + ")" +
-                unknown_note;
-  }
-  return c;
-}
-
-std::vector<Sample> samples_of(const std::vector<std::pair<const HostSummary*, const NicRecord*>>& nics,
-                               const std::string& key) {
+std::vector<Sample> samples_of(const std::vector<NicRef>& nics, const std::string& key) {
   std::vector<Sample> out;
   out.reserve(nics.size());
   for (auto [h, n] : nics) {
@@ -86,57 +32,123 @@ std::vector<Sample> samples_of(const std::vector<std::pair<const HostSummary*, c
   return out;
 }
 
+/// NICs (or physical NICs) of unknown model: one unknown check per rule, each listed with why.
+Consistency unknown_model_check(std::string_view rule, std::string setting, const std::vector<Outlier>& subjects,
+                                Nouns nouns) {
+  Consistency c = blank_check(rule, std::move(setting), "model unknown");
+  c.unknown_count = subjects.size();
+  for (const Outlier& s : subjects)
+    if (c.unknown.size() < 20) c.unknown.push_back(s);
+  c.message = plural(subjects.size(), nouns.one, nouns.many) + " of unknown model not compared: the input shows "
+              "no PSID, PCI device name or RDMA vendor part id for " + (subjects.size() == 1 ? "it" : "them");
+  return c;
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  return s;
+}
+
+/// Part numbers as flint and the VPD print them ("MCX416A-CCA_Ax", "MCX416A-CCAT") name one
+/// model when one is a prefix of the other once the "_A<rev>" suffix is dropped.
+bool same_part(std::string a, std::string b) {
+  a = upper(a);
+  b = upper(b);
+  for (std::string* s : {&a, &b})
+    if (auto u = s->rfind("_A"); u != std::string::npos && s->size() - u <= 4) s->resize(u);
+  return a.rfind(b, 0) == 0 || b.rfind(a, 0) == 0;
+}
+
+bool same_value(const std::string& attr, const std::string& a, const std::string& b) {
+  return attr == "part number" ? same_part(a, b) : a == b;
+}
+
+std::string model_text(const NicRecord& n) {
+  std::string t;
+  for (const auto& [attr, v] : n.model_ids) t += (t.empty() ? "" : ", ") + attr + " " + v;
+  return t.empty() ? "no PCI device id, PSID or part number" : t;
+}
+
+/// PFs that share a board serial / GUID are one card only when their model ids agree: no id
+/// two PFs show differs, and each PF shows an id that a PF of another host shows too. Empty
+/// when they agree, else why not.
+std::string model_disagreement(const std::vector<NicRef>& pfs) {
+  std::vector<std::string> conflicts;
+  for (std::size_t i = 0; i < pfs.size(); ++i)
+    for (std::size_t j = i + 1; j < pfs.size(); ++j)
+      for (const auto& [attr, v] : pfs[i].second->model_ids) {
+        auto o = pfs[j].second->model_ids.find(attr);
+        if (o != pfs[j].second->model_ids.end() && !same_value(attr, v, o->second) &&
+            std::find(conflicts.begin(), conflicts.end(), attr) == conflicts.end())
+          conflicts.push_back(attr);
+      }
+  if (!conflicts.empty()) {
+    std::string attrs;
+    for (const std::string& a : conflicts) attrs += (attrs.empty() ? "" : ", ") + a;
+    return "different NIC models (" + attrs + " differ)";
+  }
+  for (auto [h, n] : pfs) {
+    bool shared = false;
+    for (auto [h2, n2] : pfs)
+      if (h2->host != h->host)
+        for (const auto& [attr, v] : n->model_ids) shared = shared || n2->model_ids.count(attr);
+    if (!shared) return "no PCI device id, PSID or part number of " + h->host + " " + n->subject +
+                        " is shown on another host: cannot tell they are one card";
+  }
+  return "";
+}
+
+/// The unknown check for PFs that share `key` but not a model: names every PF and its model.
+Consistency not_one_card(const std::string& key, const std::vector<NicRef>& pfs, const std::string& why) {
+  Consistency c = blank_check("fleet.multi-host-qos-identical", "model", key);
+  std::string list;
+  for (auto [h, n] : pfs) {
+    std::string model = model_text(*n);
+    c.unknown.push_back({h->host, n->subject, model});
+    list += (list.empty() ? "" : "; ") + h->host + " " + n->subject + " (" + model + ")";
+    auto d = std::find_if(c.distribution.begin(), c.distribution.end(), [&](const auto& x) { return x.first == model; });
+    if (d == c.distribution.end()) c.distribution.emplace_back(model, 1);
+    else ++d->second;
+  }
+  c.unknown_count = pfs.size();
+  c.message = key + " is shown by " + list + ": " + why + "; not joined into one Multi-Host NIC and not compared "
+              "(two boards with one serial: check their VPD)";
+  return c;
+}
+
 }  // namespace
 
 CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& policy) {
   CrossHost out;
-  using NicRef = std::pair<const HostSummary*, const NicRecord*>;
   std::vector<NicRef> all;
   std::map<std::string, std::vector<NicRef>> by_model;
+  std::vector<Outlier> unknown_model;  // never pooled into one group
   for (const HostSummary& h : hosts)
     for (const NicRecord& n : h.nics) {
       all.emplace_back(&h, &n);
-      by_model[n.model].emplace_back(&h, &n);
+      if (n.model.empty() || n.model == k_unknown_model) unknown_model.push_back({h.host, n.subject, k_unknown_model_why});
+      else by_model[n.model].emplace_back(&h, &n);
     }
+  const Nouns nic_nouns{"NIC", "NICs"};
 
-  // Port settings that must agree across the whole fabric.
+  // Port settings across the whole fabric; per-NIC settings within each model.
   for (const FleetRule& r : fleet_rules()) {
     if (r.setting.empty()) continue;
     std::string key(r.setting);
+    std::optional<PolicyValue> pv = policy_value(key, policy);
     if (r.subject == "all NICs") {
-      out.checks.push_back(judge(r.id, key, "all NICs", samples_of(all, key), "NIC", "NICs"));
+      out.checks.push_back(judge(r.id, key, "all NICs", samples_of(all, key), nic_nouns, pv));
     } else if (r.subject == "NIC model (PSID)") {
       for (auto& [model, nics] : by_model)
-        out.checks.push_back(judge(r.id, key, model, samples_of(nics, key), "NIC", "NICs"));
+        out.checks.push_back(judge(r.id, key, model, samples_of(nics, key), nic_nouns, pv));
+      if (!unknown_model.empty()) out.checks.push_back(unknown_model_check(r.id, key, unknown_model, nic_nouns));
     }
   }
 
-  // Firmware NV parameters: once per physical NIC, within each model group.
-  std::map<std::string, std::vector<std::pair<const HostSummary*, const PhysicalNicRecord*>>> phys_by_model;
-  std::set<std::string> seen_global;
-  for (const HostSummary& h : hosts)
-    for (const PhysicalNicRecord& p : h.physical) {
-      if (p.global_id && !seen_global.insert(p.key).second) continue;  // multi-host: once
-      phys_by_model[p.model].emplace_back(&h, &p);
-    }
-  for (auto& [model, phys] : phys_by_model) {
-    std::set<std::string> names;
-    for (auto [h, p] : phys)
-      for (auto& [name, v] : p->nv) names.insert(name);
-    for (const std::string& name : names) {
-      std::vector<Sample> samples;
-      static const std::string k_absent = "the firmware query does not show this parameter";
-      for (auto [h, p] : phys) {
-        auto it = p->nv.find(name);
-        samples.push_back({&h->host, &p->key, it == p->nv.end() ? nullptr : &it->second,
-                           it == p->nv.end() ? &k_absent : nullptr});
-      }
-      out.checks.push_back(judge("fleet.nv-config-consistent", "nv." + name, model, samples,
-                                 "physical NIC", "physical NICs"));
-    }
-  }
-
-  // Multi-host NICs: one board serial / system image GUID seen from more than one host.
+  // Multi-Host NICs: one board serial / system image GUID seen from more than one host, whose
+  // PFs agree on the NIC model.
+  std::vector<Consistency> multi_checks;
+  std::set<std::string> joined;
   std::map<std::string, std::vector<NicRef>> by_physical;
   for (const NicRef& r : all)
     if (!r.second->physical_id.empty()) by_physical[r.second->physical_id].push_back(r);
@@ -144,6 +156,11 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
     std::set<std::string> host_names;
     for (auto [h, n] : pfs) host_names.insert(h->host);
     if (host_names.size() < 2) continue;
+    if (std::string why = model_disagreement(pfs); !why.empty()) {
+      multi_checks.push_back(not_one_card(key, pfs, why));
+      continue;
+    }
+    joined.insert(key);
     MultiHostNic m;
     m.key = key;
     m.model = pfs.front().second->model;
@@ -158,9 +175,51 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
     }
     out.multi_host.push_back(std::move(m));
     for (std::string_view s : {setting::trust, setting::dscp_map, setting::pfc, setting::ecn})
-      out.checks.push_back(judge("fleet.multi-host-qos-identical", std::string(s), key,
-                                 samples_of(pfs, std::string(s)), "PF", "PFs"));
+      multi_checks.push_back(judge("fleet.multi-host-qos-identical", std::string(s), key,
+                                   samples_of(pfs, std::string(s)), {"PF", "PFs"}, policy_value(s, policy)));
   }
+
+  // Firmware NV parameters: once per physical NIC (a Multi-Host NIC once), within each model.
+  std::map<std::string, std::vector<std::pair<const HostSummary*, const PhysicalNicRecord*>>> phys_by_model;
+  std::vector<Outlier> phys_unknown_model;
+  std::set<std::string> seen_joined;
+  for (const HostSummary& h : hosts)
+    for (const PhysicalNicRecord& p : h.physical) {
+      if (p.global_id && joined.count(p.key) && !seen_joined.insert(p.key).second) continue;
+      if (p.model.empty() || p.model == k_unknown_model) phys_unknown_model.push_back({h.host, p.key, k_unknown_model_why});
+      else phys_by_model[p.model].emplace_back(&h, &p);
+    }
+  for (auto& [model, phys] : phys_by_model) {
+    std::set<std::string> names;
+    for (auto [h, p] : phys)
+      for (auto& [name, v] : p->nv) names.insert(name);
+    if (names.empty()) continue;
+    if (phys.size() == 1) {  // one physical NIC of this model: one unknown check, not one per parameter
+      Consistency c = blank_check("fleet.nv-config-consistent", "nv.*", model);
+      c.known = 1;
+      c.message = "only 1 physical NIC of this model (" + phys[0].first->host + " " + phys[0].second->key +
+                  "): its " + plural(names.size(), "firmware parameter", "firmware parameters") +
+                  " have nothing to compare with";
+      out.checks.push_back(std::move(c));
+      continue;
+    }
+    for (const std::string& name : names) {
+      std::vector<Sample> samples;
+      static const std::string k_absent = "the firmware query does not show this parameter";
+      for (auto [h, p] : phys) {
+        auto it = p->nv.find(name);
+        samples.push_back({&h->host, &p->key, it == p->nv.end() ? nullptr : &it->second,
+                           it == p->nv.end() ? &k_absent : nullptr});
+      }
+      out.checks.push_back(judge("fleet.nv-config-consistent", "nv." + name, model, samples,
+                                 {"physical NIC", "physical NICs"}, std::nullopt));
+    }
+  }
+  if (!phys_unknown_model.empty())
+    out.checks.push_back(unknown_model_check("fleet.nv-config-consistent", "nv.*", phys_unknown_model,
+                                             {"physical NIC", "physical NICs"}));
+  for (Consistency& c : multi_checks) out.checks.push_back(std::move(c));
+
   std::erase_if(out.checks, [&](const Consistency& c) { return !policy.rule_enabled(c.rule); });
   for (Consistency& c : out.checks) c.severity = policy.severity_for(c.rule, c.severity);
   return out;

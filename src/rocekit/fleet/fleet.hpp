@@ -2,7 +2,9 @@
 // capture tarball) is loaded and checked on a worker thread, then reduced to the settings that
 // are compared across hosts plus a summary of its findings; the full Snapshot is dropped at once
 // so memory stays bounded by the reduced form (about a few KiB per host). Cross-host checks then
-// find, per setting, the majority value (the baseline) and the hosts/NICs that differ from it.
+// find, per setting, the reference value and the hosts/NICs that differ from it: the majority
+// value, unless it violates the policy or there is no majority (a tie), when the policy's value
+// is the reference; a tie with no policy value, or fewer than two reporting NICs, is unknown.
 //
 // Library code: no printing, no exit. Progress is reported through a callback that runs on the
 // calling thread.
@@ -82,6 +84,9 @@ struct NicRecord {
   std::string bdf;          ///< "dddd:bb:dd.f", "" when unknown
   std::string model;        ///< comparison group for versions: PSID, else device name, else "unknown model"
   std::string physical_id;  ///< physical NIC id ("board serial MT..." / "system image GUID ..."), "" unknown
+  /// What identifies the NIC model, whatever the input shows: "PCI device" ("0x1021"), "PSID",
+  /// "part number". Two PFs that share a physical_id are one card only when these agree.
+  std::map<std::string, std::string> model_ids;
   /// setting id -> canonical value. A setting absent here was not collected: `unknown` holds
   /// the reason.
   std::map<std::string, std::string> values;
@@ -132,6 +137,13 @@ struct HostSummary {
 /// for a host whose snapshot has no hostname.
 using HostChecker = std::function<std::vector<Finding>(const Snapshot&, const std::string& input_name)>;
 
+/// True for a board serial or GUID that identifies no board: empty; all zeros (also with `:`,
+/// `-`, `.` separators or a 0x prefix) or all F's; "MT" followed only by zeros and X's
+/// (`MT0000X00000`, the serial of a board whose VPD was never programmed); filler text such as
+/// "N/A", "Not Available", "To be filled by O.E.M.", "Default string", "None", "Unknown".
+/// Such ids never join NICs into one physical NIC.
+bool is_placeholder_id(std::string_view id);
+
 /// Reduces one loaded snapshot: runs the policy's rules and the extra checkers, extracts the
 /// compared settings. `file` is the input path (names the host when the snapshot has no
 /// hostname).
@@ -148,18 +160,28 @@ struct Outlier {
 };
 
 /// One cross-host comparison: one setting within one group.
+///
+/// The reference: the majority value when there is a strict majority and it meets the policy
+/// (or the policy has no value for the setting); the policy's value when the majority violates
+/// it or there is a tie (outliers: the subjects that violate the policy). Unknown, with no
+/// reference: fewer than two subjects report a value; a tie with no policy value (or one where
+/// every value meets it: `tied` lists the subjects); a group that cannot be compared (NICs of
+/// unknown model, PFs that share a serial but not a model).
 struct Consistency {
   std::string rule;      ///< fleet.<setting>-consistent, fleet.multi-host-qos-identical
   Severity severity = Severity::warning;
-  Outcome outcome = Outcome::unknown;  ///< pass: all known values equal; fail: outliers; unknown: no value
-  std::string setting;   ///< setting id, or "nv.<PARAM>"
-  std::string group;     ///< "all NICs", a model (PSID) or a physical NIC key
-  std::string baseline;  ///< the majority value ("" when nothing is known)
-  bool tie = false;      ///< no strict majority: the baseline is the smallest of the most common
+  Outcome outcome = Outcome::unknown;  ///< pass: all known values equal; fail: outliers; unknown: see above
+  std::string setting;   ///< setting id, "nv.<PARAM>", "nv.*" or "model" (see `group`)
+  std::string group;     ///< "all NICs", a model (PSID), "model unknown" or a physical NIC key
+  std::string baseline;  ///< the reference value: majority value or policy text ("" when none)
+  std::string reference;     ///< "majority", "policy" or "" (no reference: unknown)
+  std::string policy_value;  ///< what the policy requires of the setting ("" when nothing)
+  bool tie = false;      ///< no strict majority (the two most common values have one count)
   std::size_t known = 0;           ///< subjects with a value
-  std::size_t baseline_count = 0;  ///< subjects with the baseline value
+  std::size_t baseline_count = 0;  ///< subjects with the reference value (meeting the policy)
   std::vector<std::pair<std::string, std::size_t>> distribution;  ///< value -> subjects, most common first
-  std::vector<Outlier> outliers;   ///< every subject whose value differs from the baseline
+  std::vector<Outlier> outliers;   ///< every subject whose value differs from the reference
+  std::vector<Outlier> tied;       ///< a tie without a reference: every subject with its value
   std::size_t unknown_count = 0;   ///< subjects without a value
   std::vector<Outlier> unknown;    ///< the first 20 of them, value = the reason
   std::string message;

@@ -39,9 +39,12 @@ std::string dscp_map_string(const std::map<int, int>& m) {
 
 std::string on_off(bool b) { return b ? "on" : "off"; }
 
-/// True for a serial/GUID that identifies nothing (all zeros, empty).
-bool meaningless_id(const std::string& s) {
-  return s.empty() || std::all_of(s.begin(), s.end(), [](char c) { return c == '0' || c == ':' || c == 'x'; });
+/// "0x1021": a PCI device id in the form the report shows.
+std::string hex16(std::uint32_t v) {
+  static const char* digits = "0123456789abcdef";
+  std::string s = "0x";
+  for (int shift = 12; shift >= 0; shift -= 4) s += digits[(v >> shift) & 0xf];
+  return s;
 }
 
 std::string file_stem_of(const std::string& file) {
@@ -88,10 +91,10 @@ const RdmaDevice* rdma_for(const Snapshot& s, const NetDev* n, const std::string
 std::optional<std::string> board_serial(const Snapshot& s, const std::string& bdf) {
   if (bdf.empty()) return std::nullopt;
   if (const PciFunction* p = s.find_pci(bdf))
-    if (p->board_serial_number && !meaningless_id(*p->board_serial_number)) return p->board_serial_number;
+    if (p->board_serial_number && !is_placeholder_id(*p->board_serial_number)) return p->board_serial_number;
   std::string dev = device_part(bdf);
   for (const PciFunction& p : s.pci_functions)
-    if (device_part(p.bdf) == dev && p.board_serial_number && !meaningless_id(*p.board_serial_number))
+    if (device_part(p.bdf) == dev && p.board_serial_number && !is_placeholder_id(*p.board_serial_number))
       return p.board_serial_number;
   return std::nullopt;
 }
@@ -181,6 +184,14 @@ struct Builder {
     if (n && n->driver.has_value() && n->driver->psid) psid = n->driver->psid;
     if (!psid && p && p->firmware.has_value() && p->firmware->psid) psid = p->firmware->psid;
     if (!psid && r && r->board_id) psid = r->board_id;
+    if (psid) rec.model_ids["PSID"] = *psid;
+    if (p && p->device_id) rec.model_ids["PCI device"] = hex16(*p->device_id);
+    else if (r && r->vendor_part_id) rec.model_ids["PCI device"] = hex16(*r->vendor_part_id);
+    std::optional<std::string> part;
+    if (p && p->firmware.has_value() && p->firmware->part_number) part = p->firmware->part_number;
+    if (!part && p && p->vpd_part_number) part = p->vpd_part_number;
+    if (!part && p && p->nv_config.has_value() && p->nv_config->part_number) part = p->nv_config->part_number;
+    if (part && !text::trim(*part).empty()) rec.model_ids["part number"] = std::string(text::trim(*part));
     if (psid) rec.model = "PSID " + *psid;
     else if (p && p->device_name) rec.model = *p->device_name;
     else if (r && r->vendor_part_id) rec.model = "vendor part " + std::to_string(*r->vendor_part_id);
@@ -211,9 +222,11 @@ struct Builder {
       }
     }
 
+    // A VF is not a PF of the board (and shows another PCI device id): it joins no physical NIC.
+    if (p && p->is_vf && *p->is_vf) return;
     if (auto serial = board_serial(s, rec.bdf)) {
       rec.physical_id = "board serial " + *serial;
-    } else if (r && r->sys_image_guid && !meaningless_id(*r->sys_image_guid)) {
+    } else if (r && r->sys_image_guid && !is_placeholder_id(*r->sys_image_guid)) {
       rec.physical_id = "system image GUID " + *r->sys_image_guid;
     }
   }
@@ -231,6 +244,24 @@ bool is_nvidia_pf(const PciFunction& p) {
 }
 
 }  // namespace
+
+bool is_placeholder_id(std::string_view id) {
+  std::string t = text::to_lower(text::trim(id));
+  if (t.empty()) return true;
+  for (std::string_view filler :
+       {"n/a", "na", "n.a.", "none", "null", "unknown", "not available", "not specified", "not applicable",
+        "not set", "invalid", "to be filled by o.e.m.", "to be filled by oem", "default string",
+        "system serial number", "serial number", "sn", "0123456789", "123456789", "1234567890"})
+    if (t == filler) return true;
+  std::string bare;  // without separators and a 0x prefix
+  for (char c : text::starts_with(t, "0x") ? t.substr(2) : t)
+    if (c != ':' && c != '-' && c != '.' && c != ' ') bare += c;
+  auto only = [&bare](std::string_view set, std::size_t from) {
+    return bare.size() > from && bare.find_first_not_of(set, from) == std::string::npos;
+  };
+  if (only("0x", 0) || only("f", 0)) return true;  // all zeros (or X's), all F's
+  return text::starts_with(bare, "mt") && only("0x", 2);  // MT0000X00000: VPD never programmed
+}
 
 HostSummary summarize_host(const Snapshot& s, const std::string& file, const Policy& policy,
                            const std::vector<HostChecker>& extra_checks) {
@@ -297,7 +328,7 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
     auto serial = board_serial(s, p.bdf);
     const RdmaDevice* r = rdma_for(s, nullptr, p.bdf);
     if (serial) rec.key = "board serial " + *serial;
-    else if (r && r->sys_image_guid && !meaningless_id(*r->sys_image_guid))
+    else if (r && r->sys_image_guid && !is_placeholder_id(*r->sys_image_guid))
       rec.key = "system image GUID " + *r->sys_image_guid;
     rec.global_id = !rec.key.empty();
     if (rec.key.empty()) rec.key = h.host + "/" + device_part(p.bdf);

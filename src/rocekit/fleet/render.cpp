@@ -84,6 +84,18 @@ std::string md_escape(const std::string& t) {
   return out;
 }
 
+/// How the host detail names a check's reference: "baseline 9000", "policy >= 4200".
+std::string reference_label(const Consistency& c) {
+  return (c.reference == "policy" ? "policy " : "baseline ") + c.baseline;
+}
+
+/// The Markdown baseline column: "`9000`", "policy `>= 4200`", "tie", "-".
+std::string md_reference(const Consistency& c) {
+  if (c.reference == "policy") return "policy `" + md_escape(c.baseline) + "`";
+  if (!c.baseline.empty()) return "`" + md_escape(c.baseline) + "`";
+  return c.tie ? "tie" : "-";
+}
+
 std::string summary_line(const FleetReport& r) {
   return fmt::format("{} hosts ({} loaded, {} input problems), {} NICs, {} Multi-Host NICs; "
                      "cross-host checks: {} fail, {} unknown, {} pass; {} hosts with failing findings",
@@ -125,7 +137,8 @@ nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
   for (const Consistency& c : r.cross.checks) {
     json x = {{"rule", c.rule}, {"severity", std::string(to_string(c.severity))},
               {"outcome", std::string(to_string(c.outcome))}, {"setting", c.setting},
-              {"group", c.group}, {"baseline", c.baseline}, {"tie", c.tie}, {"known", c.known},
+              {"group", c.group}, {"baseline", c.baseline}, {"reference", c.reference},
+              {"policy_value", c.policy_value}, {"tie", c.tie}, {"known", c.known},
               {"baseline_count", c.baseline_count}, {"unknown_count", c.unknown_count},
               {"message", c.message}};
     json dist = json::array();
@@ -135,6 +148,9 @@ nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
     for (const Outlier& ol : c.outliers)
       outl.push_back({{"host", ol.host}, {"subject", ol.subject}, {"value", ol.value}});
     x["outliers"] = std::move(outl);
+    json tied = json::array();
+    for (const Outlier& t : c.tied) tied.push_back({{"host", t.host}, {"subject", t.subject}, {"value", t.value}});
+    x["tied"] = std::move(tied);
     json unk = json::array();
     for (const Outlier& u : c.unknown)
       unk.push_back({{"host", u.host}, {"subject", u.subject}, {"reason", u.value}});
@@ -170,7 +186,7 @@ nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
       for (const HostOutlier& ho : it->second)
         outl.push_back({{"rule", ho.check->rule}, {"setting", ho.check->setting},
                         {"subject", ho.outlier->subject}, {"value", ho.outlier->value},
-                        {"baseline", ho.check->baseline}});
+                        {"baseline", ho.check->baseline}, {"reference", ho.check->reference}});
     x["outliers"] = std::move(outl);
     hosts.push_back(std::move(x));
   }
@@ -200,6 +216,14 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
         break;
       }
       out += fmt::format("           {} {}: {}\n", ol.host, ol.subject, ol.value);
+    }
+    shown = 0;
+    for (const Outlier& t : c->tied) {  // a tie without a reference: who says what
+      if (shown++ == o.max_outliers) {
+        out += fmt::format("           ... and {} more (see -f json)\n", c->tied.size() - o.max_outliers);
+        break;
+      }
+      out += fmt::format("           {} {}: {}\n", t.host, t.subject, t.value);
     }
     if (c->outcome == Outcome::unknown)
       for (const Outlier& u : c->unknown) {
@@ -259,8 +283,8 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
                        h.file, h.nics.size(), h.failures.size(), outl);
     for (std::size_t i = 0; i < outl; ++i) {
       const HostOutlier& ho = it->second[i];
-      out += fmt::format("    outlier  {:<34} {} {}: {} (baseline {})\n", ho.check->rule,
-                         ho.outlier->subject, ho.check->setting, ho.outlier->value, ho.check->baseline);
+      out += fmt::format("    outlier  {:<34} {} {}: {} ({})\n", ho.check->rule, ho.outlier->subject,
+                         ho.check->setting, ho.outlier->value, reference_label(*ho.check));
     }
     for (const HostFinding& f : h.failures)
       out += fmt::format("    FAIL     {:<34} {} [{}] {}\n", f.rule, f.subject, to_string(f.severity), f.message);
@@ -282,7 +306,7 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
     if (is_passing_nv(*c)) continue;
     out += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} |\n", render::outcome_label(c->outcome),
                        to_string(c->severity), c->rule, c->setting, md_escape(c->group),
-                       c->baseline.empty() ? "-" : "`" + md_escape(c->baseline) + "`", md_escape(c->message));
+                       md_reference(*c), md_escape(c->message));
   }
   for (const auto& [group, n] : passing_nv_parameters(r))
     out += fmt::format("| {} | {} | `{}` | nv.* | {} | - | {} firmware parameters, each the same on every physical NIC |\n",
@@ -290,15 +314,19 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
                        "fleet.nv-config-consistent", md_escape(group), n.parameters);
   bool header = false;
   for (const Consistency* c : sorted_checks(r)) {
-    if (c->outcome != Outcome::fail) continue;
-    if (!header) out += "\n### Outliers\n";
+    if (c->outcome != Outcome::fail && c->tied.empty()) continue;
+    if (!header) out += "\n### Outliers and ties\n";
     header = true;
-    out += fmt::format("\n#### `{}`: {} ({})\n\nBaseline `{}`.\n\n| host | NIC | value |\n|---|---|---|\n",
-                       c->rule, c->setting, md_escape(c->group), md_escape(c->baseline));
+    std::string ref = c->reference == "policy" ? "Reference: the policy value `" + md_escape(c->baseline) + "`."
+                      : c->reference == "majority" ? "Baseline `" + md_escape(c->baseline) + "` (majority)."
+                                                   : "No reference: " + md_escape(c->message) + ".";
+    out += fmt::format("\n#### `{}`: {} ({})\n\n{}\n\n| host | NIC | value |\n|---|---|---|\n", c->rule,
+                       c->setting, md_escape(c->group), ref);
+    const std::vector<Outlier>& rows = c->outliers.empty() ? c->tied : c->outliers;
     std::size_t shown = 0;
-    for (const Outlier& ol : c->outliers) {
+    for (const Outlier& ol : rows) {
       if (shown++ == o.max_outliers) {
-        out += fmt::format("| ... | {} more | see the JSON report |\n", c->outliers.size() - o.max_outliers);
+        out += fmt::format("| ... | {} more | see the JSON report |\n", rows.size() - o.max_outliers);
         break;
       }
       out += fmt::format("| {} | `{}` | `{}` |\n", md_escape(ol.host), md_escape(ol.subject), md_escape(ol.value));

@@ -37,8 +37,12 @@ std::string_view family_intro(rules::Family f) {
              "one finding per switch port <-> host netdev pair of the port map.";
     case rules::Family::fleet:
       return "Cross-host checks: per setting, the majority value across the group is the baseline "
-             "and every NIC with another value is an outlier (fail). A NIC that does not report "
-             "the setting is counted as unknown with the reason, never as agreeing.";
+             "and every NIC with another value is an outlier (fail). When the majority violates the "
+             "policy, or two values tie, the policy's value is the reference and the NICs that "
+             "violate it are the outliers; a tie the policy does not settle is unknown (\"tie: 2 "
+             "NICs say X, 2 say Y\"), and so is a group where fewer than two NICs report the "
+             "setting. A NIC that does not report the setting is counted as unknown with the "
+             "reason, never as agreeing.";
     case rules::Family::diagnose:
       return "Counter deltas between two or more samples of one host. fail: a cause at warning or "
              "above is reported; pass: no such cause (an info cause describes healthy "

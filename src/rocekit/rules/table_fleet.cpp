@@ -1,6 +1,9 @@
 // The fleet rules (`rocekit fleet`): rows of the one rule registry (rule.hpp). Evaluated by
-// fleet::compare_hosts (src/rocekit/fleet/compare.cpp): per setting, the majority value across the
-// group (the subject) is the baseline and every NIC with another value is an outlier.
+// fleet::compare_hosts (src/rocekit/fleet/compare.cpp, judge.cpp): per setting, the majority value
+// across the group (the subject) is the baseline and every NIC with another value is an outlier;
+// when the majority violates the policy or there is a tie, the policy's value (reference.cpp) is
+// the reference and the NICs that violate it are the outliers; a tie without a policy value, or
+// fewer than two reporting NICs, is unknown.
 #include "rocekit/rules/rule.hpp"
 
 namespace rk::rules {
@@ -99,7 +102,9 @@ void add_fleet_rules(std::vector<RuleInfo>& out) {
       .severity = Severity::warning,
       .subject = "NIC model (PSID)",
       .rationale = "A smaller MaxReadReq on some hosts caps their DMA read bandwidth: the slowest host paces "
-          "collective operations.",
+          "collective operations."
+          " NICs of unknown model (no PSID, PCI device name or vendor part id) are never pooled into one group: "
+          "they are listed, unknown, in group `model unknown`, each with why.",
       .outcomes = {Outcome::pass, Outcome::fail, Outcome::unknown},
       .inputs = "per NIC: PCIe MaxReadReq (lspci -vv / PCI config space)",
       .family = Family::fleet,
@@ -112,7 +117,9 @@ void add_fleet_rules(std::vector<RuleInfo>& out) {
       .severity = Severity::warning,
       .subject = "NIC model (PSID)",
       .rationale = "Different coalescing gives hosts different netdev latency and CPU load (RDMA completions "
-          "are not affected).",
+          "are not affected)."
+          " NICs of unknown model (no PSID, PCI device name or vendor part id) are never pooled into one group: "
+          "they are listed, unknown, in group `model unknown`, each with why.",
       .outcomes = {Outcome::pass, Outcome::fail, Outcome::unknown},
       .inputs = "per NIC port: interrupt coalescing (ethtool -c)",
       .family = Family::fleet,
@@ -124,7 +131,9 @@ void add_fleet_rules(std::vector<RuleInfo>& out) {
       .title = "One firmware version per NIC model",
       .severity = Severity::warning,
       .subject = "NIC model (PSID)",
-      .rationale = "Mixed firmware on one model gives ports different congestion-control and PFC behaviour.",
+      .rationale = "Mixed firmware on one model gives ports different congestion-control and PFC behaviour."
+          " NICs of unknown model (no PSID, PCI device name or vendor part id) are never pooled into one group: "
+          "they are listed, unknown, in group `model unknown`, each with why.",
       .outcomes = {Outcome::pass, Outcome::fail, Outcome::unknown},
       .inputs = "per NIC: the running firmware version (ethtool -i, flint, mlxfwmanager, devlink)",
       .family = Family::fleet,
@@ -136,7 +145,9 @@ void add_fleet_rules(std::vector<RuleInfo>& out) {
       .title = "One driver version per NIC model",
       .severity = Severity::warning,
       .subject = "NIC model (PSID)",
-      .rationale = "Mixed drivers behave differently on the same NIC and complicate support.",
+      .rationale = "Mixed drivers behave differently on the same NIC and complicate support."
+          " NICs of unknown model (no PSID, PCI device name or vendor part id) are never pooled into one group: "
+          "they are listed, unknown, in group `model unknown`, each with why.",
       .outcomes = {Outcome::pass, Outcome::fail, Outcome::unknown},
       .inputs = "per NIC port: driver name and version (ethtool -i)",
       .family = Family::fleet,
@@ -149,8 +160,9 @@ void add_fleet_rules(std::vector<RuleInfo>& out) {
       .severity = Severity::warning,
       .subject = "physical NIC, per NIC model (PSID)",
       .rationale = "NV parameters (ROCE_CC_PRIO_MASK, LINK_TYPE, NUM_OF_VFS, ...) set differently on some "
-          "NICs change their behaviour after the next reboot. A Multi-Host NIC is counted once.",
-      .outcomes = {Outcome::pass, Outcome::fail},  // a parameter no NIC shows is not compared
+          "NICs change their behaviour after the next reboot. A Multi-Host NIC is counted once. Physical NICs of "
+          "unknown model are not compared: one unknown check (`nv.*`, group `model unknown`) lists them.",
+      .outcomes = {Outcome::pass, Outcome::fail, Outcome::unknown},  // a parameter no NIC shows is not compared
       .inputs = "per physical NIC: firmware NV parameters (mlxconfig query)",
       .family = Family::fleet,
       .value_form = "each parameter's current (else next-boot) value, compared per parameter (`nv.<NAME>`); "
@@ -162,7 +174,11 @@ void add_fleet_rules(std::vector<RuleInfo>& out) {
       .severity = Severity::critical,
       .subject = "physical NIC (board serial, else system image GUID)",
       .rationale = "The hosts of a Multi-Host NIC share one physical port and its buffers: a PF with a "
-          "different PFC or trust setting makes the shared port's lossless class inconsistent.",
+          "different PFC or trust setting makes the shared port's lossless class inconsistent. Placeholder ids "
+          "(`MT0000X00000`, the serial of a board whose VPD was never programmed; all-zero serials and GUIDs; "
+          "`N/A`, `To be filled by O.E.M.`) join nothing, and PFs that share a serial are one NIC only when "
+          "their PCI device id, PSID and part number agree: otherwise an unknown check (setting `model`) "
+          "names each PF and its model.",
       .outcomes = {Outcome::pass, Outcome::fail, Outcome::unknown},
       .inputs = "per PF of a Multi-Host NIC: board serial or system image GUID, trust, DSCP map, PFC and ECN",
       .family = Family::fleet,
