@@ -9,4 +9,4 @@ bundle=${1:-testdata/hosts/roce-server-8dev-trust-pcp-pfc-off}
 echo "+ build/release/rocekit check $bundle"
 rc=0
 build/release/rocekit check "$bundle" || rc=$?
-echo "(exit code $rc: 0 = no failure at or above --fail-on, 1 = failures found, 2 = usage/input error)"
+echo "(exit code $rc: 0 = judged, no failure at or above --fail-on; 1 = failures found; 2 = usage/input error; 3 = not judged)"

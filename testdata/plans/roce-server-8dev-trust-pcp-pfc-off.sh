@@ -118,7 +118,7 @@ not_this_host() {
 if [[ $execute -eq 1 && ${RK_FORCE:-0} != 1 ]]; then
   trap - ERR
   this_host=$(cat -- "$sysroot/proc/sys/kernel/hostname" 2>/dev/null || true)
-  [[ -z $this_host ]] || not_this_host "the plan names no host (the input had no hostname), this host is $this_host: check it is the host the input came from"
+  [[ -z $this_host ]] || not_this_host "the plan names no host (the input had no hostname), this host is $this_host: once you have confirmed it is the machine the input came from, rerun with RK_FORCE=1"
   [[ -e $sysroot/sys/class/net/ens6 ]] || not_this_host 'netdev ens6 named by the plan is not on this host'
   trap 'printf "rocekit: stopped at step %s: a command or read-back failed\n" "$current_step" >&2' ERR
 fi

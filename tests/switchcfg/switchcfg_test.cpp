@@ -308,6 +308,9 @@ TEST(Alignment, DefaultSonicVsNvidiaDefaultHostIsNotLossless) {
   EXPECT_TRUE(cites_entry);  // the "26": "1" line of DSCP_TO_TC_MAP|AZURE
   ASSERT_FALSE(lossless->remediation.commands.empty());
   EXPECT_EQ(lossless->remediation.commands[0], "sonic-db-cli CONFIG_DB HSET 'DSCP_TO_TC_MAP|AZURE' 26 3");
+  // Running CONFIG_DB only until `config save`: the fix saves it, and says so.
+  EXPECT_EQ(lossless->remediation.commands.back(), "config save -y");
+  EXPECT_NE(lossless->remediation.notes.find("lost at reboot until `config save -y`"), std::string::npos);
   EXPECT_EQ(find(fs, "switch.trust-dscp")->outcome, Outcome::pass);
   EXPECT_EQ(find(fs, "switch.roce-ecn")->outcome, Outcome::fail);  // queue 1 has no WRED profile
   EXPECT_EQ(find(fs, "switch.cnp-queue")->outcome, Outcome::fail);  // DSCP 48 -> queue 6 DWRR 14 < 15

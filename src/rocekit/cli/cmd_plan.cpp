@@ -95,8 +95,10 @@ ExitCode plan_exit(Context& ctx, const std::vector<const plan::Plan*>& plans) {
     any = any || !p->actions.empty();
     std::string host = p->hostname.empty() ? "the input" : p->hostname;
     if (p->nothing_judged) why.push_back(host + ": no rule could pass or fail, so nothing could be planned");
+    else if (p->no_roce_port) why.push_back(host + ": no RDMA device and no RoCE netdev in the input, so nothing could be planned");
     else if (!p->unplanned.empty())
-      why.push_back(host + ": " + std::to_string(p->unplanned.size()) + " item(s) not planned (see the plan's header)");
+      why.push_back(host + ": " + std::to_string(p->unplanned.size()) +
+                    (p->unplanned.size() == 1 ? " item" : " items") + " not planned (listed in the plan's header)");
   }
   if (any) return ExitCode::findings;
   if (why.empty()) return ExitCode::ok;

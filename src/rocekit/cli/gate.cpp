@@ -1,7 +1,9 @@
 // The exit code of a host report (commands.hpp `gate`): shared by check, plan and switch check
 // so that no reporting command says "healthy" about what it did not judge.
 #include <algorithm>
-#include <set>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "rocekit/cli/commands.hpp"
 #include "rocekit/rules/rule.hpp"
@@ -44,15 +46,21 @@ ExitCode gate(Context& ctx, const Snapshot& s, const std::vector<Finding>& findi
     return f.outcome == Outcome::pass || f.outcome == Outcome::fail;
   });
   if (!judged) why.push_back("no rule could pass or fail on this input");
-  std::set<std::string> required_unknown;
+  std::map<std::string, std::vector<std::string>> required_unknown;  // rule -> subjects
   std::size_t unknowns = 0;
   for (const Finding& f : findings) {
     if (f.outcome != Outcome::unknown) continue;
     ++unknowns;
-    for (const std::string& r : o.required)
-      if (selects(r, f.rule)) required_unknown.insert(f.rule + " on " + f.subject);
+    if (std::any_of(o.required.begin(), o.required.end(), [&](const std::string& r) { return selects(r, f.rule); }))
+      required_unknown[f.rule].push_back(f.subject);
   }
-  for (const std::string& r : required_unknown) why.push_back("required rule not judged: " + r);
+  for (const auto& [rule, subjects] : required_unknown) {
+    std::string list;
+    for (std::size_t i = 0; i < subjects.size() && i < 4; ++i) list += (i ? ", " : "") + subjects[i];
+    if (subjects.size() > 4) list += ", ...";
+    why.push_back("selected rule " + rule + " not judged on " + std::to_string(subjects.size()) +
+                  (subjects.size() == 1 ? " subject (" : " subjects (") + list + ")");
+  }
   for (const std::string& r : o.required)
     if (std::none_of(findings.begin(), findings.end(), [&](const Finding& f) { return selects(r, f.rule); }))
       why.push_back("required rule " + r + " gave no finding (disabled by the policy?)");

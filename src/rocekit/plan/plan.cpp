@@ -792,6 +792,9 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
     if (f.outcome == Outcome::fail) b.failing.insert({f.rule, f.subject});
     if (f.outcome == Outcome::pass || f.outcome == Outcome::fail) plan.nothing_judged = false;
   }
+  plan.no_roce_port = snapshot.rdma_devices.empty() && std::none_of(report.findings.begin(), report.findings.end(), [&](const Finding& f) {
+                        return (f.outcome == Outcome::pass || f.outcome == Outcome::fail) && snapshot.find_netdev(f.subject);
+                      });
   if (policy.trust != "dscp" && policy.trust != "pcp") {
     b.unplanned("qos.trust-dscp", "host", "policy trust must be dscp or pcp, not " +
                                               shell_quote(policy.trust));

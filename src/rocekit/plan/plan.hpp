@@ -84,6 +84,7 @@ struct Plan {
   /// No rule of `check` passed or failed on the snapshot: an empty plan means "not judged",
   /// never "the host matches the policy".
   bool nothing_judged = false;
+  bool no_roce_port = false;  ///< no RDMA device and no netdev judged: nothing RoCE to plan
   std::vector<std::string> warnings;    ///< e.g. shared firmware on multi-host NICs
   /// Set when firmware NV actions are planned: "validated against <db> (<n> parameters)" or
   /// "not validated: <path> not found" (then only the built-in name list was applied).

@@ -138,7 +138,8 @@ std::string identity_guard_sh(const Plan& plan) {
       "  this_host=$(cat -- \"$sysroot/proc/sys/kernel/hostname\" 2>/dev/null || true)\n"
       + (plan.hostname.empty()
              ? std::string("  [[ -z $this_host ]] || not_this_host \"the plan names no host (the input had no "
-                           "hostname), this host is $this_host: check it is the host the input came from\"\n")
+                           "hostname), this host is $this_host: once you have confirmed it is the machine the input came "
+                           "from, rerun with RK_FORCE=1\"\n")
              : "  plan_host=" + shell_quote(plan.hostname) + "\n"
                "  [[ $this_host == \"$plan_host\" ]] ||\n"
                "    not_this_host \"the plan is for host $plan_host, this host is ${this_host:-(unknown)}\"\n");

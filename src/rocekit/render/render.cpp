@@ -160,10 +160,24 @@ std::string verdict_line(const Summary& sum, const rules::Report& r) {
                          sum.failing.size() == 1 ? "rule fails" : "rules fail", fails,
                          fails == 1 ? "subject" : "subjects", sev);
     }
-    case Verdict::not_judged: return "NOT JUDGED: no rule could pass or fail on this input";
+    case Verdict::not_judged:
+      return sum.no_roce_port ? "NOT JUDGED: no RDMA device and no RoCE netdev in the input"
+                              : "NOT JUDGED: no rule could pass or fail on this input";
     case Verdict::gaps:
       return fmt::format("PASS WITH GAPS: no failure, but {} checks were not judged", r.count(Outcome::unknown));
     case Verdict::pass: return "PASS: every rule passed or does not apply";
+  }
+  return "";
+}
+
+/// How long a fix lasts, in words (Markdown).
+std::string_view scope_words(FixScope s) {
+  switch (s) {
+    case FixScope::runtime: return "runtime, lost at reboot";
+    case FixScope::persistent: return "persistent";
+    case FixScope::firmware_reboot: return "firmware, takes effect after a reboot or firmware reset";
+    case FixScope::hardware: return "hardware";
+    case FixScope::none: return "manual";
   }
   return "";
 }
@@ -210,8 +224,8 @@ void summary_text(const rules::Report& r, const Summary& sum, const Options& o, 
     std::size_t n = r.count(Outcome::unknown);
     out += "\n" + colour(o, Outcome::unknown, fmt::format("NOT JUDGED  {} {}", n, n == 1 ? "check" : "checks"));
     if (!sum.missing.empty()) {
-      out += ": the capture lacks these outputs. Run on the host, save the files into the capture "
-             "and check again (or capture everything: sh scripts/rocekit-capture -o DIR -z)\n";
+      out += ": the capture lacks these outputs\n  run on the host, save the files into the capture and "
+             "check again (or capture everything: sh scripts/rocekit-capture -o DIR -z):\n";
       for (const MissingOutput& m : sum.missing) {
         std::string why = "# " + rule_list(m.rules) + (m.host_failure.empty() ? "" : "; " + m.host_failure);
         if (m.commands.empty()) {
@@ -292,6 +306,8 @@ std::string report_text(const Snapshot& s, const rules::Report& r, const Options
                      safe(s.source.path.empty() ? str(s.source.kind) : s.source.path));
   out += fmt::format("policy {}: {}\n", o.policy_name, summary_line(r));
   out += verdict_line(sum, r) + "\n";
+  if (sum.verdict == Verdict::fail && sum.no_roce_port)
+    out += "not judged: no RDMA device and no RoCE netdev in the input (exit 3 unless a failure counts)\n";
   for (const std::string& n : s.notes) out += "note: " + safe(n) + "\n";
   input_problems_text(s, out);
   summary_text(r, sum, o, out);
@@ -421,7 +437,7 @@ std::string report_markdown(const Snapshot& s, const rules::Report& r, const Opt
         listed = true;
       }
     if (!rs.fix.empty()) {
-      out += fmt::format("\nFix ({}):\n", to_string(rs.scope));
+      out += fmt::format("\nFix ({}):\n", scope_words(rs.scope));
       block(out, rs.fix);
     }
     if (!rs.alternative.empty()) {
@@ -434,7 +450,7 @@ std::string report_markdown(const Snapshot& s, const rules::Report& r, const Opt
     }
     for (const Finding* f : rs.findings)
       if (!f->remediation.notes.empty()) {
-        out += "\n*" + std::string(to_string(f->remediation.scope)) + "*: " + esc(f->remediation.notes) + "\n";
+        out += "\n*Note*: " + esc(f->remediation.notes) + "\n";
         break;
       }
   }

@@ -301,8 +301,11 @@ Summary summarize(const Snapshot& s, const rules::Report& r) {
     out.missing.push_back(std::move(m));
   }
   bool any_unknown = r.count(Outcome::unknown) > 0;
-  out.verdict = !out.failing.empty() ? Verdict::fail
-                : !any_pass          ? Verdict::not_judged
+  out.no_roce_port = s.rdma_devices.empty() && std::none_of(r.findings.begin(), r.findings.end(), [&](const Finding& f) {
+                       return (f.outcome == Outcome::pass || f.outcome == Outcome::fail) && s.find_netdev(f.subject);
+                     });
+  out.verdict = !out.failing.empty()          ? Verdict::fail
+                : !any_pass || out.no_roce_port ? Verdict::not_judged
                 : any_unknown        ? Verdict::gaps
                                      : Verdict::pass;
   return out;

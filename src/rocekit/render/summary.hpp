@@ -51,6 +51,7 @@ std::string_view to_string(Verdict v);
 
 struct Summary {
   Verdict verdict = Verdict::pass;
+  bool no_roce_port = false;  ///< no RDMA device, and no netdev passed or failed
   std::vector<RuleSummary> failing;         ///< by severity (critical first), then report order
   std::vector<MissingOutput> missing;       ///< capture sources: outputs that would judge unknowns
   std::vector<RuleSummary> other_unknowns;  ///< unknowns no single output would resolve

@@ -72,11 +72,12 @@ void eval_uniform(const Snapshot& s, const Policy&, Emitter& e) {
   Finding& f = e.fail("host", "firmware differs within one model: " + join(mixed, "; "));
   for (const Evidence& x : ev) add_evidence(f, x);
   f.remediation.scope = FixScope::firmware_reboot;
-  f.remediation.commands = {"mlxfwmanager --query", "mstflint -d <BDF> -i <fw-image.bin> burn",
-                            "mstfwreset -d <BDF> reset"};
+  f.remediation.checks = {"mlxfwmanager --query"};
   f.remediation.notes =
-      "Burn the same image (same PSID) on every card of a model, then reset or reboot. Mixed "
-      "firmware gives different congestion-control, PFC and counter behaviour across ports.";
+      "Burn the same image (same PSID) on every card of a model (`mstflint -d BDF -i IMAGE.bin "
+      "burn`, with the image for the card's PSID from NVIDIA or the OEM), confirm with `mstflint "
+      "-d BDF q`, then reset (`mstfwreset -d BDF -y reset`) or reboot. Mixed firmware gives "
+      "different congestion-control, PFC and counter behaviour across ports.";
 }
 
 void eval_pending(const Snapshot& s, const Policy&, Emitter& e) {
@@ -142,9 +143,10 @@ void eval_image(const Snapshot& s, const Policy&, Emitter& e) {
                                      (p.device_name ? " (" + *p.device_name + ")" : std::string()));
       add_evidence(f, p.source);
       f.remediation.scope = FixScope::firmware_reboot;
-      f.remediation.commands = {"mstflint -d " + p.bdf + " -i <fw-image-for-PSID.bin> -ocr burn"};
-      f.remediation.notes = "Burn the firmware image for the card's PSID (from NVIDIA or the OEM), "
-                            "then power-cycle. If burning fails, the card needs an RMA.";
+      f.remediation.checks = {"mstflint -d " + p.bdf + " q"};
+      f.remediation.notes = "Burn the firmware image for the card's PSID (from NVIDIA or the OEM): "
+                            "`mstflint -d " + p.bdf + " -i IMAGE.bin -ocr burn`, then power-cycle. "
+                            "If burning fails, the card needs an RMA.";
       continue;
     }
     if (p.is_vf.value_or(false)) {
@@ -168,9 +170,13 @@ void eval_image(const Snapshot& s, const Policy&, Emitter& e) {
       add_evidence(f, p.firmware.source);
       f.remediation.scope = FixScope::firmware_reboot;
       std::string psid = fw.psid ? " for PSID " + *fw.psid : std::string();
-      f.remediation.commands = {"mstflint -d " + p.bdf + " -i <firmware image" + psid + ".bin> burn"};
+      // Only a newer image available: the card works (a warning, not the rule's severity).
+      bool only_update = bad.size() == 1 && bad.front().starts_with("mlxfwmanager: ");
+      if (only_update && f.severity > Severity::warning) f.severity = Severity::warning;
       f.remediation.checks = {"mstflint -d " + p.bdf + " q"};
       f.remediation.notes =
+          "Burn the image" + psid + " (from NVIDIA or the OEM): `mstflint -d " + p.bdf +
+          " -i IMAGE.bin burn` (or `mlxfwmanager -u -d " + p.bdf + " -i IMAGE.bin`). "
           "Burn a valid image first and confirm `mstflint q` shows a real version; only then "
           "reset (`mstfwreset -d " + p.bdf + " -y reset`) or reboot. A reset or reboot before "
           "that loads the invalid stored image and can leave the card in flash recovery.";

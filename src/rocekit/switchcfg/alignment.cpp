@@ -745,6 +745,19 @@ std::vector<Finding> check_alignment(const Snapshot& host, const SwitchQos& sw, 
     if (!w.link.file.empty())
       for (std::size_t i = first; i < out.size(); ++i) out[i].evidence.push_back(w.link);
   }
+  // SONiC: CONFIG_DB writes (sonic-db-cli HSET, `config ...`) are running state until
+  // `config save` writes /etc/sonic/config_db.json; without it they are lost at reboot.
+  if (sw.dialect == Dialect::sonic_config_db)
+    for (Finding& f : out) {
+      bool sonic = std::any_of(f.remediation.commands.begin(), f.remediation.commands.end(), [](const std::string& c) {
+        return c.starts_with("sonic-db-cli CONFIG_DB") || c.starts_with("config ");
+      });
+      if (!sonic) continue;
+      f.remediation.commands.push_back("config save -y");
+      f.remediation.notes += std::string(f.remediation.notes.empty() ? "" : " ") +
+                             "SONiC: the CONFIG_DB change is lost at reboot until `config save -y` "
+                             "writes /etc/sonic/config_db.json.";
+    }
   // Report order: rule table order, then pair order.
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
     auto idx = [](const std::string& id) {
