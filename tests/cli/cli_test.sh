@@ -105,6 +105,23 @@ grep -q "host captures (.*): check one (rocekit check .*) or compare them with r
 expect_rc 3 "plan of a capture that judges nothing" "$rk" plan "$hosts/cx7-vf-lspci-not-applicable"
 grep -q "not judged: .*no rule could pass or fail" "$tmp/err" && ok || bad "plan exit 3 without its reason"
 
+# 2f. roce.v2-gid on the real 4-port capture: eth04 is up with only link-local GIDs and no
+# traffic counters: a warning (it may be unused); with a compute role in the policy, an error.
+"$rk" check -f json "$hosts/cx4lx-4port-fw-mismatch" >"$tmp/gid.json" 2>/dev/null
+printf 'interfaces:\n  - role: compute\n    netdev: ["eth04"]\n' >"$tmp/gid-policy.yaml"
+"$rk" check -f json -p "$tmp/gid-policy.yaml" "$hosts/cx4lx-4port-fw-mismatch" >"$tmp/gid2.json" 2>/dev/null
+python3 - "$tmp/gid.json" "$tmp/gid2.json" <<'PY' && ok || bad "roce.v2-gid severity of a possibly unused port"
+import json, sys
+def f(p):
+    r = json.load(open(p))
+    return [x for x in r["findings"] if x["rule"] == "roce.v2-gid" and x["subject"] == "mlx5_3/1"][0]
+a, b = f(sys.argv[1]), f(sys.argv[2])
+assert (a["outcome"], a["severity"]) == ("fail", "warning"), a
+assert "the port may be unused" in a["message"], a
+assert (b["outcome"], b["severity"]) == ("fail", "error"), b
+assert "may be unused" not in b["message"], b
+PY
+
 # 2c. Evidence is the subject's own line, not the first match of another subject's.
 "$rk" check -f json "$hosts/aerial-21-4-a100-cx6dx" >"$tmp/aerial.json" 2>/dev/null
 "$rk" check -f json "$hosts/cx4lx-4port-fw-mismatch" >"$tmp/cx4lx.json" 2>/dev/null

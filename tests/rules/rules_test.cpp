@@ -154,6 +154,34 @@ TEST(HostRules, ChannelsAgainstNumaCores) {
             Outcome::unknown);
 }
 
+// A reset loads the stored image: with an invalid one (255.255.65535) neither fw.image-state nor
+// fw.pending-config may advise mstfwreset before a re-burn.
+TEST(FwRules, InvalidStoredImageIsNeverReset) {
+  Snapshot s;
+  PciFunction& p = s.pci("0000:3b:00.0");
+  p.device_name = "MT2892 Family [ConnectX-6 Dx]";
+  p.firmware.value = FirmwareImage{"22.39.1002", "255.255.65535", "MT_0000000359", std::nullopt, std::nullopt, std::nullopt};
+  NvConfig c;
+  c.has_current_column = true;
+  c.params.push_back(NvParam{"LINK_TYPE_P1", std::nullopt, "ETH(2)", "IB(1)", std::nullopt, false, 7});
+  p.nv_config.value = c;
+  rules::Report r = rules::evaluate(s, default_policy(), {"fw"});
+  const Finding img = find(r, "fw.image-state", "0000:3b:00.0");
+  EXPECT_EQ(img.outcome, Outcome::fail);
+  EXPECT_TRUE(img.remediation.commands.empty());
+  EXPECT_EQ(img.remediation.checks, std::vector<std::string>{"mstflint -d 0000:3b:00.0 q"});
+  EXPECT_NE(img.remediation.notes.find("only then reset"), std::string::npos) << img.remediation.notes;
+  const Finding pending = find(r, "fw.pending-config", "0000:3b:00.0");
+  EXPECT_EQ(pending.outcome, Outcome::fail);
+  EXPECT_TRUE(pending.remediation.commands.empty()) << pending.remediation.commands.front();
+  EXPECT_NE(pending.remediation.notes.find("Do not reset or reboot yet"), std::string::npos);
+  // A valid stored image: the reset is the fix, the query its check.
+  s.pci("0000:3b:00.0").firmware.value->stored_version = "22.39.1002";
+  const Finding ok = find(rules::evaluate(s, default_policy(), {"fw.pending-config"}), "fw.pending-config", "0000:3b:00.0");
+  EXPECT_EQ(ok.remediation.commands, std::vector<std::string>{"mstfwreset -d 0000:3b:00.0 -y reset"});
+  EXPECT_EQ(ok.remediation.checks, std::vector<std::string>{"mstconfig -d 0000:3b:00.0 -e q"});
+}
+
 TEST(FwRules, AdaptiveRoutingIsReportOnlyUnlessThePolicyAsks) {
   Snapshot s;
   PciFunction& p = s.pci("0000:3b:00.0");
