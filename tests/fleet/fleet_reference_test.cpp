@@ -55,6 +55,26 @@ using Hosts = std::vector<std::string>;
 
 // MTU 1500 on three of five hosts: the majority violates the policy (>= 4200), so the policy is
 // the reference and the three 1500 hosts are the outliers, not the two at 9000.
+// A netdev the policy names management is not compared, as the host rules never judge it: its
+// MTU 1500 on every host is no fleet failure.
+TEST(FleetReference, ManagementNetdevsAreNotCompared) {
+  TempDir dir;
+  auto mgmt = [](int, Snapshot& s) { s.find_netdev("eth4")->mtu_bytes.value = 1500; };
+  FleetReport all = fleet_of(dir, 3, mgmt);
+  const Consistency* judged = find_check(all, "fleet.mtu-consistent");
+  ASSERT_NE(judged, nullptr);
+  EXPECT_EQ(judged->outcome, Outcome::fail);
+  TempDir dir2;
+  Policy pol = default_policy();
+  InterfaceRoleRule role;
+  role.role = InterfaceRole::management;
+  role.netdev = {"eth4"};
+  pol.interfaces.push_back(role);
+  FleetReport r = fleet_of(dir2, 3, mgmt, pol);
+  const Consistency* mtu = find_check(r, "fleet.mtu-consistent");
+  EXPECT_TRUE(mtu == nullptr || mtu->outcome != Outcome::fail) << (mtu ? mtu->message : "");
+}
+
 TEST(FleetReference, MajorityThatViolatesThePolicyIsNotTheBaseline) {
   TempDir dir;
   FleetReport r = fleet_of(dir, 5, [](int i, Snapshot& s) {

@@ -4,6 +4,7 @@
 
 #include "rocekit/core/text.hpp"
 #include "rocekit/fleet/fleet.hpp"
+#include "rocekit/policy/scope.hpp"
 #include "rocekit/rules/rule.hpp"
 
 namespace rk::fleet {
@@ -289,6 +290,9 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
   std::set<std::string> covered_bdf, covered_rdma;
   for (const NetDev& n : s.netdevs) {
     if (!n.bdf && !n.rdma_device) continue;
+    // Management netdevs and other non-RoCE ones (policy roles, IPoIB, non-NVIDIA NICs) are not
+    // compared: the same scope as the host rules, so a 1500-MTU management port is no outlier.
+    if (!roce_netdev_scope(s, n, policy).roce) continue;
     Builder b{s, {}};
     b.rec.subject = n.name;
     const RdmaDevice* r = rdma_for(s, &n, n.bdf.value_or(""));
