@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "rocekit/cli/commands.hpp"
+#include "rocekit/rules/judged.hpp"
 #include "rocekit/rules/rule.hpp"
 
 namespace rk::cli {
@@ -34,18 +35,12 @@ ExitCode gate(Context& ctx, const Snapshot& s, const std::vector<Finding>& findi
     if (f.outcome == Outcome::fail && f.severity >= threshold) return ExitCode::findings;
   std::vector<std::string> why;
   // A host with no RDMA device, where no netdev was judged either, is not a healthy RoCE host.
-  bool roce_judged = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
-    return (f.outcome == Outcome::pass || f.outcome == Outcome::fail) && s.find_netdev(f.subject);
-  });
-  if (s.rdma_devices.empty() && !roce_judged)
+  if (rules::no_roce_port_judged(s, findings))
     why.push_back("no RDMA device and no RoCE netdev in the input: no RoCE port was judged");
   for (const InputFile& in : s.inputs)
     if (in.status == "error" || in.status == "ignored")
       why.push_back(in.file + " was not used (" + in.status + ")");
-  bool judged = std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
-    return f.outcome == Outcome::pass || f.outcome == Outcome::fail;
-  });
-  if (!judged) why.push_back("no rule could pass or fail on this input");
+  if (!rules::anything_judged(findings)) why.push_back("no rule could pass or fail on this input");
   std::map<std::string, std::vector<std::string>> required_unknown;  // rule -> subjects
   std::size_t unknowns = 0;
   for (const Finding& f : findings) {

@@ -1,6 +1,7 @@
 // make_plan: Snapshot + Policy -> ordered idempotent actions (issue 5). Mechanisms and names:
 // ../shared/reference/host-facts.md §A (NV parameter names, _P<n>), §B (setpci MRRS with mask
 // and read-back), mlnx_qos / iproute2 dcb syntax.
+#include "rocekit/rules/judged.hpp"
 #include "rocekit/plan/plan.hpp"
 #include "rocekit/policy/scope.hpp"
 #include "rocekit/rules/helpers.hpp"
@@ -787,14 +788,10 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   plan.nv_backend = pick_nv_backend(snapshot);
   Builder b{snapshot, policy, opts, plan, {}, {}};
   rules::Report report = rules::evaluate(snapshot, policy);
-  plan.nothing_judged = true;
-  for (const Finding& f : report.findings) {
+  for (const Finding& f : report.findings)
     if (f.outcome == Outcome::fail) b.failing.insert({f.rule, f.subject});
-    if (f.outcome == Outcome::pass || f.outcome == Outcome::fail) plan.nothing_judged = false;
-  }
-  plan.no_roce_port = snapshot.rdma_devices.empty() && std::none_of(report.findings.begin(), report.findings.end(), [&](const Finding& f) {
-                        return (f.outcome == Outcome::pass || f.outcome == Outcome::fail) && snapshot.find_netdev(f.subject);
-                      });
+  plan.nothing_judged = !rules::anything_judged(report.findings);
+  plan.no_roce_port = rules::no_roce_port_judged(snapshot, report.findings);
   if (policy.trust != "dscp" && policy.trust != "pcp") {
     b.unplanned("qos.trust-dscp", "host", "policy trust must be dscp or pcp, not " +
                                               shell_quote(policy.trust));

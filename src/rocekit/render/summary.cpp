@@ -7,6 +7,7 @@
 
 #include "rocekit/capture/tools.hpp"
 #include "rocekit/core/shell.hpp"
+#include "rocekit/rules/judged.hpp"
 
 namespace rk::render {
 namespace {
@@ -259,11 +260,9 @@ Summary summarize(const Snapshot& s, const rules::Report& r) {
   };
   std::map<std::string, MissingOutput> missing;
   std::vector<std::string> missing_order;
-  bool any_pass = false;
   for (const Finding& f : r.findings) {
     if (f.outcome == Outcome::fail) bucket(fails, f);
     if (f.outcome == Outcome::pass) {
-      any_pass = true;
       auto it = std::find_if(out.passing.begin(), out.passing.end(), [&](const auto& x) { return x.first == f.rule; });
       if (it == out.passing.end()) out.passing.push_back({f.rule, 1});
       else ++it->second;
@@ -301,11 +300,9 @@ Summary summarize(const Snapshot& s, const rules::Report& r) {
     out.missing.push_back(std::move(m));
   }
   bool any_unknown = r.count(Outcome::unknown) > 0;
-  out.no_roce_port = s.rdma_devices.empty() && std::none_of(r.findings.begin(), r.findings.end(), [&](const Finding& f) {
-                       return (f.outcome == Outcome::pass || f.outcome == Outcome::fail) && s.find_netdev(f.subject);
-                     });
+  out.no_roce_port = rules::no_roce_port_judged(s, r.findings);
   out.verdict = !out.failing.empty()          ? Verdict::fail
-                : !any_pass || out.no_roce_port ? Verdict::not_judged
+                : !rules::anything_judged(r.findings) || out.no_roce_port ? Verdict::not_judged
                 : any_unknown        ? Verdict::gaps
                                      : Verdict::pass;
   return out;

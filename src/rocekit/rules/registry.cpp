@@ -150,3 +150,23 @@ Report evaluate(const Snapshot& snapshot, const Policy& policy,
 }
 
 }  // namespace rk::rules
+
+#include "rocekit/rules/judged.hpp"
+
+namespace rk::rules {
+
+namespace {
+bool judged(const Finding& f) { return f.outcome == Outcome::pass || f.outcome == Outcome::fail; }
+}  // namespace
+
+bool anything_judged(const std::vector<Finding>& findings) {
+  return std::any_of(findings.begin(), findings.end(), judged);
+}
+
+bool no_roce_port_judged(const Snapshot& s, const std::vector<Finding>& findings) {
+  return s.rdma_devices.empty() && std::none_of(findings.begin(), findings.end(), [&](const Finding& f) {
+           return judged(f) && s.find_netdev(f.subject);
+         });
+}
+
+}  // namespace rk::rules

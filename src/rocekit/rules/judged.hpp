@@ -1,0 +1,17 @@
+// What a report judged: shared by the verdict (render/summary), the exit code (cli/gate) and
+// plan, so the three never disagree about "nothing was judged".
+#pragma once
+
+#include <vector>
+
+#include "rocekit/model/finding.hpp"
+#include "rocekit/model/snapshot.hpp"
+
+namespace rk::rules {
+
+/// A finding passed or failed (not only unknown / not applicable).
+bool anything_judged(const std::vector<Finding>& findings);
+/// No RDMA device in the snapshot, and no netdev subject passed or failed: no RoCE port judged.
+bool no_roce_port_judged(const Snapshot& s, const std::vector<Finding>& findings);
+
+}  // namespace rk::rules
