@@ -244,6 +244,16 @@ expect_rc 2 "snapshot number out of range" "$rk" check "$tmp/s.json"
 grep -q "number out of range at /netdevs/0/mtu_bytes/value" "$tmp/err" && ok || bad "out-of-range snapshot number"
 printf 'roce: {priority: 3}\nroce: {priority: 4}\n' >"$tmp/dupkey.yaml"
 expect_rc 2 "duplicate policy key" "$rk" policy show -p "$tmp/dupkey.yaml"
+# policy validate: ok per file, the same file:line error as policy show on a bad one.
+"$rk" policy show >"$tmp/good-policy.yaml" 2>/dev/null
+expect_rc 0 "policy validate" "$rk" policy validate "$tmp/good-policy.yaml"
+grep -q "^ok: $tmp/good-policy.yaml (policy " "$tmp/out" && ok || bad "policy validate ok line: $(cat "$tmp/out")"
+expect_rc 2 "policy validate bad" "$rk" policy validate "$tmp/good-policy.yaml" "$tmp/dupkey.yaml"
+grep -q "dupkey.yaml:[0-9]" "$tmp/err" && ok || bad "policy validate: no file:line: $(cat "$tmp/err")"
+# parse --list: every tool id with its command.
+expect_rc 0 "parse --list" "$rk" parse --list
+grep -q "^mlnx_qos	" "$tmp/out" && ok || bad "parse --list lacks mlnx_qos"
+expect_rc 2 "parse without args" "$rk" parse
 printf 'roce: {priority: 4, pfc_priorities: [4], ecn_priorities: [4]}\n' >"$tmp/p4.yaml"
 expect_rc 1 "policy label" "$rk" check -p "$tmp/p4.yaml" "$hosts/roce-server-8dev-trust-pcp-pfc-off"
 grep -q "policy $tmp/p4.yaml:" "$tmp/out" && ok || bad "report does not name the policy file"

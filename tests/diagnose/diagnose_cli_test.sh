@@ -54,7 +54,7 @@ expect_rc 1 "markdown" "$rk" diagnose -f markdown "$tmp/before" "$tmp/after"
 grep -q "^## Causes" "$tmp/out" && ok || bad "markdown heading"
 
 # Same capture twice with an explicit interval: nothing moved, exit 0.
-expect_rc 0 "no change" "$rk" diagnose "$tmp/before" "$tmp/before" --interval-seconds 10
+expect_rc 0 "no change" "$rk" diagnose "$tmp/before" "$tmp/before" --interval 10s
 grep -q "no cause found" "$tmp/out" && ok || bad "quiet counters should give no cause"
 
 # Usage and input errors exit 2.
@@ -62,15 +62,19 @@ expect_rc 2 "one input" "$rk" diagnose "$tmp/before"
 expect_rc 2 "missing input" "$rk" diagnose "$tmp/before" "$tmp/nope"
 rm "$tmp/before/rocekit-capture.log" "$tmp/after/rocekit-capture.log"
 expect_rc 2 "no time and no interval" "$rk" diagnose "$tmp/before" "$tmp/after"
-grep -q "interval-seconds" "$tmp/err" && ok || bad "error should name --interval-seconds"
+grep -q -- "--interval DURATION" "$tmp/err" && ok || bad "error should name --interval"
 expect_rc 2 "bad interval" "$rk" diagnose --interval 0s
-expect_rc 2 "inputs and live" "$rk" diagnose --interval 1s "$tmp/before" "$tmp/after"
-expect_rc 2 "count without interval" "$rk" diagnose --count 3 "$tmp/before" "$tmp/after"
+expect_rc 2 "count with inputs" "$rk" diagnose "$tmp/before" "$tmp/after" --count 3
+expect_rc 2 "root with inputs" "$rk" diagnose "$tmp/before" "$tmp/after" --root /
+# The old names of --interval and --root are gone: one name per concept.
+expect_rc 2 "--interval-seconds is not an option" "$rk" diagnose "$tmp/before" "$tmp/after" --interval-seconds 10
+grep -q "^rocekit: error: The following argument was not expected: --interval-seconds" "$tmp/err" && ok || bad "CLI11 error without rocekit prefix: $(cat "$tmp/err")"
+expect_rc 2 "--sysroot is not an option" "$rk" diagnose --interval 1s --sysroot /
 
 # A sample with no counters at all (only ibdev2netdev) is an input error naming that sample.
 mkdir -p "$tmp/nocounters"
 printf 'mlx5_0 port 1 ==> eth0 (Up)\n' >"$tmp/nocounters/ibdev2netdev.txt"
-expect_rc 2 "a sample without counters" "$rk" diagnose "$tmp/before" "$tmp/nocounters" --interval-seconds 10
+expect_rc 2 "a sample without counters" "$rk" diagnose "$tmp/before" "$tmp/nocounters" --interval 10s
 grep -q "nocounters: no counters in this sample" "$tmp/err" && ok || bad "no-counter error should name the sample: $(cat "$tmp/err")"
 
 # The 4-port ConnectX-4 Lx bundle (ibdev2netdev mlx5_0 port 1 ==> eth01, rdma statistic) plus the
@@ -81,17 +85,33 @@ for c in b4 af; do
   cp "$corpus/ethtool_S/ethq-fixture-mlx5-cx4lx-k4.15.txt" "$tmp/$c/ethtool_S@eth01.txt"
 done
 sed -i 's/^rx_discards_phy: 0$/rx_discards_phy: 5000/' "$tmp/af/ethtool_S@eth01.txt"
-expect_rc 1 "4-port bundle, discards on eth01" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval-seconds 10
+expect_rc 1 "4-port bundle, discards on eth01" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval 10s
 grep -q "diag.nic-rx-discards on eth01 (mlx5_0/1)" "$tmp/out" && ok || bad "eth01 not paired with mlx5_0/1: $(grep -n 'diag\.' "$tmp/out" | head -3)"
 
-# --interval-seconds: a finite number of seconds in [0.001, 31536000], else a clear exit 2.
-for v in 0 inf nan 1e308 1e-300 -5 10s; do
-  expect_rc 2 "--interval-seconds $v" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval-seconds "$v"
-  grep -q -- "--interval-seconds must be between 0.001 and 31536000 seconds" "$tmp/err" && ok || bad "--interval-seconds $v: $(cat "$tmp/err")"
+# --interval between two inputs: a duration from 1ms to one year (a bare number is seconds), else
+# a clear exit 2 from the option parser.
+for v in 0 inf nan 1e308 1e-300 -5 10x 2d; do
+  expect_rc 2 "--interval $v" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval "$v"
+  grep -q -- "^rocekit: error: --interval: '$v' is" "$tmp/err" && ok || bad "--interval $v: $(cat "$tmp/err")"
 done
-for v in 0.001 31536000; do
-  expect_rc 1 "--interval-seconds $v" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval-seconds "$v"
+for v in 0.001 1ms 31536000 10 10s 2m 1h; do
+  expect_rc 1 "--interval $v" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval "$v"
 done
+expect_rc 1 "--interval 1h, JSON" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval 1h -f json
+grep -q '"interval_s": 3600' "$tmp/out" && ok || bad "--interval 1h is not 3600 s: $(grep interval_s "$tmp/out")"
+
+# --rule keeps the selected causes; an unknown id is an error with a suggestion; -q drops the table.
+expect_rc 1 "--rule diag.nic-rx-discards" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval 10s --rule diag.nic-rx-discards
+grep -c "^  [0-9]*\. \[" "$tmp/out" | grep -qx 1 && ok || bad "--rule should keep one cause: $(grep '^  [0-9]' "$tmp/out")"
+expect_rc 2 "--rule typo" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval 10s --rule diag.nic-rx-discard
+grep -q "did you mean 'diag.nic-rx-discards'" "$tmp/err" && ok || bad "no suggestion: $(cat "$tmp/err")"
+expect_rc 2 "--rule of another command" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval 10s --rule qos.trust-dscp
+grep -q "judged by .rocekit check., not .rocekit diagnose." "$tmp/err" && ok || bad "host rule to diagnose: $(cat "$tmp/err")"
+expect_rc 1 "-q" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval 10s -q
+grep -q "Counters that moved" "$tmp/out" && bad "-q should leave the counter table out" || ok
+expect_rc 1 "--color always" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval 10s --color always
+grep -q "$(printf '\033')\[1;31m  1\. \[" "$tmp/out" && ok || bad "--color always should paint the first cause"
+expect_rc 0 "--fail-on critical" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval 10s --fail-on critical
 
 # Two collects of the DGX tree (no ethtool -S under --root): every RDMA port is paired with its
 # netdev, and the PFC state comes from sysfs qos/pfc. AFTER: mlx5_0/1 out_of_sequence +6000.
@@ -105,13 +125,13 @@ for d in s["rdma_devices"]:
         d["ports"][0]["counters"]["value"]["out_of_sequence"] += 6000
 json.dump(s, open(sys.argv[2], "w"))
 PY
-expect_rc 1 "dgx collects" "$rk" diagnose "$tmp/dgx-a.json" "$tmp/dgx-b.json" --interval-seconds 60
+expect_rc 1 "dgx collects" "$rk" diagnose "$tmp/dgx-a.json" "$tmp/dgx-b.json" --interval 1m
 grep -q "no netdev is linked" "$tmp/out" && bad "dgx: a port without its netdev" || ok
 grep -q "diag.retransmission-despite-pfc on enp24s0np0 (mlx5_0/1)" "$tmp/out" && ok || bad "dgx: $(grep 'diag\.' "$tmp/out" | head -3)"
 grep -q "PFC state from /sys/class/net/enp24s0np0/qos/pfc" "$tmp/out" && ok || bad "dgx: PFC source not named"
 
 # Different hosts: by hostname when both have one, else by hardware identity (node_guid).
-expect_rc 2 "different hosts (no hostname)" "$rk" diagnose "$tmp/cx4.json" "$tmp/dgx-a.json" --interval-seconds 60
+expect_rc 2 "different hosts (no hostname)" "$rk" diagnose "$tmp/cx4.json" "$tmp/dgx-a.json" --interval 1m
 grep -q "different hosts: RDMA device mlx5_0 has node_guid" "$tmp/err" && ok || bad "different hosts evidence: $(cat "$tmp/err")"
 python3 - "$tmp/dgx-b.json" "$tmp/dgx-c.json" <<'PY' && ok || bad "edit hostname"
 import json, sys
@@ -119,7 +139,7 @@ s = json.load(open(sys.argv[1]))
 s["hostname"] = "some-other-host"
 json.dump(s, open(sys.argv[2], "w"))
 PY
-expect_rc 2 "different hostnames" "$rk" diagnose "$tmp/dgx-a.json" "$tmp/dgx-c.json" --interval-seconds 60
+expect_rc 2 "different hostnames" "$rk" diagnose "$tmp/dgx-a.json" "$tmp/dgx-c.json" --interval 1m
 grep -q "different hosts (.*, some-other-host)" "$tmp/err" && ok || bad "different hostnames: $(cat "$tmp/err")"
 
 # Live: this machine's netdev counters; the RDMA part says there are none (when there are none).

@@ -181,11 +181,11 @@ TEST(DiagnoseDeltas, IntervalFromCollectedAtOrFlagElseAnError) {
   std::vector<Snapshot> v{sample(e, std::nullopt, k_t0), sample(e, std::nullopt, k_t1)};
   EXPECT_DOUBLE_EQ(build_window(v, 0, "")->interval_s, 60);
   EXPECT_EQ(build_window(v, 0, "")->interval_source, "collected_at");
-  EXPECT_DOUBLE_EQ(build_window(v, 7.5, "--interval-seconds")->interval_s, 7.5);
+  EXPECT_DOUBLE_EQ(build_window(v, 7.5, "--interval")->interval_s, 7.5);
   v[0].collected_at.clear();
   Result<Window> w = build_window(v, 0, "");
   ASSERT_FALSE(w.has_value());
-  EXPECT_NE(w.error().message.find("--interval-seconds"), std::string::npos);
+  EXPECT_NE(w.error().message.find("--interval DURATION"), std::string::npos);
   v[0].collected_at = k_t1;
   v[1].collected_at = k_t0;
   EXPECT_FALSE(build_window(v, 0, "").has_value());  // reversed order

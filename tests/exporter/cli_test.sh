@@ -22,12 +22,13 @@ expect_rc 2 "invalid regex" --exclude-device '(' --textfile "$TMP" --root "$TREE
 expect_rc 2 "/nonexistent-root: not a directory" --root /nonexistent-root --textfile "$TMP"
 expect_rc 2 "$TMP/missing: not a directory" --root "$TREE" --textfile "$TMP/missing"
 expect_rc 2 "expected ADDR:PORT" --listen 1.2.3.4 --root "$TREE"
-# Seconds must be finite and at most a year (inf used to overflow the sleep: a busy loop deaf to
-# SIGTERM); --interval only repeats a text file.
-expect_rc 2 "from 0 to 31536000" --root "$TREE" --textfile "$TMP" --interval inf
-expect_rc 2 "from 0 to 31536000" --root "$TREE" --textfile "$TMP" --interval 1e300
-expect_rc 2 "from 0 to 31536000" --root "$TREE" --textfile "$TMP" --state-interval nan
-expect_rc 2 "from 0 to 31536000" --root "$TREE" --textfile "$TMP" --interval -1
+# A duration must be finite and at most a year (inf used to overflow the sleep: a busy loop deaf
+# to SIGTERM); --interval only repeats a text file.
+expect_rc 2 "rocekit: error: --interval: 'inf' is not a duration" --root "$TREE" --textfile "$TMP" --interval inf
+expect_rc 2 "rocekit: error: --interval: '1e300' is outside 0s to 1 year" --root "$TREE" --textfile "$TMP" --interval 1e300
+expect_rc 2 "rocekit: error: --state-interval: 'nan' is not a duration" --root "$TREE" --textfile "$TMP" --state-interval nan
+expect_rc 2 "rocekit: error: --interval: '-1' is not a duration" --root "$TREE" --textfile "$TMP" --interval -1
+expect_rc 2 "rocekit: error: --state-interval: '2y' is not a duration" --root "$TREE" --textfile "$TMP" --state-interval 2y
 expect_rc 2 "only with --textfile" --root "$TREE" --interval 5
 "$ROCEKIT" exporter --version | grep -q '^0\.' || fail "exporter --version"
 # An address in use: a listener held by python for the duration of the call.

@@ -25,6 +25,18 @@ grep -q "host-c eth4: none" "$tmp/out" && ok || bad "outlier host-c eth4 not nam
 grep -q "^rocekit fleet: 4 hosts (4 loaded, 0 input problems), 4 NICs, 1 Multi-Host NICs" "$tmp/out" && ok || bad "summary line"
 [ ! -s "$tmp/err" ] && ok || bad "stderr not empty without a TTY (progress must be off)"
 
+# --rule keeps the selected rules; -q leaves passing cross-host checks out; a typo is an error.
+expect_rc 1 "--rule fleet.pfc-consistent" "$rk" fleet "$mh" --rule fleet.pfc-consistent
+grep -q "FAIL     fleet.pfc-consistent" "$tmp/out" && ok || bad "--rule dropped the selected rule"
+grep -q "fleet.multi-host-qos-identical\|fleet.ecn-consistent" "$tmp/out" && bad "--rule kept other rules" || ok
+expect_rc 3 "--rule of a rule nothing judged" "$rk" fleet "$mh" --rule fleet.ecn-consistent
+grep -q "^rocekit: not judged: " "$tmp/err" && ok || bad "not-judged reason missing: $(cat "$tmp/err")"
+expect_rc 2 "--rule typo" "$rk" fleet "$mh" --rule fleet.pfc-consistant
+grep -q "did you mean 'fleet.pfc-consistent'" "$tmp/err" && ok || bad "no suggestion: $(cat "$tmp/err")"
+expect_rc 1 "-q" "$rk" fleet "$mh" -q
+grep -q "^  pass " "$tmp/out" && bad "-q kept passing checks" || ok
+grep -q "FAIL     fleet.pfc-consistent" "$tmp/out" && ok || bad "-q dropped a failure"
+
 # 2. Two hosts that agree (snapshots of host-a and host-b) exit 0.
 "$rk" snapshot "$mh/host-a" -o "$tmp/a.json" && "$rk" snapshot "$mh/host-b" -o "$tmp/b.json" && ok || bad "snapshot"
 expect_rc 0 "two agreeing hosts" "$rk" fleet "$tmp/a.json" "$tmp/b.json"

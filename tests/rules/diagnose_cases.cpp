@@ -40,7 +40,7 @@ std::vector<Finding> diagnose_findings(std::optional<Counters> eth, std::optiona
                                        std::optional<std::vector<bool>> pfc = std::nullopt) {
   Window w;
   w.interval_s = k_interval;
-  w.interval_source = "--interval-seconds";
+  w.interval_source = "--interval";
   LinkDeltas l;
   l.netdev = "eth4";
   l.rdma_port = "mlx5_0/1";

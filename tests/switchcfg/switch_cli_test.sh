@@ -86,9 +86,15 @@ expect_rc 2 "multi-port config without a port" "$rk" switch check --switch "$son
 grep -q "28 ports" "$tmp/err" && ok || bad "no port count in the error"
 expect_rc 2 "unknown port" "$rk" switch check --switch "$sonic" --port Ethernet999 "$host"
 expect_rc 2 "two selectors" "$rk" switch check --switch "$sonic" --port Ethernet0 --port-map "$tmp/map.csv" "$host"
+# --rule: only the selected switch rules; a host rule or a typo is an error naming the right command.
+expect_rc 1 "check --rule switch.roce-lossless" "$rk" switch check --switch "$sonic" --port Ethernet0 "$host" --rule switch.roce-lossless --color never
+grep -v "switch.roce-lossless" "$tmp/out" | grep -q "^  *\(FAIL\|pass\|UNKNOWN\) *switch\." && bad "--rule switch.roce-lossless kept other rules" || ok
+expect_rc 2 "check --rule host rule" "$rk" switch check --switch "$sonic" --port Ethernet0 "$host" --rule qos.trust-dscp
+grep -q "judged by .rocekit check., not .rocekit switch check." "$tmp/err" && ok || bad "host rule in switch --rule: $(cat "$tmp/err")"
 
-# LLDP from another machine: its netdevs (eth0, eth1) are not in this host: unknown, exit 0.
-expect_rc 0 "check lldp foreign netdevs" "$rk" switch check --switch "$sonic" --lldp "$sw/lldp/lldpctl-keyvalue-juniper-qfx-local-portid.txt" "$host" --color never
+# LLDP from another machine: its netdevs (eth0, eth1) are not in this host: unknown, so nothing
+# was judged: exit 3 (never 0 = aligned).
+expect_rc 3 "check lldp foreign netdevs" "$rk" switch check --switch "$sonic" --lldp "$sw/lldp/lldpctl-keyvalue-juniper-qfx-local-portid.txt" "$host" --color never
 grep -q "UNKNOWN  switch.roce-lossless.*names host netdev eth0, which the host input does not contain" "$tmp/out" && ok || bad "lldp netdev mismatch not reported"
 expect_rc 2 "lldp with two hosts" "$rk" switch check --switch "$sonic" --lldp "$sw/lldp/lldpctl-keyvalue-juniper-qfx-local-portid.txt" "$host" "$host"
 

@@ -6,8 +6,10 @@
 // or a refusal.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "rocekit/cli/commands.hpp"
+#include "rocekit/cli/duration.hpp"
 #include "rocekit/pipeline.hpp"
 #include "rocekit/plan/apply.hpp"
 
@@ -28,7 +30,7 @@ struct ApplyCliOptions {
   bool firmware = false;
   bool allow_disruption = false;
   bool force = false;
-  int step_timeout_s = 120;
+  std::optional<double> step_timeout_s;  ///< --step-timeout; default 120 s
   std::vector<std::string> tool_dirs;  ///< searched before the standard directories
   PlanScopeOptions scope;              ///< --netdev, --migrate-priority
 };
@@ -52,7 +54,7 @@ void run_apply(Context& ctx, const ApplyCliOptions& o) {
   ao.lock_file = o.lock;
   std::vector<std::string> dirs = o.tool_dirs;
   dirs.insert(dirs.end(), k_tool_dirs.begin(), k_tool_dirs.end());
-  auto runner = plan::make_system_runner(dirs, o.root, std::chrono::seconds(o.step_timeout_s));
+  auto runner = plan::make_system_runner(dirs, o.root, std::chrono::milliseconds(static_cast<long long>(o.step_timeout_s.value_or(120) * 1000)));
   if (!o.rollback.empty()) {
     ao.state_file = o.rollback;
     Result<plan::ApplyReport> rep = plan::rollback(ao, *runner);
@@ -117,9 +119,8 @@ void add_apply_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--lock", o->lock, "Lock file (default /run/rocekit.lock)");
   cmd->add_option("--tool-dir", o->tool_dirs,
                   "Look for mlnx_qos, dcb, setpci, ... here first (repeatable; tests)");
-  cmd->add_option("--step-timeout", o->step_timeout_s,
-                  "Seconds one command may run before its process group is killed (default 120)")
-      ->check(CLI::Range(1, 3600));
+  add_duration_option(*cmd, "--step-timeout", o->step_timeout_s,
+                      "How long one command may run before its process group is killed (default 2m)", 1, 3600);
   add_plan_scope_options(*cmd, o->scope);
   cmd->add_flag("-y,--yes", o->yes, "Do not ask");
   cmd->add_flag("--dry-run", o->dry_run, "Show the steps; run and write nothing");

@@ -1,4 +1,3 @@
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -30,8 +29,7 @@ struct CheckOptions {
   std::string save_snapshot;
   std::string output;
   std::vector<std::string> only;
-  bool quiet = false;
-  std::string color = "auto";
+  LookOptions look;
   std::string root = "/";
   bool nv_config = false;
   std::vector<std::string> netdevs;
@@ -118,15 +116,15 @@ void run_check(Context& ctx, const CheckOptions& o) {
   render::Options ro;
   ro.policy_name = policy->name;
   ro.detail = o.detail;
-  ro.hide_pass = o.quiet;
-  ro.hide_not_applicable = o.quiet;
+  ro.hide_pass = o.look.quiet;
+  ro.hide_not_applicable = o.look.quiet;
   for (const std::string& h : o.hide) {
     if (h == "pass") ro.hide_pass = true;
     if (h == "na") ro.hide_not_applicable = true;
     if (h == "unknown") ro.hide_unknown = true;
   }
   ro.group_by = o.group_by == "rule" ? render::GroupBy::rule : render::GroupBy::subject;
-  ro.color = o.color == "always" || (o.color == "auto" && o.output.empty() && ::isatty(1));
+  ro.color = use_color(o.look, o.output);
   static const std::map<std::string, render::Format> k_formats{
       {"text", render::Format::text}, {"json", render::Format::json},
       {"markdown", render::Format::markdown}};
@@ -156,7 +154,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--rule", opts->only, "Only these rule ids or areas (qos.trust-dscp, qos, pcie, ...; repeatable). An id that selects no host rule is an error (exit 2); a selected rule not judged on a subject exits 3");
   cmd->add_option("--netdev", opts->netdevs,
                   "Also judge this netdev by the RoCE rules although no RDMA port backs it (repeatable)");
-  cmd->add_flag("-q,--quiet", opts->quiet, "Leave passes and not-applicable findings out (same as --hide pass,na)");
+  add_look_options(*cmd, opts->look, "Leave passes and not-applicable findings out (same as --hide pass,na)");
   cmd->add_flag("--detail", opts->detail,
                 "Text: after the summary, every finding per subject with evidence, why, checks and alternatives");
   cmd->add_option("--hide", opts->hide, "Leave these outcomes out: pass, na, unknown (comma-separated)")
@@ -164,8 +162,6 @@ void add_check_command(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"pass", "na", "unknown"}));
   cmd->add_option("--group-by", opts->group_by, "Detail grouped by subject (default) or rule")
       ->check(CLI::IsMember({"subject", "rule"}));
-  cmd->add_option("--color", opts->color, "auto, always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->callback([opts, &ctx] { run_check(ctx, *opts); });
 }
 

@@ -11,10 +11,10 @@
 #include <filesystem>
 #include <memory>
 #include <regex>
-#include <sstream>
 #include <thread>
 
 #include "rocekit/cli/commands.hpp"
+#include "rocekit/cli/duration.hpp"
 #include "rocekit/exporter/exporter.hpp"
 #include "rocekit/exporter/server.hpp"
 #include "rocekit/pipeline.hpp"
@@ -26,12 +26,12 @@ namespace {
 struct ExporterOpts {
   std::string listen = "127.0.0.1:9857";
   std::string textfile;
-  double interval_s = 0;
+  std::optional<double> interval_s;        ///< --interval (with --textfile); not given: write once
   std::string root = "/";
   std::string include;
   std::string exclude;
   std::string policy;
-  double state_interval_s = 60;
+  std::optional<double> state_interval_s;  ///< --state-interval; default 60 s
   bool kernel_queries = false;
   std::string ethtool_stats_dir;
 };
@@ -80,7 +80,7 @@ void run_exporter(Context& ctx, const ExporterOpts& o) {
   eo.root = o.root;
   eo.kernel_ioctls = o.kernel_queries || std::filesystem::canonical(o.root, ec) == "/";
   eo.version = std::string(version());
-  eo.state_interval_s = o.state_interval_s;
+  eo.state_interval_s = o.state_interval_s.value_or(60);
   if (!o.ethtool_stats_dir.empty() && !std::filesystem::is_directory(o.ethtool_stats_dir, ec)) {
     report_error(ctx, Error{ErrorKind::not_found, "not a directory", o.ethtool_stats_dir});
     return;
@@ -95,18 +95,7 @@ void run_exporter(Context& ctx, const ExporterOpts& o) {
     return;
   }
   eo.policy = *pol;
-  // Seconds: finite, 0 .. one year (a larger value overflowed the sleep and made --textfile
-  // --interval spin, deaf to SIGTERM).
-  for (const auto& [flag, v] : {std::pair<const char*, double>{"--interval", o.interval_s},
-                                {"--state-interval", o.state_interval_s}})
-    if (!std::isfinite(v) || v < 0 || v > k_max_interval_s) {
-      std::ostringstream given;  // "-1", "1e+300", "inf": not std::to_string's 300 digits
-      given << v;
-      report_error(ctx, Error{ErrorKind::malformed_input, "must be a number of seconds from 0 to 31536000 (one year)",
-                              std::string(flag) + " " + given.str()});
-      return;
-    }
-  if (o.interval_s > 0 && o.textfile.empty()) {
+  if (o.interval_s.value_or(0) > 0 && o.textfile.empty()) {
     report_error(ctx, Error{ErrorKind::malformed_input, "only with --textfile (an HTTP exporter is scraped, it does not repeat)",
                             "--interval"});
     return;
@@ -142,9 +131,9 @@ void run_exporter(Context& ctx, const ExporterOpts& o) {
         report_error(ctx, Error{ErrorKind::io, w->message, w->path});
         return;
       }
-      if (o.interval_s <= 0) break;
-      timespec ts{static_cast<time_t>(o.interval_s),
-                  static_cast<long>((o.interval_s - std::floor(o.interval_s)) * 1e9)};
+      const double every = o.interval_s.value_or(0);
+      if (every <= 0) break;
+      timespec ts{static_cast<time_t>(every), static_cast<long>((every - std::floor(every)) * 1e9)};
       if (sigtimedwait(&stop_set, nullptr, &ts) > 0) break;  // SIGTERM/SIGINT: stop cleanly
     }
     ctx.exit_code = ExitCode::ok;
@@ -184,8 +173,8 @@ void add_exporter_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--textfile", o->textfile,
                   "Write DIR/rocekit.prom atomically for node_exporter's textfile collector instead "
                   "of serving HTTP");
-  cmd->add_option("--interval", o->interval_s,
-                  "With --textfile: rewrite every SECONDS until SIGTERM (default: once)");
+  add_duration_option(*cmd, "--interval", o->interval_s,
+                      "With --textfile: rewrite every DURATION until SIGTERM (default: once)", 0, k_max_interval_s);
   cmd->add_option("--root", o->root, "Read /sys under this directory (a fixture tree; default /)");
   cmd->add_flag("--kernel-queries", o->kernel_queries,
                 "With --root: still query this kernel (ethtool -S, dcbnl), for a container that "
@@ -197,9 +186,10 @@ void add_exporter_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--exclude-device", o->exclude,
                   "Skip RDMA devices whose name matches this regex (e.g. firmware-restricted PFs)");
   cmd->add_option("-p,--policy", o->policy, "Policy file (default: the built-in profile)");
-  cmd->add_option("--state-interval", o->state_interval_s,
-                  "Seconds between refreshes of the configuration state and rule outcomes "
-                  "(default 60; counters are read on every scrape)");
+  add_duration_option(*cmd, "--state-interval", o->state_interval_s,
+                      "Time between refreshes of the configuration state and rule outcomes "
+                      "(default 1m; counters are read on every scrape)",
+                      0, k_max_interval_s);
   cmd->set_version_flag("--version", std::string(version()));
   cmd->callback([o, &ctx] { run_exporter(ctx, *o); });
 }

@@ -27,6 +27,8 @@ struct FleetOptions {
   std::vector<std::string> switches;  ///< switch configurations (switch alignment)
   std::string port_map;               ///< host,netdev,switch,port mapping file
   std::string lldp_dir;               ///< directory of <hostname>.txt LLDP captures
+  std::vector<std::string> only;      ///< --rule
+  LookOptions look;
 };
 
 /// The switch alignment as a fleet per-host checker: every host against every switch, paired
@@ -122,6 +124,10 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
                             "or directories holding them", "fleet"});
     return;
   }
+  for (const std::string& sel : o.only)
+    if (std::optional<std::string> why =
+            rules::selector_error({rules::Family::fleet, rules::Family::host, rules::Family::switch_port}, sel))
+      return report_error(ctx, Error{ErrorKind::malformed_input, *why, "--rule"});
   Result<Policy> policy = load_policy(o.policy);
   if (!policy) return report_error(ctx, policy.error());
 
@@ -163,11 +169,22 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
   }
   static const std::map<std::string, fleet::Format> k_formats{
       {"text", fleet::Format::text}, {"json", fleet::Format::json}, {"markdown", fleet::Format::markdown}};
+  fleet::keep_rules(report, o.only);
   fleet::RenderOptions ro;
   ro.policy_name = policy->name;
+  ro.quiet = o.look.quiet;
+  ro.color = use_color(o.look, o.output);
   if (!write_output(ctx, o.output, fleet::render(report, k_formats.at(o.format), ro))) return;
   Severity threshold = severity_from_string(o.fail_on).value_or(Severity::error);
-  ctx.exit_code = report.has_problem(threshold) ? ExitCode::findings : ExitCode::ok;
+  if (report.has_problem(threshold)) {
+    ctx.exit_code = ExitCode::findings;
+  } else if (!fleet::anything_judged(report)) {
+    ctx.err << "rocekit: not judged: no cross-host check and no per-host rule passed or failed"
+            << (o.only.empty() ? "" : " among the --rule selection") << "\n";
+    ctx.exit_code = ExitCode::not_judged;
+  } else {
+    ctx.exit_code = ExitCode::ok;
+  }
 }
 
 }  // namespace
@@ -201,6 +218,9 @@ void add_fleet_command(CLI::App& app, Context& ctx) {
                   "Directory of per-host LLDP captures named <hostname>.txt, or <input name>.txt for a host "
                   "without hostname (lldpctl, -f keyvalue/json, "
                   "lldptool -t -n -i IF)");
+  cmd->add_option("--rule", opts->only,
+                  "Only these rule ids or areas: fleet.*, host (qos, net, ...) and switch.* rules (repeatable)");
+  add_look_options(*cmd, opts->look, "Text and Markdown: leave passing cross-host checks out");
   cmd->add_flag("--list-rules", opts->list_rules, "Print the fleet rules (docs/rules.md \"Fleet rules\"; also `rocekit rules list`) and exit");
   cmd->callback([opts, &ctx] { run_fleet_command(ctx, *opts); });
 }

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -50,6 +51,17 @@ void add_policy_command(CLI::App& app, Context& ctx) {
     if (!p) return report_error(ctx, p.error());
     ctx.out << policy_to_yaml(*p);
   });
+  auto files = std::make_shared<std::vector<std::string>>();
+  CLI::App* validate = cmd->add_subcommand(
+      "validate", "Check policy files (types, ranges, contradictions) without judging a host; exit 2 on the first error");
+  validate->add_option("file", *files, "Policy YAML file(s)")->required();
+  validate->callback([files, &ctx] {
+    for (const std::string& f : *files) {
+      Result<Policy> p = load_policy(f);
+      if (!p) return report_error(ctx, p.error());
+      ctx.out << "ok: " << f << " (policy " << p->name << ")\n";
+    }
+  });
 }
 
 void add_parse_command(CLI::App& app, Context& ctx) {
@@ -57,9 +69,18 @@ void add_parse_command(CLI::App& app, Context& ctx) {
   auto file = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
       "parse", "Parse one tool output and print the parser's JSON (for debugging captures)");
-  cmd->add_option("tool", *tool, "Tool id (see `rocekit parse --list`), or 'auto'")->required();
-  cmd->add_option("file", *file, "File with the tool's output (capture header allowed)")->required();
-  cmd->callback([tool, file, &ctx] {
+  auto list = std::make_shared<bool>(false);
+  cmd->add_flag("--list", *list, "List the tool ids with the command that produces each, and exit");
+  cmd->add_option("tool", *tool, "Tool id (see `rocekit parse --list`), or 'auto'");
+  cmd->add_option("file", *file, "File with the tool's output (capture header allowed)");
+  cmd->callback([tool, file, list, &ctx] {
+    if (*list) {
+      if (!tool->empty()) return report_error(ctx, Error{ErrorKind::malformed_input, "--list takes no TOOL or FILE", "parse"});
+      for (const capture::Tool& t : capture::all_tools()) ctx.out << t.id << "\t" << t.command << "\n";
+      return;
+    }
+    if (tool->empty() || file->empty())
+      return report_error(ctx, Error{ErrorKind::malformed_input, "give TOOL FILE (or --list)", "parse"});
     std::error_code ec;
     if (!std::filesystem::is_regular_file(*file, ec))
       return report_error(ctx, Error{ErrorKind::io, "not a regular file", *file});

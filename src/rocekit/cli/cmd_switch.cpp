@@ -1,5 +1,5 @@
 // rocekit switch: show a switch QoS configuration, or check hosts against it (issue 7).
-#include <unistd.h>
+#include <algorithm>
 
 #include <map>
 #include <memory>
@@ -24,8 +24,8 @@ struct SwitchCheckOptions {
   std::string policy;
   std::string fail_on = "error";
   std::string output;
-  bool quiet = false;
-  std::string color = "auto";
+  LookOptions look;
+  std::vector<std::string> only;  ///< --rule
 };
 
 void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
@@ -36,6 +36,9 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
     return report_error(ctx, Error{ErrorKind::malformed_input,
                                    "--lldp is one host's capture: give exactly one HOST (or use --port-map)",
                                    "switch check"});
+  for (const std::string& sel : o.only)
+    if (std::optional<std::string> why = rules::selector_error({rules::Family::switch_port}, sel))
+      return report_error(ctx, Error{ErrorKind::malformed_input, *why, "--rule"});
   Result<Policy> policy = load_policy(o.policy);
   if (!policy) return report_error(ctx, policy.error());
   Result<switchcfg::SwitchQos> sw = switchcfg::load_switch_config(o.switch_config);
@@ -63,15 +66,16 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
   render::Options ro;
   ro.policy_name = policy->name;
   ro.detail = true;  // a few findings per port pair: the detail is the report
-  ro.hide_pass = o.quiet;
-  ro.hide_not_applicable = o.quiet;
-  ro.color = o.color == "always" || (o.color == "auto" && o.output.empty() && ::isatty(1));
+  ro.hide_pass = o.look.quiet;
+  ro.hide_not_applicable = o.look.quiet;
+  ro.color = use_color(o.look, o.output);
   static const std::map<std::string, render::Format> k_formats{
       {"text", render::Format::text}, {"json", render::Format::json}, {"markdown", render::Format::markdown}};
   const render::Format fmt = k_formats.at(o.format);
   std::string text;
   nlohmann::json reports = nlohmann::json::array();
   bool failed = false;
+  bool judged = false;
   const Severity threshold = severity_from_string(o.fail_on).value_or(Severity::error);
   for (const std::string& h : o.hosts) {
     Result<Snapshot> snap = load_input(h);
@@ -84,7 +88,11 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
     }
     rules::Report report;
     report.findings = switchcfg::check_alignment(*snap, *sw, host_map ? &*host_map : nullptr, *policy);
+    std::erase_if(report.findings, [&](const Finding& f) { return !rules::selects_any(f.rule, o.only); });
     failed = failed || report.has_failure_at_or_above(threshold);
+    judged = judged || std::any_of(report.findings.begin(), report.findings.end(), [](const Finding& f) {
+               return f.outcome == Outcome::pass || f.outcome == Outcome::fail;
+             });
     if (fmt == render::Format::json) {
       reports.push_back(render::report_json(*snap, report, ro));
     } else {
@@ -105,7 +113,14 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
     text = head + text;
   }
   if (!write_output(ctx, o.output, text)) return;
-  ctx.exit_code = failed ? ExitCode::findings : ExitCode::ok;
+  if (failed) {
+    ctx.exit_code = ExitCode::findings;
+  } else if (!judged) {
+    ctx.err << "rocekit: not judged: no switch rule passed or failed (every check is unknown or not applicable)\n";
+    ctx.exit_code = ExitCode::not_judged;
+  } else {
+    ctx.exit_code = ExitCode::ok;
+  }
 }
 
 }  // namespace
@@ -142,8 +157,9 @@ void add_switch_command(CLI::App& app, Context& ctx) {
   check->add_option("--fail-on", o->fail_on, "Exit 1 when a failure of this severity or higher exists (default error)")
       ->check(CLI::IsMember({"info", "warning", "error", "critical"}));
   check->add_option("-o,--output", o->output, "Write the report to this file (atomically)");
-  check->add_flag("-q,--quiet", o->quiet, "Text: list only failures and unknowns");
-  check->add_option("--color", o->color, "auto, always or never")->check(CLI::IsMember({"auto", "always", "never"}));
+  add_look_options(*check, o->look, "Leave passes and not-applicable findings out");
+  check->add_option("--rule", o->only,
+                    "Only these switch rule ids or areas (switch.pfc-priorities, switch; repeatable)");
   check->callback([o, &ctx] { run_switch_check(ctx, *o); });
 }
 

@@ -43,6 +43,15 @@ struct GateOptions {
   std::vector<std::string> required;   ///< rule ids / areas that must be judged on every subject
 };
 void add_gate_options(CLI::App& cmd, GateOptions& o);
+/// -q/--quiet and --color, the same on every reporting command (check, diagnose, fleet, switch
+/// check); `quiet_help` says what -q leaves out of that command's report.
+struct LookOptions {
+  bool quiet = false;
+  std::string color = "auto";
+};
+void add_look_options(CLI::App& cmd, LookOptions& o, const std::string& quiet_help);
+/// --color: always, or auto when the report goes to a terminal (no -o file).
+bool use_color(const LookOptions& o, const std::string& output);
 /// The exit code of a host report: 1 when a failure at or above fail_on exists; else 3 when the
 /// report cannot be called healthy: no RDMA device in the input, an input file not used, no rule
 /// passed or failed, a required rule unknown on a subject, or (fail_on "unknown") any unknown;

@@ -69,6 +69,16 @@ bool write_output(Context& ctx, const std::string& path, const std::string& text
 }
 
 int run_app(CLI::App& app, int argc, char** argv, Context& ctx) {
+  // CLI11's own errors (a value not in a set, a missing argument) read like rocekit's.
+  app.failure_message([](const CLI::App* root, const CLI::Error& e) {
+    std::string where = "rocekit";
+    for (const CLI::App* sub = root; sub;) {
+      std::vector<const CLI::App*> parsed = sub->get_subcommands([](const CLI::App* a) { return a->parsed(); });
+      sub = parsed.empty() ? nullptr : parsed.front();
+      if (sub) where += " " + sub->get_name();
+    }
+    return "rocekit: error: " + std::string(e.what()) + "\nRun `" + where + " --help` for more information.\n";
+  });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

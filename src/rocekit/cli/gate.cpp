@@ -1,5 +1,7 @@
 // The exit code of a host report (commands.hpp `gate`): shared by check, plan and switch check
 // so that no reporting command says "healthy" about what it did not judge.
+#include <unistd.h>
+
 #include <algorithm>
 #include <map>
 #include <string>
@@ -10,13 +12,15 @@
 #include "rocekit/rules/rule.hpp"
 
 namespace rk::cli {
-namespace {
-
-bool selects(const std::string& selector, const std::string& rule) {
-  return selector == rule || selector == rule.substr(0, rule.find('.'));
+void add_look_options(CLI::App& cmd, LookOptions& o, const std::string& quiet_help) {
+  cmd.add_flag("-q,--quiet", o.quiet, quiet_help);
+  cmd.add_option("--color", o.color, "Colour the text report: auto (when standard output is a terminal), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
 }
 
-}  // namespace
+bool use_color(const LookOptions& o, const std::string& output) {
+  return o.color == "always" || (o.color == "auto" && (output.empty() || output == "-") && ::isatty(1));
+}
 
 void add_gate_options(CLI::App& cmd, GateOptions& o) {
   cmd.add_option("--fail-on", o.fail_on,
@@ -46,7 +50,7 @@ ExitCode gate(Context& ctx, const Snapshot& s, const std::vector<Finding>& findi
   for (const Finding& f : findings) {
     if (f.outcome != Outcome::unknown) continue;
     ++unknowns;
-    if (std::any_of(o.required.begin(), o.required.end(), [&](const std::string& r) { return selects(r, f.rule); }))
+    if (std::any_of(o.required.begin(), o.required.end(), [&](const std::string& r) { return rules::selects(f.rule, r); }))
       required_unknown[f.rule].push_back(f.subject);
   }
   for (const auto& [rule, subjects] : required_unknown) {
@@ -57,7 +61,7 @@ ExitCode gate(Context& ctx, const Snapshot& s, const std::vector<Finding>& findi
                   (subjects.size() == 1 ? " subject (" : " subjects (") + list + ")");
   }
   for (const std::string& r : o.required)
-    if (std::none_of(findings.begin(), findings.end(), [&](const Finding& f) { return selects(r, f.rule); }))
+    if (std::none_of(findings.begin(), findings.end(), [&](const Finding& f) { return rules::selects(f.rule, r); }))
       why.push_back("required rule " + r + " gave no finding (disabled by the policy?)");
   if (unknown_gate && unknowns) why.push_back(std::to_string(unknowns) + " checks not judged (--fail-on unknown)");
   if (why.empty()) return ExitCode::ok;

@@ -294,12 +294,12 @@ Result<Window> build_window(const std::vector<Snapshot>& samples, double interva
     if (!t0 || !t1)
       return unexpected(ErrorKind::malformed_input,
                         "the interval is unknown: the inputs carry no collected_at time; give "
-                        "--interval-seconds N");
+                        "--interval DURATION (the time between them, e.g. 30s)");
     if (*t1 <= *t0)
       return unexpected(ErrorKind::malformed_input,
                         "collected_at of the second input (" + last.collected_at +
                             ") is not after the first (" + first.collected_at +
-                            "): give them in time order, or --interval-seconds N");
+                            "): give them in time order, or --interval DURATION");
     w.interval_s = static_cast<double>(*t1 - *t0);
     w.interval_source = "collected_at";
   }

@@ -70,7 +70,7 @@ struct LinkDeltas {
 /// The time window and the per-link deltas.
 struct Window {
   double interval_s = 0;              ///< seconds between first and last sample
-  std::string interval_source;        ///< "collected_at", "--interval-seconds", "measured"
+  std::string interval_source;        ///< "collected_at", "--interval", "measured"
   std::size_t samples = 2;
   std::vector<LinkDeltas> links;
   std::vector<std::string> notes;     ///< "no RDMA devices", counters that disappeared, ...
@@ -153,7 +153,13 @@ enum class Format { text, json, markdown };
 /// Ranked causes, unknowns, then a per-link table of the counters that moved (delta, rate/s,
 /// status). JSON: {"interval_s", "interval_source", "samples", "roce_priority", "causes": [...],
 /// "unknowns": [...], "links": [{"netdev", "rdma_port", "eth": {...}, "rdma": {...}}], "notes"}.
-std::string render(const Diagnosis& d, Format f);
+struct RenderOptions {
+  bool quiet = false;  ///< text/markdown: leave info causes (healthy observations) and the counter table out
+  bool color = false;  ///< text: ANSI colours (faults red, info green, unknown yellow)
+};
+std::string render(const Diagnosis& d, Format f, const RenderOptions& o = {});
+/// Keeps only the causes and unknowns whose id `selectors` select (rules::selects); empty keeps all.
+void keep_rules(Diagnosis& d, const std::vector<std::string>& selectors);
 
 /// Reads one live sample under `root` (normally "/"): /sys/class/net/<if>/statistics/<name>
 /// into NetDev::stats and /sys/class/infiniband/<dev>/ports/<p>/{counters,hw_counters}/<name>

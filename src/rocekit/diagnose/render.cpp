@@ -5,10 +5,15 @@
 #include <nlohmann/json.hpp>
 
 #include "rocekit/diagnose/diagnose.hpp"
+#include "rocekit/rules/rule.hpp"
 
 namespace rk::diagnose {
 
 namespace {
+
+std::string paint(bool color, Outcome o, std::string_view text) {
+  return color ? std::string(ansi_colour(o)) + std::string(text) + "\x1b[0m" : std::string(text);
+}
 
 std::string num(double v) {
   char buf[64];
@@ -95,13 +100,18 @@ std::string header(const Diagnosis& d) {
          std::to_string(d.roce_priority);
 }
 
-std::string render_text(const Diagnosis& d, bool md) {
+std::string render_text(const Diagnosis& d, bool md, const RenderOptions& opt) {
   std::ostringstream o;
   o << (md ? "# rocekit diagnose\n\n" : "rocekit diagnose: ") << header(d) << "\n\n";
   o << (md ? "## Causes\n\n" : "Causes (ranked):\n");
   if (d.causes.empty()) o << (md ? "" : "  ") << "no cause found in the counters that moved\n";
   int i = 0;
+  std::size_t hidden = 0;
   for (const Cause& c : d.causes) {
+    if (opt.quiet && c.severity == Severity::info) {
+      ++hidden;
+      continue;
+    }
     ++i;
     if (md) {
       o << i << ". **" << c.id << "** on `" << c.subject << "` (" << to_string(c.severity)
@@ -109,20 +119,25 @@ std::string render_text(const Diagnosis& d, bool md) {
       for (const CounterEvidence& e : c.evidence) o << "   - `" << evidence_line(e) << "`\n";
       o << "   - next: " << c.next_step << "\n";
     } else {
-      o << "  " << i << ". [" << to_string(c.severity) << "/" << to_string(c.confidence) << "] "
-        << c.id << " on " << c.subject << "\n     " << c.summary << "\n";
+      std::ostringstream head;
+      head << "  " << i << ". [" << to_string(c.severity) << "/" << to_string(c.confidence) << "] " << c.id
+           << " on " << c.subject;
+      o << paint(opt.color && !md, c.severity == Severity::info ? Outcome::pass : Outcome::fail, head.str())
+        << "\n     " << c.summary << "\n";
       for (const CounterEvidence& e : c.evidence) o << "       " << evidence_line(e) << "\n";
       o << "     next: " << c.next_step << "\n";
     }
   }
+  if (hidden) o << (md ? "\n" : "  ") << hidden << " healthy observation(s) (info) left out by -q\n";
   if (!d.unknowns.empty()) {
-    o << (md ? "\n## Unknown\n\n" : "\nUnknown (could not judge):\n");
+    o << (md ? "\n## Unknown\n\n" : "\n" + paint(opt.color, Outcome::unknown, "Unknown (could not judge):") + "\n");
     for (const Unknown& u : d.unknowns)
       o << (md ? "- **" : "  ") << u.id << (md ? "**" : "") << " on " << u.subject << ": "
         << u.reason << "\n";
   }
-  o << (md ? "\n## Counters that moved\n" : "\nCounters that moved (delta, rate/s):\n");
+  if (!opt.quiet) o << (md ? "\n## Counters that moved\n" : "\nCounters that moved (delta, rate/s):\n");
   for (const LinkDeltas& l : d.window.links) {
+    if (opt.quiet) break;
     o << (md ? "\n### " : "  ") << l.subject() << (md ? "\n\n" : "\n");
     if (!l.pairing_note.empty() && l.pairing_note.rfind("assumed", 0) == 0)
       o << (md ? "" : "    ") << "(" << l.pairing_note << ")\n";
@@ -167,13 +182,18 @@ std::string render_text(const Diagnosis& d, bool md) {
 
 }  // namespace
 
-std::string render(const Diagnosis& d, Format f) {
+std::string render(const Diagnosis& d, Format f, const RenderOptions& o) {
   switch (f) {
     case Format::json: return render_json(d);
-    case Format::markdown: return render_text(d, true);
-    case Format::text: return render_text(d, false);
+    case Format::markdown: return render_text(d, true, o);
+    case Format::text: return render_text(d, false, o);
   }
-  return render_text(d, false);
+  return render_text(d, false, o);
+}
+
+void keep_rules(Diagnosis& d, const std::vector<std::string>& selectors) {
+  std::erase_if(d.causes, [&](const Cause& c) { return !rules::selects_any(c.id, selectors); });
+  std::erase_if(d.unknowns, [&](const Unknown& u) { return !rules::selects_any(u.id, selectors); });
 }
 
 }  // namespace rk::diagnose

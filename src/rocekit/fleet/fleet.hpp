@@ -256,6 +256,11 @@ Result<Snapshot> load_snapshot_json(const std::filesystem::path& path);
 
 /// Loads, checks and reduces every host (in parallel), then compares them.
 FleetReport run_fleet(const Discovery& inputs, const Options& options);
+/// Keeps only what `selectors` (rule ids or areas: rules::selects) select: cross-host checks,
+/// per-host failures and rule tallies. Input problems are always kept. Empty: keeps everything.
+void keep_rules(FleetReport& r, const std::vector<std::string>& selectors);
+/// True when a cross-host check or a per-host rule passed or failed on some host.
+bool anything_judged(const FleetReport& r);
 
 // ---------------------------------------------------------------- rules and rendering --------
 
@@ -271,6 +276,8 @@ struct RenderOptions {
   std::size_t max_hosts_detail = 200;  ///< text/markdown: host detail rows (JSON lists all)
   std::size_t max_outliers = 20;       ///< text/markdown: outliers per check (JSON lists all)
   std::string policy_name = "default";
+  bool quiet = false;  ///< text/markdown: leave passing cross-host checks out
+  bool color = false;  ///< text: ANSI colours by outcome
 };
 /// JSON report: `{fleet_report_version: 1, tool_version, policy, summary {hosts, hosts_loaded,
 /// hosts_failed_to_load, nics, checks_failed, ...}, problems[], rules[], consistency[],

@@ -206,9 +206,13 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
   std::map<std::string, NvPass> nv_pass = passing_nv_parameters(r);
   for (const Consistency* c : sorted_checks(r)) {
     if (is_passing_nv(*c)) continue;  // one line per model below
-    out += fmt::format("  {:<8} {:<34} {} ({}): {}{}\n", render::outcome_label(c->outcome), c->rule, c->setting,
-                       c->group, c->outcome == Outcome::fail ? "[" + std::string(to_string(c->severity)) + "] " : "",
-                       c->message);
+    if (o.quiet && c->outcome == Outcome::pass) continue;
+    out += render::paint(o.color, c->outcome,
+                         fmt::format("  {:<8} {:<34} {} ({}): {}{}", render::outcome_label(c->outcome), c->rule,
+                                     c->setting, c->group,
+                                     c->outcome == Outcome::fail ? "[" + std::string(to_string(c->severity)) + "] " : "",
+                                     c->message)) +
+           "\n";
     std::size_t shown = 0;
     for (const Outlier& ol : c->outliers) {
       if (shown++ == o.max_outliers) {
@@ -231,10 +235,15 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
         break;  // one example reason
       }
   }
-  for (const auto& [group, n] : nv_pass)
-    out += fmt::format("  {:<8} {:<34} nv.* ({}): {} firmware parameters, each the same on every physical NIC "
-                       "(one check each in -f json)\n",
-                       render::outcome_label(Outcome::pass), "fleet.nv-config-consistent", group, n.parameters);
+  for (const auto& [group, n] : nv_pass) {
+    if (o.quiet) break;
+    out += render::paint(o.color, Outcome::pass,
+                         fmt::format("  {:<8} {:<34} nv.* ({}): {} firmware parameters, each the same on every "
+                                     "physical NIC (one check each in -f json)",
+                                     render::outcome_label(Outcome::pass), "fleet.nv-config-consistent", group,
+                                     n.parameters)) +
+           "\n";
+  }
   if (!r.cross.multi_host.empty()) {
     out += "\nMulti-Host NICs (one physical NIC seen from several hosts):\n";
     for (const MultiHostNic& m : r.cross.multi_host) {
@@ -287,7 +296,9 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
                          ho.check->setting, ho.outlier->value, reference_label(*ho.check));
     }
     for (const HostFinding& f : h.failures)
-      out += fmt::format("    FAIL     {:<34} {} [{}] {}\n", f.rule, f.subject, to_string(f.severity), f.message);
+      out += render::paint(o.color, Outcome::fail,
+                           fmt::format("    FAIL     {:<34} {} [{}] {}", f.rule, f.subject, to_string(f.severity), f.message)) +
+             "\n";
   }
   out += fmt::format("  {} hosts without failing findings or outliers\n", clean);
   return out;
@@ -304,14 +315,17 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
          "|---|---|---|---|---|---|---|\n";
   for (const Consistency* c : sorted_checks(r)) {
     if (is_passing_nv(*c)) continue;
+    if (o.quiet && c->outcome == Outcome::pass) continue;
     out += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} |\n", render::outcome_label(c->outcome),
                        to_string(c->severity), c->rule, c->setting, md_escape(c->group),
                        md_reference(*c), md_escape(c->message));
   }
-  for (const auto& [group, n] : passing_nv_parameters(r))
+  for (const auto& [group, n] : passing_nv_parameters(r)) {
+    if (o.quiet) break;
     out += fmt::format("| {} | {} | `{}` | nv.* | {} | - | {} firmware parameters, each the same on every physical NIC |\n",
                        render::outcome_label(Outcome::pass), to_string(n.severity),
                        "fleet.nv-config-consistent", md_escape(group), n.parameters);
+  }
   bool header = false;
   for (const Consistency* c : sorted_checks(r)) {
     if (c->outcome != Outcome::fail && c->tied.empty()) continue;

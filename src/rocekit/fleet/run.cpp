@@ -24,6 +24,25 @@ bool FleetReport::has_problem(Severity threshold) const {
   return false;
 }
 
+void keep_rules(FleetReport& r, const std::vector<std::string>& selectors) {
+  if (selectors.empty()) return;
+  auto drop = [&](const std::string& rule) { return !rules::selects_any(rule, selectors); };
+  std::erase_if(r.cross.checks, [&](const Consistency& c) { return drop(c.rule); });
+  std::erase_if(r.rules, [&](const RuleTally& t) { return drop(t.rule); });
+  for (HostSummary& h : r.hosts) std::erase_if(h.failures, [&](const HostFinding& f) { return drop(f.rule); });
+}
+
+bool anything_judged(const FleetReport& r) {
+  for (const Consistency& c : r.cross.checks)
+    if (c.outcome == Outcome::pass || c.outcome == Outcome::fail) return true;
+  for (const RuleTally& t : r.rules)  // the kept per-host rules
+    for (const HostSummary& h : r.hosts)
+      if (auto it = h.rule_counts.find(t.rule); it != h.rule_counts.end() &&
+          it->second[static_cast<std::size_t>(Outcome::pass)] + it->second[static_cast<std::size_t>(Outcome::fail)] > 0)
+        return true;
+  return false;
+}
+
 namespace {
 
 /// The built-in severity of a per-host rule (host or switch.*) from the rule registry (warning

@@ -2,6 +2,16 @@
 
 namespace rk {
 
+std::string_view ansi_colour(Outcome o) {
+  switch (o) {
+    case Outcome::fail: return "\x1b[1;31m";
+    case Outcome::unknown: return "\x1b[33m";
+    case Outcome::pass: return "\x1b[32m";
+    case Outcome::not_applicable: return "\x1b[2m";
+  }
+  return "";
+}
+
 std::string_view to_string(Outcome o) {
   switch (o) {
     case Outcome::pass: return "pass";

@@ -23,18 +23,7 @@ int outcome_rank(Outcome o) {
   return 4;
 }
 
-std::string colour(const Options& o, Outcome out, std::string_view text) {
-  if (!o.color) return std::string(text);
-  const char* c = "";
-  switch (out) {
-    case Outcome::fail: c = "\x1b[1;31m"; break;
-    case Outcome::unknown: c = "\x1b[33m"; break;
-    case Outcome::pass: c = "\x1b[32m"; break;
-    case Outcome::not_applicable: c = "\x1b[2m"; break;
-  }
-  return std::string(c) + std::string(text) + "\x1b[0m";
-}
-
+std::string colour(const Options& o, Outcome out, std::string_view text) { return paint(o.color, out, text); }
 
 // Values from inputs (names, capture lines) go through text::escape_control before printing.
 std::string safe(std::string_view t) { return text::escape_control(t); }
@@ -108,6 +97,11 @@ std::string summary_line(const rules::Report& r) {
 }
 
 }  // namespace
+
+std::string paint(bool color, Outcome out, std::string_view text) {
+  if (!color) return std::string(text);
+  return std::string(ansi_colour(out)) + std::string(text) + "\x1b[0m";
+}
 
 std::string outcome_label(Outcome o) {
   switch (o) {

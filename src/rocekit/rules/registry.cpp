@@ -87,30 +87,45 @@ std::vector<std::string> rule_ids() {
   return out;
 }
 
-std::optional<std::string> host_selector_error(std::string_view sel) {
+bool selects(std::string_view id, std::string_view selector) {
+  return id == selector || id.substr(0, id.find('.')) == selector;
+}
+
+bool selects_any(std::string_view id, const std::vector<std::string>& selectors) {
+  return selectors.empty() ||
+         std::any_of(selectors.begin(), selectors.end(), [id](const std::string& s) { return selects(id, s); });
+}
+
+std::optional<std::string> selector_error(std::initializer_list<Family> families, std::string_view sel) {
+  std::vector<const RuleInfo*> rules;
+  for (Family f : families)
+    for (const RuleInfo& r : rules_of(f)) rules.push_back(&r);
   std::vector<std::string> areas;
-  for (const RuleInfo& r : all_rules()) {
-    std::string area(r.id.substr(0, r.id.find('.')));
-    if (r.id == sel || area == sel) return std::nullopt;
+  for (const RuleInfo* r : rules) {
+    std::string area(r->id.substr(0, r->id.find('.')));
+    if (selects(r->id, sel)) return std::nullopt;
     if (std::find(areas.begin(), areas.end(), area) == areas.end()) areas.push_back(area);
   }
   const std::string s(sel);
+  const Family first = *families.begin();
   if (const RuleInfo* other = find_rule(s))
     return "'" + s + "' is a " + std::string(to_string(other->family)) + " rule: it is judged by `" +
-           std::string(command_of(other->family)) + "`, not `rocekit check`";
+           std::string(command_of(other->family)) + "`, not `" + std::string(command_of(first)) + "`";
   std::string best;
   std::size_t best_d = std::string::npos;
   auto consider = [&](const std::string& cand) {
     std::size_t d = text::edit_distance(text::to_lower(s), cand);
     if (d < best_d) best_d = d, best = cand;
   };
-  for (const RuleInfo& r : all_rules()) consider(std::string(r.id));
+  for (const RuleInfo* r : rules) consider(std::string(r->id));
   for (const std::string& a : areas) consider(a);
   std::string msg = "unknown rule id or area '" + s + "'";
   if (best_d <= std::max<std::size_t>(2, s.size() / 4)) msg += ": did you mean '" + best + "'?";
   msg += " (areas: " + join(areas, ", ") + "; `rocekit rules list` shows every id)";
   return msg;
 }
+
+std::optional<std::string> host_selector_error(std::string_view sel) { return selector_error({Family::host}, sel); }
 
 std::vector<std::string> policy_rule_ids() {
   std::vector<std::string> out;
@@ -136,13 +151,7 @@ Report evaluate(const Snapshot& snapshot, const Policy& policy,
   for (const RuleInfo& rule : all_rules()) {
     std::string id(rule.id);
     if (!policy.rule_enabled(id)) continue;
-    if (!only.empty()) {
-      std::string family = id.substr(0, id.find('.'));
-      bool selected = std::any_of(only.begin(), only.end(), [&](const std::string& s) {
-        return s == id || s == family;
-      });
-      if (!selected) continue;
-    }
+    if (!selects_any(id, only)) continue;
     Emitter emit(rule, policy.severity_for(id, rule.severity), report.findings);
     rule.eval(snapshot, policy, emit);
   }

@@ -125,6 +125,13 @@ std::vector<std::string> rule_ids();
 /// "qos.trust-dscp" or "qos") selects no host rule, with the nearest id or area ("did you mean
 /// ..."); nullopt when it selects one.
 std::optional<std::string> host_selector_error(std::string_view selector);
+/// The same for the rules of `families` (the first names the command in the message), e.g.
+/// {Family::fleet, Family::host, Family::switch_port} for `rocekit fleet --rule`.
+std::optional<std::string> selector_error(std::initializer_list<Family> families, std::string_view selector);
+/// True when `selector` is the rule id or its area (the part before the first '.').
+bool selects(std::string_view id, std::string_view selector);
+/// True when `selectors` is empty or one of them selects `id`.
+bool selects_any(std::string_view id, const std::vector<std::string>& selectors);
 /// Ids a policy's `rules:` section may configure: host, switch and fleet rules (diagnose rules
 /// take thresholds from the policy's `diagnose:` section instead).
 std::vector<std::string> policy_rule_ids();
