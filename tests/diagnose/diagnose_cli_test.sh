@@ -90,7 +90,7 @@ grep -q "diag.nic-rx-discards on eth01 (mlx5_0/1)" "$tmp/out" && ok || bad "eth0
 
 # --interval between two inputs: a duration from 1ms to one year (a bare number is seconds), else
 # a clear exit 2 from the option parser.
-for v in 0 inf nan 1e308 1e-300 -5 10x 2d; do
+for v in 0 inf nan 1e308 1e-300 -5 10x 2d 0x10 . 1.2.3s; do
   expect_rc 2 "--interval $v" "$rk" diagnose "$tmp/b4" "$tmp/af" --interval "$v"
   grep -q -- "^rocekit: error: --interval: '$v' is" "$tmp/err" && ok || bad "--interval $v: $(cat "$tmp/err")"
 done

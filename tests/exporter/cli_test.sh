@@ -25,7 +25,9 @@ expect_rc 2 "expected ADDR:PORT" --listen 1.2.3.4 --root "$TREE"
 # A duration must be finite and at most a year (inf used to overflow the sleep: a busy loop deaf
 # to SIGTERM); --interval only repeats a text file.
 expect_rc 2 "rocekit: error: --interval: 'inf' is not a duration" --root "$TREE" --textfile "$TMP" --interval inf
-expect_rc 2 "rocekit: error: --interval: '1e300' is outside 0s to 1 year" --root "$TREE" --textfile "$TMP" --interval 1e300
+expect_rc 2 "rocekit: error: --interval: '99999999' is outside 0s to 1 year" --root "$TREE" --textfile "$TMP" --interval 99999999
+expect_rc 2 "rocekit: error: --interval: '1e300' is not a duration" --root "$TREE" --textfile "$TMP" --interval 1e300
+expect_rc 2 "rocekit: error: --interval: '0x10' is not a duration" --root "$TREE" --textfile "$TMP" --interval 0x10
 expect_rc 2 "rocekit: error: --state-interval: 'nan' is not a duration" --root "$TREE" --textfile "$TMP" --state-interval nan
 expect_rc 2 "rocekit: error: --interval: '-1' is not a duration" --root "$TREE" --textfile "$TMP" --interval -1
 expect_rc 2 "rocekit: error: --state-interval: '2y' is not a duration" --root "$TREE" --textfile "$TMP" --state-interval 2y

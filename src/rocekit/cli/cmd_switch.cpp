@@ -1,5 +1,4 @@
 // rocekit switch: show a switch QoS configuration, or check hosts against it (issue 7).
-#include <algorithm>
 
 #include <map>
 #include <memory>
@@ -9,6 +8,7 @@
 #include "rocekit/cli/commands.hpp"
 #include "rocekit/core/text.hpp"
 #include "rocekit/pipeline.hpp"
+#include "rocekit/rules/judged.hpp"
 #include "rocekit/switchcfg/switchcfg.hpp"
 
 namespace rk::cli {
@@ -90,9 +90,7 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
     report.findings = switchcfg::check_alignment(*snap, *sw, host_map ? &*host_map : nullptr, *policy);
     std::erase_if(report.findings, [&](const Finding& f) { return !rules::selects_any(f.rule, o.only); });
     failed = failed || report.has_failure_at_or_above(threshold);
-    judged = judged || std::any_of(report.findings.begin(), report.findings.end(), [](const Finding& f) {
-               return f.outcome == Outcome::pass || f.outcome == Outcome::fail;
-             });
+    judged = judged || rules::anything_judged(report.findings);
     if (fmt == render::Format::json) {
       reports.push_back(render::report_json(*snap, report, ro));
     } else {

@@ -1,26 +1,27 @@
 #include "rocekit/cli/duration.hpp"
 
 #include <cmath>
-#include <cstdlib>
+#include <charconv>
+#include <system_error>
 #include <sstream>
 
 namespace rk::cli {
 
 std::optional<double> parse_duration_s(std::string_view text) {
-  std::string s(text);
-  if (s.empty() || !(std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '.')) return std::nullopt;
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  std::string_view unit(end);
+  // A plain decimal number (no sign, exponent or hex: "1e3" and "0x10" are not durations), then a unit.
+  std::size_t n = text.find_first_not_of("0123456789.");
+  std::string_view number = text.substr(0, n), unit = n == std::string_view::npos ? "" : text.substr(n);
+  double v = 0;
+  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v, std::chars_format::fixed);
+  if (number.empty() || ec != std::errc() || end != number.data() + number.size()) return std::nullopt;
   double scale = 0;
   if (unit.empty() || unit == "s") scale = 1;
   else if (unit == "ms") scale = 0.001;
   else if (unit == "m") scale = 60;
   else if (unit == "h") scale = 3600;
   else return std::nullopt;
-  v *= scale;
-  if (!std::isfinite(v) || v < 0) return std::nullopt;
-  return v;
+  if (!std::isfinite(v * scale)) return std::nullopt;
+  return v * scale;
 }
 
 namespace {

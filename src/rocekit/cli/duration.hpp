@@ -11,7 +11,7 @@
 namespace rk::cli {
 
 /// "500ms", "10s", "2m", "1h" or a bare number of seconds ("10", "0.2") -> seconds.
-/// nullopt when malformed, not finite or negative.
+/// nullopt for anything else: a sign, an exponent, hex, another unit, an infinite value.
 std::optional<double> parse_duration_s(std::string_view text);
 
 /// Adds option `name` taking a duration (parse_duration_s) into `seconds` (nullopt: not given),

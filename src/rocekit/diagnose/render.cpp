@@ -11,10 +11,6 @@ namespace rk::diagnose {
 
 namespace {
 
-std::string paint(bool color, Outcome o, std::string_view text) {
-  return color ? std::string(ansi_colour(o)) + std::string(text) + "\x1b[0m" : std::string(text);
-}
-
 std::string num(double v) {
   char buf[64];
   if (v == 0) return "0";
@@ -100,44 +96,10 @@ std::string header(const Diagnosis& d) {
          std::to_string(d.roce_priority);
 }
 
-std::string render_text(const Diagnosis& d, bool md, const RenderOptions& opt) {
-  std::ostringstream o;
-  o << (md ? "# rocekit diagnose\n\n" : "rocekit diagnose: ") << header(d) << "\n\n";
-  o << (md ? "## Causes\n\n" : "Causes (ranked):\n");
-  if (d.causes.empty()) o << (md ? "" : "  ") << "no cause found in the counters that moved\n";
-  int i = 0;
-  std::size_t hidden = 0;
-  for (const Cause& c : d.causes) {
-    if (opt.quiet && c.severity == Severity::info) {
-      ++hidden;
-      continue;
-    }
-    ++i;
-    if (md) {
-      o << i << ". **" << c.id << "** on `" << c.subject << "` (" << to_string(c.severity)
-        << ", confidence " << to_string(c.confidence) << "): " << c.summary << "\n";
-      for (const CounterEvidence& e : c.evidence) o << "   - `" << evidence_line(e) << "`\n";
-      o << "   - next: " << c.next_step << "\n";
-    } else {
-      std::ostringstream head;
-      head << "  " << i << ". [" << to_string(c.severity) << "/" << to_string(c.confidence) << "] " << c.id
-           << " on " << c.subject;
-      o << paint(opt.color && !md, c.severity == Severity::info ? Outcome::pass : Outcome::fail, head.str())
-        << "\n     " << c.summary << "\n";
-      for (const CounterEvidence& e : c.evidence) o << "       " << evidence_line(e) << "\n";
-      o << "     next: " << c.next_step << "\n";
-    }
-  }
-  if (hidden) o << (md ? "\n" : "  ") << hidden << " healthy observation(s) (info) left out by -q\n";
-  if (!d.unknowns.empty()) {
-    o << (md ? "\n## Unknown\n\n" : "\n" + paint(opt.color, Outcome::unknown, "Unknown (could not judge):") + "\n");
-    for (const Unknown& u : d.unknowns)
-      o << (md ? "- **" : "  ") << u.id << (md ? "**" : "") << " on " << u.subject << ": "
-        << u.reason << "\n";
-  }
-  if (!opt.quiet) o << (md ? "\n## Counters that moved\n" : "\nCounters that moved (delta, rate/s):\n");
+/// The per-link table of the counters that moved (delta, rate/s, status).
+void render_counters(std::ostringstream& o, const Diagnosis& d, bool md) {
+  o << (md ? "\n## Counters that moved\n" : "\nCounters that moved (delta, rate/s):\n");
   for (const LinkDeltas& l : d.window.links) {
-    if (opt.quiet) break;
     o << (md ? "\n### " : "  ") << l.subject() << (md ? "\n\n" : "\n");
     if (!l.pairing_note.empty() && l.pairing_note.rfind("assumed", 0) == 0)
       o << (md ? "" : "    ") << "(" << l.pairing_note << ")\n";
@@ -173,6 +135,44 @@ std::string render_text(const Diagnosis& d, bool md, const RenderOptions& opt) {
       }
     }
   }
+}
+
+std::string render_text(const Diagnosis& d, bool md, const RenderOptions& opt) {
+  std::ostringstream o;
+  o << (md ? "# rocekit diagnose\n\n" : "rocekit diagnose: ") << header(d) << "\n\n";
+  o << (md ? "## Causes\n\n" : "Causes (ranked):\n");
+  if (d.causes.empty()) o << (md ? "" : "  ") << "no cause found in the counters that moved\n";
+  int i = 0;
+  std::size_t hidden = 0;
+  for (const Cause& c : d.causes) {
+    if (opt.quiet && c.severity == Severity::info) {
+      ++hidden;
+      continue;
+    }
+    ++i;
+    if (md) {
+      o << i << ". **" << c.id << "** on `" << c.subject << "` (" << to_string(c.severity)
+        << ", confidence " << to_string(c.confidence) << "): " << c.summary << "\n";
+      for (const CounterEvidence& e : c.evidence) o << "   - `" << evidence_line(e) << "`\n";
+      o << "   - next: " << c.next_step << "\n";
+    } else {
+      std::ostringstream head;
+      head << "  " << i << ". [" << to_string(c.severity) << "/" << to_string(c.confidence) << "] " << c.id
+           << " on " << c.subject;
+      o << paint(opt.color, c.severity == Severity::info ? Outcome::pass : Outcome::fail, head.str())
+        << "\n     " << c.summary << "\n";
+      for (const CounterEvidence& e : c.evidence) o << "       " << evidence_line(e) << "\n";
+      o << "     next: " << c.next_step << "\n";
+    }
+  }
+  if (hidden) o << (md ? "\n" : "  ") << hidden << " healthy observation(s) (info) left out by -q\n";
+  if (!d.unknowns.empty()) {
+    o << (md ? "\n## Unknown\n\n" : "\n" + paint(opt.color, Outcome::unknown, "Unknown (could not judge):") + "\n");
+    for (const Unknown& u : d.unknowns)
+      o << (md ? "- **" : "  ") << u.id << (md ? "**" : "") << " on " << u.subject << ": "
+        << u.reason << "\n";
+  }
+  if (!opt.quiet) render_counters(o, d, md);
   if (!d.window.notes.empty()) {
     o << (md ? "\n## Notes\n\n" : "\nNotes:\n");
     for (const std::string& n : d.window.notes) o << (md ? "- " : "  ") << n << "\n";

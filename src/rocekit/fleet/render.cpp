@@ -207,7 +207,7 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
   for (const Consistency* c : sorted_checks(r)) {
     if (is_passing_nv(*c)) continue;  // one line per model below
     if (o.quiet && c->outcome == Outcome::pass) continue;
-    out += render::paint(o.color, c->outcome,
+    out += paint(o.color, c->outcome,
                          fmt::format("  {:<8} {:<34} {} ({}): {}{}", render::outcome_label(c->outcome), c->rule,
                                      c->setting, c->group,
                                      c->outcome == Outcome::fail ? "[" + std::string(to_string(c->severity)) + "] " : "",
@@ -237,7 +237,7 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
   }
   for (const auto& [group, n] : nv_pass) {
     if (o.quiet) break;
-    out += render::paint(o.color, Outcome::pass,
+    out += paint(o.color, Outcome::pass,
                          fmt::format("  {:<8} {:<34} nv.* ({}): {} firmware parameters, each the same on every "
                                      "physical NIC (one check each in -f json)",
                                      render::outcome_label(Outcome::pass), "fleet.nv-config-consistent", group,
@@ -296,7 +296,7 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
                          ho.check->setting, ho.outlier->value, reference_label(*ho.check));
     }
     for (const HostFinding& f : h.failures)
-      out += render::paint(o.color, Outcome::fail,
+      out += paint(o.color, Outcome::fail,
                            fmt::format("    FAIL     {:<34} {} [{}] {}", f.rule, f.subject, to_string(f.severity), f.message)) +
              "\n";
   }

@@ -12,6 +12,11 @@ std::string_view ansi_colour(Outcome o) {
   return "";
 }
 
+std::string paint(bool color, Outcome o, std::string_view text) {
+  if (!color) return std::string(text);
+  return std::string(ansi_colour(o)) + std::string(text) + "\x1b[0m";
+}
+
 std::string_view to_string(Outcome o) {
   switch (o) {
     case Outcome::pass: return "pass";

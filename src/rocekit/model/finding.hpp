@@ -17,6 +17,8 @@ std::string_view to_string(Outcome o);
 /// The ANSI SGR sequence a terminal report paints `o` in (--color): fail bold red, unknown
 /// yellow, pass green, not applicable dim. "\x1b[0m" ends it.
 std::string_view ansi_colour(Outcome o);
+/// `text` in the colour of `o` when `color`, else unchanged (every reporting command's --color).
+std::string paint(bool color, Outcome o, std::string_view text);
 std::string_view to_string(Severity s);
 std::optional<Outcome> outcome_from_string(std::string_view s);
 std::optional<Severity> severity_from_string(std::string_view s);

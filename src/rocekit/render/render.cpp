@@ -98,11 +98,6 @@ std::string summary_line(const rules::Report& r) {
 
 }  // namespace
 
-std::string paint(bool color, Outcome out, std::string_view text) {
-  if (!color) return std::string(text);
-  return std::string(ansi_colour(out)) + std::string(text) + "\x1b[0m";
-}
-
 std::string outcome_label(Outcome o) {
   switch (o) {
     case Outcome::fail: return "FAIL";

@@ -31,9 +31,6 @@ struct Options {
 /// Human-readable report grouped by subject (NIC, port, PCI function), failures first.
 /// The outcome as the text reports print it: "FAIL", "UNKNOWN", "pass", "n/a".
 std::string outcome_label(Outcome o);
-/// `text` in the ANSI colour of `o` (fail red, unknown yellow, pass green, not applicable dim)
-/// when `color`, else unchanged. For every reporting command's --color.
-std::string paint(bool color, Outcome o, std::string_view text);
 
 std::string report_text(const Snapshot& s, const rules::Report& r, const Options& o);
 /// Machine-readable report; see docs/check-output.md for the schema.
