@@ -18,6 +18,7 @@ set(RK_FUZZ_TOOLS
   rdma_statistic
   rdma_res
   rdma_link
+  sysfs_ib_links
   show_counters
   mlxconfig_q
   mlxfwmanager

@@ -47,17 +47,24 @@ def link(root, rel, target_rel):
 
 
 def pcie_config(vendor, device, mps_cap, mps, mrrs, cap_speed, cap_width, sta_speed, sta_width,
-                class_code=0x020000, port_type=0x0):
+                class_code=0x020000, port_type=0x0, acs_ctl=None, buses=None):
     """256 bytes of config space: a PM capability at 0x40, the PCIe capability at 0x60.
     port_type: PCIe capability device/port type (0 endpoint, 4 root port, 5 switch upstream,
-    6 switch downstream); types 4-6 get a type-1 (bridge) header."""
-    c = bytearray(256)
+    6 switch downstream); types 4-6 get a type-1 (bridge) header, with `buses` (primary,
+    secondary, subordinate) at 0x18. With `acs_ctl`, 4096 bytes (as root reads them) with an ACS
+    extended capability at 0x100: capability 0x005f (SrcValid TransBlk ReqRedir CmpltRedir
+    UpstreamFwd DirectTrans, a PEX switch port's set) and control `acs_ctl`."""
+    c = bytearray(4096 if acs_ctl is not None else 256)
     code = {128: 0, 256: 1, 512: 2, 1024: 3, 2048: 4, 4096: 5}
     gen = {2.5: 1, 5: 2, 8: 3, 16: 4, 32: 5, 64: 6}
     struct.pack_into("<HHHH", c, 0, vendor, device, 0x0006, 0x0010)  # status: capability list
     c[0x09], c[0x0a], c[0x0b] = class_code & 0xff, (class_code >> 8) & 0xff, class_code >> 16
     if port_type in (4, 5, 6):
         c[0x0e] = 0x01  # header type 1: PCI-to-PCI bridge
+        if buses:
+            c[0x18], c[0x19], c[0x1a] = buses
+    if acs_ctl is not None:
+        struct.pack_into("<IHH", c, 0x100, 0x000d | (1 << 16), 0x005f, acs_ctl)  # ACS v1, end of list
     c[0x34] = 0x40
     c[0x40], c[0x41] = 0x01, 0x60  # power management -> next 0x60
     c[0x60], c[0x61] = 0x10, 0x00  # PCI Express, end of list
@@ -67,6 +74,13 @@ def pcie_config(vendor, device, mps_cap, mps, mrrs, cap_speed, cap_width, sta_sp
     struct.pack_into("<I", c, 0x6c, gen[cap_speed] | (cap_width << 4))
     struct.pack_into("<H", c, 0x72, gen[sta_speed] | (sta_width << 4))
     return bytes(c)
+
+
+def pci_sysfs_extras(root, dev):
+    """irq and resource, as every sysfs PCI device has them: pciutils' linux-sysfs access method
+    reads both, so `lspci -A linux-sysfs -O sysfs.path=<root>/sys/bus/pci` can list the tree."""
+    write(root, f"{dev}/irq", "0")
+    write(root, f"{dev}/resource", "\n".join(["0x0000000000000000 0x0000000000000000 0x0000000000000000"] * 13))
 
 
 def pci_vpd(product, fields):
@@ -105,6 +119,7 @@ class Host:
             link(self.root, f"sys/module/{driver}/drivers/pci:{driver}", f"sys/bus/pci/drivers/{driver}")
         if config is not None:
             write(self.root, f"{dev}/config", config)
+        pci_sysfs_extras(self.root, dev)
         link(self.root, f"sys/bus/pci/devices/{bdf}", dev)
         return dev
 
@@ -273,14 +288,20 @@ DGX_BAD_QOS = "mlx5_5"       # trust pcp, PFC off, MTU 1500 (GPU3's NIC)
 DGX_BAD_MRRS = "mlx5_10"     # MaxReadReq 512 (GPU6's NIC)
 
 
-def bridge(h, path, bdf, vendor, device, port_type, numa):
+DGX_ACS_SWITCH = 2          # the PCIe switch of GPU2 and mlx5_4: ACS redirect on at its downstream ports
+ACS_REDIRECT_ON = 0x001d    # SrcValid+ ReqRedir+ CmpltRedir+ UpstreamFwd+ (what Linux sets with an IOMMU)
+
+
+def bridge(h, path, bdf, vendor, device, port_type, numa, acs_ctl=0, buses=None):
     """A PCIe bridge (root port, switch upstream/downstream port) at `path` (its sysfs dir)."""
     write(h.root, f"{path}/vendor", f"0x{vendor:04x}")
     write(h.root, f"{path}/device", f"0x{device:04x}")
     write(h.root, f"{path}/class", "0x060400")
     write(h.root, f"{path}/numa_node", str(numa))
     write(h.root, f"{path}/config", pcie_config(vendor, device, 512, 256, 512, 32, 16, 32, 16,
-                                               class_code=0x060400, port_type=port_type))
+                                               class_code=0x060400, port_type=port_type,
+                                               acs_ctl=acs_ctl, buses=buses))
+    pci_sysfs_extras(h.root, path)
     link(h.root, f"sys/bus/pci/devices/{bdf}", path)
 
 
@@ -328,11 +349,15 @@ def dgx_h100():
     for i, (hb, nic_bus, gpu_bus, node) in enumerate(DGX_PAIRS):
         root_port = f"sys/devices/pci0000:{hb:02x}/0000:{hb:02x}:01.0"
         up = f"{root_port}/0000:{hb + 1:02x}:00.0"
-        bridge(h, root_port, f"0000:{hb:02x}:01.0", 0x8086, 0x352a, 4, node)  # Sapphire Rapids root port
-        bridge(h, up, f"0000:{hb + 1:02x}:00.0", 0x1000, 0xc030, 5, node)      # Broadcom PEX890xx switch
+        # Root ports keep ACS on (above the switch it does not touch GPU <-> NIC traffic).
+        bridge(h, root_port, f"0000:{hb:02x}:01.0", 0x8086, 0x352a, 4, node,  # Sapphire Rapids root port
+               acs_ctl=ACS_REDIRECT_ON, buses=(hb, hb + 1, gpu_bus))
+        bridge(h, up, f"0000:{hb + 1:02x}:00.0", 0x1000, 0xc030, 5, node,      # Broadcom PEX890xx switch
+               buses=(hb + 1, hb + 2, gpu_bus))
         for port, bus in ((0, nic_bus), (3, gpu_bus)):
             bridge(h, f"{up}/0000:{hb + 2:02x}:{port:02x}.0", f"0000:{hb + 2:02x}:{port:02x}.0",
-                   0x1000, 0xc030, 6, node)
+                   0x1000, 0xc030, 6, node, acs_ctl=ACS_REDIRECT_ON if i == DGX_ACS_SWITCH else 0,
+                   buses=(hb + 2, bus, bus))
         gpu_parent = f"{up}/0000:{hb + 2:02x}:03.0"
         gdev = h.pci(f"0000:{gpu_bus:02x}:00.0", 0x10de, 0x2330, driver="nvidia", numa=node,
                      parent=gpu_parent,
@@ -342,7 +367,8 @@ def dgx_h100():
         nics.append((nic_bus, 0, node, f"{up}/0000:{hb + 2:02x}:00.0", i, 1))
     for j, (hb, nic_bus, node) in enumerate(DGX_STORAGE):
         root_port = f"sys/devices/pci0000:{hb:02x}/0000:{hb:02x}:01.0"
-        bridge(h, root_port, f"0000:{hb:02x}:01.0", 0x8086, 0x352a, 4, node)
+        bridge(h, root_port, f"0000:{hb:02x}:01.0", 0x8086, 0x352a, 4, node, acs_ctl=ACS_REDIRECT_ON,
+               buses=(hb, nic_bus, nic_bus))
         for fn in (0, 1):
             nics.append((nic_bus, fn, node, root_port, 8 + 2 * j + fn, 2))
     nics.sort()

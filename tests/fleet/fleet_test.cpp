@@ -394,9 +394,9 @@ TEST(FleetPhysicalNic, BoardSerialFromDevlinkAndFromLspciVpd) {
   HostSummary h = summarize_host(*cx4, "x", Policy{});
   ASSERT_FALSE(h.nics.empty());
   EXPECT_EQ(h.nics[0].physical_id, "");
-  // The field round-trips through the snapshot JSON (schema_version 2).
+  // The field round-trips through the snapshot JSON (since schema_version 2).
   Result<Snapshot> back = snapshot_from_json(snapshot_to_json(*cx7));
   ASSERT_TRUE(back);
-  EXPECT_EQ(back->schema_version, 2);
+  EXPECT_EQ(back->schema_version, k_snapshot_schema_version);
   EXPECT_EQ(back->find_pci("0000:08:00.0")->board_serial_number, "MT0000XZ00AA");
 }

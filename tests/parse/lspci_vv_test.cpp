@@ -1,5 +1,7 @@
 #include "rocekit/parse/lspci_vv.hpp"
 
+#include <stdexcept>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -19,9 +21,65 @@ TEST(LspciVvGolden, CorpusFiles) {
   for (const char* f : {"lspci/homelab-host01-cx4lx-dell-x8.txt",
                         "lspci/homelab-host02-cx4-100g-x16-downgraded-x8.txt",
                         "lspci/iommu-list-cx7-vf-speed-unknown-x0.txt",
-                        "lspci/oci-h100-lspci-vv-grep-mellanox-flash-recovery.txt"}) {
+                        "lspci/oci-h100-lspci-vv-grep-mellanox-flash-recovery.txt",
+                        "pcie_path/n1sdp-plx8749-lspci-vvxxx-acs-redirect-on.txt",
+                        "pcie_path/ben-blog-pex8747-dsp-03-08-lspci-vvv-acs-cap-all-plus-ctl-all-minus.txt",
+                        "pcie_path/rccl547-mi100-cx6-starship-gpp-40-01-1-lspci-vvv-acs-redirect-on-elided.txt"}) {
     test::check_golden(f, run);
   }
+}
+
+// A PCIe switch tree (Arm N1SDP, PLX PEX 8749; lspci -vvxxx): bridges with their bus ranges, the
+// downstream ports' ACS redirect bits, DevCtl flags, and the hex dump lines skipped silently.
+TEST(LspciVv, SwitchTreeWithAcsAndHexDump) {
+  std::string body = test::corpus_body("pcie_path/n1sdp-plx8749-lspci-vvxxx-acs-redirect-on.txt");
+  Result<Parsed<LspciVv>> r = parse_lspci_vv(body);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_TRUE(r->warnings.empty()) << r->warnings.front().message;
+  ASSERT_EQ(r->value.devices.size(), 16u);
+  auto dev = [&](const std::string& bdf) -> const LspciDevice& {
+    for (const LspciDevice& d : r->value.devices)
+      if (d.bdf == bdf) return d;
+    throw std::runtime_error("no " + bdf);
+  };
+  const LspciDevice& root = dev("0000:00:00.0");
+  EXPECT_EQ(root.class_name, "PCI bridge");
+  EXPECT_EQ(root.secondary_bus, 0x01u);
+  EXPECT_EQ(root.subordinate_bus, 0x19u);
+  EXPECT_FALSE(root.has_acs);
+  EXPECT_EQ(root.relaxed_ordering, true);
+  EXPECT_EQ(root.no_snoop, true);
+  const LspciDevice& up = dev("0000:01:00.0");
+  EXPECT_EQ(up.express_type, "Upstream Port");
+  EXPECT_EQ(up.primary_bus, 0x01u);
+  EXPECT_EQ(up.secondary_bus, 0x02u);
+  EXPECT_EQ(up.subordinate_bus, 0x08u);
+  const LspciDevice& dsp = dev("0000:02:12.0");
+  EXPECT_EQ(dsp.express_type, "Downstream Port (Slot-)");
+  EXPECT_EQ(dsp.secondary_bus, 0x06u);
+  ASSERT_TRUE(dsp.has_acs);
+  ASSERT_TRUE(dsp.acs_control.has_value());
+  EXPECT_EQ(dsp.acs_control->get("ReqRedir"), true);
+  EXPECT_EQ(dsp.acs_control->get("CmpltRedir"), true);
+  EXPECT_EQ(dsp.acs_control->get("SrcValid"), true);
+  EXPECT_EQ(dsp.acs_control->get("EgressCtrl"), false);
+  EXPECT_EQ(dsp.acs_control->flags.size(), 7u);
+  EXPECT_EQ(dsp.acs_capability->get("DirectTrans"), true);
+  EXPECT_EQ(dsp.max_payload_bytes, 128u);
+  EXPECT_EQ(dev("0000:06:00.0").express_type, "Legacy Endpoint");
+}
+
+// The PEX 8747 port of a GPU workstation: ACS capable, every control bit off.
+TEST(LspciVv, AcsCapableButOff) {
+  Result<Parsed<LspciVv>> r = parse_lspci_vv(
+      test::corpus_body("pcie_path/ben-blog-pex8747-dsp-03-08-lspci-vvv-acs-cap-all-plus-ctl-all-minus.txt"));
+  ASSERT_TRUE(r.has_value());
+  const LspciDevice& d = r->value.devices.at(0);
+  ASSERT_TRUE(d.acs_control.has_value());
+  for (const auto& [name, on] : d.acs_control->flags) EXPECT_FALSE(on) << name;
+  EXPECT_EQ(d.acs_capability->get("ReqRedir"), true);
+  EXPECT_EQ(d.secondary_bus, 0x04u);
+  EXPECT_EQ(d.relaxed_ordering, false);
 }
 
 // Host-bundle captures are byte-identical to corpus files; they are compared with their twin
@@ -63,7 +121,8 @@ namespace {
 
 /// Which tool a corpus file belongs to, from its path; "" for other tools.
 std::string tool_of(const std::string& rel) {
-  if (rel.starts_with("lspci/")) return "lspci";
+  if (rel.starts_with("lspci/") || (rel.starts_with("pcie_path/") && rel.find("lspci-vv") != std::string::npos))
+    return "lspci";
   if (rel.starts_with("mlxconfig/")) return "mlxconfig";
   if (rel.starts_with("nvidia_smi_topo/")) return "topo";
   if (rel.starts_with("flint/") && rel.find("mlxfwmanager") != std::string::npos) return "fwm";

@@ -2,6 +2,8 @@
 // rules/host_rules.cpp) on hand-built snapshots.
 #include "host_cases.hpp"
 
+#include <algorithm>
+
 namespace rk::testcases {
 namespace {
 
@@ -73,7 +75,66 @@ Snapshot gpus(std::vector<std::string> relations) {
   return s;
 }
 
+/// gpu0 (0000:03:00.0) and mlx5_0 (0000:04:00.0) on two downstream ports (02:00.0, 02:01.0)
+/// of one PCIe switch (upstream 01:00.0) under root port 00:01.0. `redirect` names the bridges
+/// whose ACS Control has ReqRedir+ CmpltRedir+; `unreadable` one whose ACS was not readable.
+Snapshot acs_tree(std::vector<std::string> redirect, std::string unreadable = "", std::string relation = "PIX") {
+  Snapshot s;
+  Gpu g;
+  g.index = 0;
+  g.bdf = "0000:03:00.0";
+  g.parent_bdf = "0000:02:00.0";
+  g.nics.push_back(GpuNicLink{"mlx5_0", relation, {"topo.txt", 2, "hand-built"}});
+  s.gpus.value = std::vector<Gpu>{g};
+  RdmaDevice& d = s.rdma("mlx5_0");
+  d.bdf = "0000:04:00.0";
+  PciFunction& p = s.pci("0000:04:00.0");
+  p.vendor_id = 0x15b3;
+  p.parent_bdf = "0000:02:01.0";
+  std::vector<PciBridge> bridges;
+  auto add = [&](std::string bdf, std::optional<std::string> parent, std::string type) {
+    PciBridge b;
+    b.bdf = bdf;
+    b.parent_bdf = std::move(parent);
+    b.port_type = std::move(type);
+    if (bdf == unreadable) {
+      b.acs.set_missing("needs root: lspci ran without root", ReasonKind::needs_root);
+    } else {
+      PciAcs acs;
+      bool on = std::find(redirect.begin(), redirect.end(), bdf) != redirect.end();
+      acs.control.source_validation = on;
+      acs.control.request_redirect = on;
+      acs.control.completion_redirect = on;
+      b.acs.value = acs;
+      b.acs.source = {"lspci.txt", 10, "ACSCtl: hand-built"};
+    }
+    bridges.push_back(std::move(b));
+  };
+  add("0000:00:01.0", std::nullopt, "Root Port");
+  add("0000:01:00.0", "0000:00:01.0", "Upstream Port");
+  add("0000:02:00.0", "0000:01:00.0", "Downstream Port");
+  add("0000:02:01.0", "0000:01:00.0", "Downstream Port");
+  s.pci_bridges.value = bridges;
+  return s;
+}
+
 const Cases k_cases{
+    host_case("pcie.acs-redirect", Outcome::pass, "gpu0 <-> mlx5_0",
+              "no bridge between gpu0 (0000:03:00.0) and mlx5_0 (0000:04:00.0) redirects peer-to-peer traffic "
+              "(0000:02:00.0, 0000:02:01.0)",
+              [] { return acs_tree({}); }),
+    // ACS on at the root port, above the switch both hang from, does not touch their traffic.
+    host_case("pcie.acs-redirect", Outcome::pass, "gpu0 <-> mlx5_0", "no bridge between gpu0",
+              [] { return acs_tree({"0000:00:01.0"}); }),
+    host_case("pcie.acs-redirect", Outcome::fail, "gpu0 <-> mlx5_0",
+              "ACS redirects peer-to-peer traffic at 0000:02:00.0 (Downstream Port) (ACSCtl SrcValid+ TransBlk- "
+              "ReqRedir+ CmpltRedir+ UpstreamFwd- EgressCtrl- DirectTrans-): GPUDirect RDMA between gpu0",
+              [] { return acs_tree({"0000:02:00.0"}); }),
+    host_case("pcie.acs-redirect", Outcome::unknown, "gpu0 <-> mlx5_0",
+              "ACS state not known at 0000:02:01.0: needs root",
+              [] { return acs_tree({}, "0000:02:01.0"); }),
+    host_case("pcie.acs-redirect", Outcome::not_applicable, "gpu0", "no NIC shares a PCIe switch with gpu0",
+              [] { return acs_tree({"0000:02:00.0"}, "", "PHB"); }),
     host_case("pcie.link-at-capability", Outcome::pass, k_bdf, "LnkSta 16GT/s x16 vs LnkCap 16GT/s x16",
               [] { return pci(16.0, 16); }),
     host_case("pcie.link-at-capability", Outcome::fail, k_bdf, "trained narrower than the card",

@@ -156,7 +156,7 @@ done
 fake ethtool 'if [ "$1" = -i ]; then printf "driver: mlx5_core\nfirmware-version: 22.39.1002 (MT_0000000359)\n\tindented \n\nbus-info: 0000:01:00.0\n"; else printf "fake ethtool output: %s\n" "$*"; fi'
 fake show_gids 'printf "DEV\tPORT\tINDEX\tGID\nmlx5_0\t1\t3\tfe80::1\tv2\tens6"'   # no final newline
 fake mstflint 'echo "-E- Cannot open Device: $2. No such file or directory" >&2; exit 1'
-fake lspci 'printf "%s Ethernet controller: Mellanox Technologies MT2892 Family [ConnectX-6 Dx]\n\tCapabilities: <access denied>\n" "$3"'
+fake lspci 'if [ "$2" = -D ]; then printf "0000:00:01.0 PCI bridge: Intel Corporation Device 352a\n0000:01:00.0 Ethernet controller: Mellanox Technologies MT2892 Family [ConnectX-6 Dx]\n"; else printf "%s Ethernet controller: Mellanox Technologies MT2892 Family [ConnectX-6 Dx]\n\tCapabilities: <access denied>\n" "$3"; fi'
 fake nvidia-smi 'sleep 5; echo late'
 fake dmesg 'printf "[    1.0] mlx5_core 0000:01:00.0: firmware version: 22.39.1002\n[    2.0] usb 1-1: new high-speed USB device\n[    3.0] mlx5_core 0000:01:00.0: 252.048 Gb/s available PCIe bandwidth (16.0 GT/s PCIe x16 link)\n"'
 # Only the basic utilities the script needs, so that no real RDMA/NIC tool is found by accident.
@@ -267,14 +267,14 @@ fi
 # Stand-ins were called only with read forms.
 BDF_RE='(0000:01:00\.0|0001:02:00\.0|0000:00:05\.0)'
 READ_FORMS="ethtool (-[iclgaS] )?(ens6|eth9|eth8)|mlnx_qos -i (ens6|eth9|eth8)|(mstconfig|mlxconfig) -d $BDF_RE -e q"
-READ_FORMS="$READ_FORMS|(mstflint|flint) -d $BDF_RE q|lspci -vvv -s $BDF_RE|devlink dev info pci/$BDF_RE"
+READ_FORMS="$READ_FORMS|(mstflint|flint) -d $BDF_RE q|lspci -vvv -s $BDF_RE|lspci -vvv -D -A linux-sysfs -O sysfs\.path=[^ ]*/sys/bus/pci|devlink dev info pci/$BDF_RE"
 READ_FORMS="$READ_FORMS|ibv_devinfo -v -d mlx5_[01]|rdma (link|statistic) show|ip -s -s link show dev (ens6|eth9|eth8)"
 READ_FORMS="$READ_FORMS|ibdev2netdev -v|nvidia-smi topo -m|show_gids |lsmod |dmesg "
 check "ethtool: read flags only" calls_only ethtool 'ethtool (-[iclgaS] )?ens6'
 check "mlnx_qos: exactly -i <if>" calls_only mlnx_qos 'mlnx_qos -i ens6'
 check "mstconfig: -d <BDF> -e q only" calls_only mstconfig 'mstconfig -d (0000:01:00\.0|0001:02:00\.0) -e q'
 check "mstflint: -d <BDF> q only" calls_only mstflint 'mstflint -d (0000:01:00\.0|0001:02:00\.0) q'
-check "lspci: -vvv -s <BDF> only" calls_only lspci 'lspci -vvv -s (0000:01:00\.0|0001:02:00\.0)'
+check "lspci: -vvv -s <BDF>, and the whole tree of the sysroot" calls_only lspci 'lspci -vvv (-s (0000:01:00\.0|0001:02:00\.0)|-D -A linux-sysfs -O sysfs\.path=[^ ]*/sys/bus/pci)'
 check "devlink: dev info only" calls_only devlink 'devlink dev info pci/(0000:01:00\.0|0001:02:00\.0)'
 check "ibv_devinfo: -v -d <dev>" calls_only ibv_devinfo 'ibv_devinfo -v -d mlx5_[01]'
 check "rdma: link/statistic show only" calls_only rdma 'rdma (link show|statistic show)'

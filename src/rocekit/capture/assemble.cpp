@@ -114,6 +114,10 @@ void fill_reasons(Snapshot& s) {
     default_reason(p.nv_config, r(Section::pci_nv_config));
   }
   default_reason(s.gpus, gap_reason(s, Section::host_gpus));
+  if (!s.pci_bridges.has_value() && s.pci_bridges.reason.empty())
+    s.pci_bridges.set_missing("no PCI bridge in the capture: the PCIe path above the GPUs and NICs needs the "
+                              "whole tree (`lspci -vvv` as root, not `lspci -vvv -s <BDF>`)",
+                              ReasonKind::not_captured);
   default_reason(s.gpudirect, gap_reason(s, Section::host_gpudirect));
   default_reason(s.kernel_modules, gap_reason(s, Section::host_modules));
   default_reason(s.persistence, gap_reason(s, Section::host_persistence));
@@ -190,6 +194,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
   auto order_of = [](const std::string& tool) { return find_tool(tool)->order; };
   std::stable_sort(items.begin(), items.end(),
                    [&](const Item& a, const Item& b) { return order_of(a.tool) < order_of(b.tool); });
+  std::vector<build::SeenGpu> seen_gpus;
   for (const Item& it : items) {
     s.inputs.push_back({it.file->name, it.tool, it.target, "parsed", {}});
     InputFile& in = s.inputs.back();
@@ -201,8 +206,11 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
       continue;
     }
     Ctx c{s, *it.file, it.tool, it.target, parse::strip_capture_header(it.file->bytes), in};
+    c.seen_gpus = &seen_gpus;
     tool->merge(c);
   }
+  build::link_pci_tree(s);
+  build::place_gpus(s, std::move(seen_gpus));
   std::sort(s.inputs.begin(), s.inputs.end(), [](const InputFile& a, const InputFile& b) { return a.file < b.file; });
   build::finish_links(s);
   std::sort(s.netdevs.begin(), s.netdevs.end(), [](const NetDev& a, const NetDev& b) { return a.name < b.name; });

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rocekit/build/pci_tree.hpp"
 #include "rocekit/capture/reader.hpp"
 #include "rocekit/capture/tools.hpp"
 #include "rocekit/core/text.hpp"
@@ -26,6 +27,8 @@ struct Ctx {
   parse::CaptureText text;
   InputFile& input;
   std::vector<std::string_view> body_lines = text::lines(text.body);  ///< split once per file
+  /// NVIDIA GPUs lspci listed, placed once every file is merged (build::place_gpus).
+  std::vector<build::SeenGpu>* seen_gpus = nullptr;
 
   /// Evidence for the first body line containing `needle` (line numbers are file lines).
   Evidence find(std::string_view needle, std::size_t from_body_line = 1) const {
@@ -112,6 +115,7 @@ void on_persistence(Ctx& c);
 void on_lsmod(Ctx& c);
 void on_topo(Ctx& c);
 void on_sysfs_peermem(Ctx& c);
+void on_sysfs_ib_links(Ctx& c);
 void on_cma_roce_mode(Ctx& c);
 void on_ibv_devinfo(Ctx& c);
 void on_show_gids(Ctx& c);

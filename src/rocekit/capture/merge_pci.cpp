@@ -88,10 +88,119 @@ void on_devlink(Ctx& c) {
   }
 }
 
+namespace {
+
+bool is_bridge(const parse::LspciDevice& d) {
+  return d.class_id ? d.class_id->starts_with("0604") : d.class_name == "PCI bridge";
+}
+
+bool is_nvidia_gpu(const parse::LspciDevice& d) {
+  if (!d.vendor_id ? !d.name.starts_with("NVIDIA") : text::to_lower(*d.vendor_id) != "10de") return false;
+  if (d.class_id) return d.class_id->starts_with("0300") || d.class_id->starts_with("0302");
+  return d.class_name == "3D controller" || d.class_name == "VGA compatible controller";
+}
+
+std::optional<std::uint16_t> hex_id(const std::optional<std::string>& s) {
+  if (!s) return std::nullopt;
+  std::optional<std::uint64_t> v = text::parse_hex(*s);
+  if (!v || *v > 0xffff) return std::nullopt;
+  return static_cast<std::uint16_t>(*v);
+}
+
+std::optional<PcieLinkState> link_of(const parse::LspciDevice& d) {
+  if (!d.link_capability && !d.link_status) return std::nullopt;
+  PcieLinkState l;
+  if (d.link_capability) {
+    l.capability.speed_gts = d.link_capability->speed_gts;
+    if (d.link_capability->width_lanes) l.capability.width_lanes = static_cast<int>(*d.link_capability->width_lanes);
+  }
+  if (d.link_status) {
+    l.status.speed_gts = d.link_status->speed_gts;
+    if (d.link_status->width_lanes) l.status.width_lanes = static_cast<int>(*d.link_status->width_lanes);
+    l.status.downgraded = d.link_status->speed_downgraded || d.link_status->width_downgraded;
+  }
+  if (d.max_payload_bytes) l.max_payload_bytes = static_cast<int>(*d.max_payload_bytes);
+  if (d.devcap_max_payload_bytes) l.max_payload_cap_bytes = static_cast<int>(*d.devcap_max_payload_bytes);
+  return l;
+}
+
+AcsBits acs_bits(const parse::PciFlags& f) {
+  AcsBits b;
+  b.source_validation = f.get("SrcValid").value_or(false);
+  b.translation_blocking = f.get("TransBlk").value_or(false);
+  b.request_redirect = f.get("ReqRedir").value_or(false);
+  b.completion_redirect = f.get("CmpltRedir").value_or(false);
+  b.upstream_forwarding = f.get("UpstreamFwd").value_or(false);
+  b.egress_control = f.get("EgressCtrl").value_or(false);
+  b.direct_translated = f.get("DirectTrans").value_or(false);
+  return b;
+}
+
+/// Why a device block says nothing of its capabilities.
+std::string no_capabilities(const parse::LspciDevice& d) {
+  if (d.capabilities_denied) return "lspci ran without root: Capabilities <access denied>";
+  return "the lspci output was filtered (no Capabilities lines for this device)";
+}
+
+void add_bridge(Ctx& c, const parse::LspciDevice& d) {
+  if (!c.snap.pci_bridges.value) c.snap.pci_bridges.value.emplace();
+  std::vector<PciBridge>& bridges = *c.snap.pci_bridges.value;
+  auto it = std::find_if(bridges.begin(), bridges.end(), [&](const PciBridge& b) { return b.bdf == d.bdf; });
+  if (it == bridges.end()) {
+    bridges.push_back(PciBridge{});
+    it = bridges.end() - 1;
+  }
+  PciBridge& b = *it;
+  b.bdf = d.bdf;
+  b.vendor_id = hex_id(d.vendor_id);
+  b.device_id = hex_id(d.device_id);
+  b.name = d.name;
+  if (d.express_type) b.port_type = d.express_type->substr(0, d.express_type->find(" ("));  // "(Slot+)"
+  if (d.secondary_bus) b.secondary_bus = static_cast<int>(*d.secondary_bus);
+  if (d.subordinate_bus) b.subordinate_bus = static_cast<int>(*d.subordinate_bus);
+  b.source = c.at(d.line);
+  if (std::optional<PcieLinkState> l = link_of(d)) {
+    b.link.value = *l;
+    b.link.source = c.find("LnkSta:", d.line);
+  } else {
+    b.link.set_missing(no_capabilities(d), d.capabilities_denied ? ReasonKind::needs_root : ReasonKind::not_captured);
+  }
+  if (d.acs_control) {
+    PciAcs acs;
+    if (d.acs_capability) acs.capability = acs_bits(*d.acs_capability);
+    acs.control = acs_bits(*d.acs_control);
+    b.acs.value = acs;
+    b.acs.source = c.find("ACSCtl:", d.line);
+  } else if (d.capabilities_denied || !d.full_listing) {
+    b.acs.set_missing(no_capabilities(d), d.capabilities_denied ? ReasonKind::needs_root : ReasonKind::not_captured);
+  } else {
+    b.acs.set_missing("no Access Control Services capability: the port cannot redirect peer-to-peer traffic",
+                      ReasonKind::not_applicable);
+  }
+  if (c.snap.pci_bridges.source.file.empty()) c.snap.pci_bridges.source = c.at(d.line);
+}
+
+}  // namespace
+
 void on_lspci(Ctx& c) {
   auto v = c.take(parse::parse_lspci_vv(c.text.body));
   if (!v) return;
   for (const parse::LspciDevice& d : v->devices) {
+    // A whole-tree lspci also lists bridges, GPUs, disks: bridges form the PCIe tree, NVIDIA
+    // GPUs are placed once every file is read; other non-NVIDIA-networking functions are not
+    // audited as NICs.
+    if (is_bridge(d)) {
+      add_bridge(c, d);
+      continue;
+    }
+    if (is_nvidia_gpu(d)) {
+      if (c.seen_gpus)
+        c.seen_gpus->push_back({d.bdf, d.numa_node && *d.numa_node >= 0 ? std::optional<int>(static_cast<int>(*d.numa_node)) : std::nullopt,
+                                c.at(d.line)});
+      continue;
+    }
+    bool mellanox = d.vendor_id ? text::to_lower(*d.vendor_id) == "15b3" : text::contains(d.name, "Mellanox");
+    if (!mellanox && !c.snap.find_pci(d.bdf) && !is_bdf(c.target)) continue;
     PciFunction& p = c.snap.pci(d.bdf);
     p.source = c.at(d.line);
     if (d.vendor_id) p.vendor_id = static_cast<std::uint16_t>(text::parse_hex(*d.vendor_id).value_or(0));
@@ -109,20 +218,8 @@ void on_lspci(Ctx& c) {
         p.board_serial_number = d.vpd->serial_number;
     }
     std::size_t from = d.line;
-    if (d.link_capability || d.link_status) {
-      PcieLinkState l;
-      if (d.link_capability) {
-        l.capability.speed_gts = d.link_capability->speed_gts;
-        if (d.link_capability->width_lanes) l.capability.width_lanes = static_cast<int>(*d.link_capability->width_lanes);
-      }
-      if (d.link_status) {
-        l.status.speed_gts = d.link_status->speed_gts;
-        if (d.link_status->width_lanes) l.status.width_lanes = static_cast<int>(*d.link_status->width_lanes);
-        l.status.downgraded = d.link_status->speed_downgraded || d.link_status->width_downgraded;
-      }
-      if (d.max_payload_bytes) l.max_payload_bytes = static_cast<int>(*d.max_payload_bytes);
-      if (d.devcap_max_payload_bytes) l.max_payload_cap_bytes = static_cast<int>(*d.devcap_max_payload_bytes);
-      p.link.value = l;
+    if (std::optional<PcieLinkState> l = link_of(d)) {
+      p.link.value = *l;
       p.link.source = c.find("LnkSta:", from);
     } else if (d.capabilities_denied) {
       p.link.reason = "lspci ran without root: Capabilities <access denied>";

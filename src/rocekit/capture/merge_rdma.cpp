@@ -11,6 +11,7 @@
 #include "rocekit/parse/ibv_devinfo.hpp"
 #include "rocekit/parse/rdma_link.hpp"
 #include "rocekit/parse/rdma_statistic.hpp"
+#include "rocekit/parse/sysfs_ib_links.hpp"
 #include "rocekit/parse/show_counters.hpp"
 #include "rocekit/parse/show_gids.hpp"
 #include "rocekit/parse/sysfs_reads.hpp"
@@ -203,6 +204,19 @@ void on_sysfs_counters(Ctx& c) {
       if (val) m[k] = *val;
     if (m.empty()) continue;
     merge_counters(build::rdma_port(c.snap.rdma(dev), static_cast<int>(set.port.value_or(1))), m, c.whole());
+  }
+}
+
+void on_sysfs_ib_links(Ctx& c) {
+  auto v = c.take(parse::parse_sysfs_ib_links(c.text.body));
+  if (!v) return;
+  for (const parse::IbDeviceLink& l : v->devices) {
+    if (!l.bdf) continue;  // a software device (rxe, siw) has no PCI function
+    RdmaDevice& d = c.snap.rdma(l.name);
+    if (!d.bdf) d.bdf = l.bdf;
+    if (d.source.file.empty()) d.source = c.at(l.line);
+    if (!l.bridges.empty())
+      if (PciFunction* p = c.snap.find_pci(*l.bdf); p && !p->parent_bdf) p->parent_bdf = l.bridges.back();
   }
 }
 

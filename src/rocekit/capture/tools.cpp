@@ -32,6 +32,7 @@
 #include "rocekit/parse/rdma_statistic.hpp"
 #include "rocekit/parse/show_counters.hpp"
 #include "rocekit/parse/show_gids.hpp"
+#include "rocekit/parse/sysfs_ib_links.hpp"
 #include "rocekit/parse/sysfs_peermem.hpp"
 #include "rocekit/parse/sysfs_reads.hpp"
 #include "rocekit/parse/system_checks.hpp"
@@ -71,6 +72,7 @@ const std::vector<Tool>& all_tools() {
       {"rdma_statistic", "rdma statistic show", parse::looks_like_rdma_statistic, RK_PARSE(parse_rdma_statistic), on_rdma_statistic, 100, {}},
       {"rdma_res", "rdma res show", parse::looks_like_rdma_res, RK_PARSE(parse_rdma_res), nullptr, 100, {}},
       {"rdma_link", "rdma link show", parse::looks_like_rdma_link, RK_PARSE(parse_rdma_link), on_rdma_link, 1, {}},
+      {"sysfs_ib_links", "ls -l /sys/class/infiniband", parse::looks_like_sysfs_ib_links, RK_PARSE(parse_sysfs_ib_links), on_sysfs_ib_links, 1, {}},
       {"show_counters", "show_counters <rdma-device>", parse::looks_like_show_counters, RK_PARSE(parse_show_counters), on_show_counters, 100, {}},
       {"mlxconfig_q", "mstconfig -d <BDF> -e q", parse::looks_like_mlxconfig_query, RK_PARSE(parse_mlxconfig_query), on_mlxconfig, 100, {{Section::pci_nv_config, "mlxconfig/mstconfig -d <bdf> q"}}},
       {"mlxfwmanager", "mlxfwmanager --query", parse::looks_like_mlxfwmanager, RK_PARSE(parse_mlxfwmanager), on_mlxfwmanager, 100, {}},

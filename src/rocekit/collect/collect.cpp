@@ -7,62 +7,21 @@
 #include <set>
 
 #include "rocekit/build/builder.hpp"
+#include "rocekit/build/pci_tree.hpp"
 #include "rocekit/catalog/catalog.hpp"
 #include "rocekit/collect/dcbnl.hpp"
 #include "rocekit/collect/ethtool.hpp"
 #include "rocekit/collect/pci_vpd.hpp"
 #include "rocekit/collect/pcie_config.hpp"
 #include "rocekit/collect/persistence.hpp"
+#include "rocekit/collect/pci_tree.hpp"
+#include "rocekit/collect/sysfs_util.hpp"
 #include "rocekit/core/text.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
 
 namespace rk::collect {
 
 namespace {
-
-Evidence ev(const std::string& file, std::string text) { return Evidence{file, 0, std::move(text)}; }
-
-/// Why a read failed, in the words the report shows.
-std::string why(const Error& e) {
-  switch (e.kind) {
-    case ErrorKind::permission_denied: return "needs root: cannot read " + e.context;
-    case ErrorKind::not_found: return e.context + " not present";
-    default: return e.describe();
-  }
-}
-
-ReasonKind kind_of(const Error& e) {
-  switch (e.kind) {
-    case ErrorKind::permission_denied: return ReasonKind::needs_root;
-    case ErrorKind::not_found: return ReasonKind::not_present;
-    default: return ReasonKind::unreadable;
-  }
-}
-
-/// Marks `c` absent because the read failed with `e`.
-template <class T>
-void set_failed(Collected<T>& c, const Error& e) {
-  c.set_missing(why(e), kind_of(e));
-}
-
-template <class T>
-void set_value(Collected<T>& c, T v, Evidence source) {
-  c.value = std::move(v);
-  c.reason.clear();
-  c.source = std::move(source);
-}
-
-std::string basename(const std::string& p) {
-  std::size_t s = p.find_last_of('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
-}
-
-bool is_full_bdf(std::string_view s) {
-  if (s.size() != 12 || s[4] != ':' || s[7] != ':' || s[10] != '.') return false;
-  for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u, 11u})
-    if (!std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
-  return true;
-}
 
 /// The PCI function a sysfs device link leads to: the last dddd:bb:dd.f component of the
 /// resolved path (a virtio netdev's `device` is virtioN under the PCI function).
@@ -535,6 +494,7 @@ void read_gpus(const HostView& host, Snapshot& s, std::vector<std::string> gpu_b
     if (!path) continue;
     Gpu g;
     g.index = static_cast<int>(gpus.size());
+    g.bdf = normalize_bdf(b);
     g.numa_node = read_numa(host, base + "/numa_node");
     if (g.numa_node)
       if (Result<std::string> cl = host.read_text("/sys/devices/system/node/node" +
@@ -683,21 +643,13 @@ void note_unreadable(Snapshot& s, const std::vector<std::string>& more) {
 
 std::string pcie_relation(const std::string& path_a, std::optional<int> numa_a,
                           const std::string& path_b, std::optional<int> numa_b) {
-  if (numa_a && numa_b && *numa_a != *numa_b) return "SYS";
   auto chain = [](const std::string& p) {
     std::vector<std::string> out;
     for (std::string_view c : text::split(p, '/'))
       if (c.starts_with("pci") || is_full_bdf(c)) out.emplace_back(c);
     return out;
   };
-  std::vector<std::string> a = chain(path_a), b = chain(path_b);
-  if (a.empty() || b.empty() || a.front() != b.front()) return numa_a && numa_b ? "NODE" : "SYS";
-  // Bridges are the BDF components above each device (a: [host, br..., dev]).
-  std::size_t common = 1;
-  while (common < a.size() - 1 && common < b.size() - 1 && a[common] == b[common]) ++common;
-  if (common == 1) return "PHB";
-  std::size_t below_a = a.size() - 1 - common, below_b = b.size() - 1 - common;
-  return below_a <= 1 && below_b <= 1 ? "PIX" : "PXB";
+  return build::pcie_relation(chain(path_a), numa_a, chain(path_b), numa_b);
 }
 
 int iboe_active_mtu_bytes(int netdev_mtu_bytes) {
@@ -807,6 +759,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   build::finish_links(s);
 
   read_host(host, s, nvidia_gpus);
+  read_pci_tree(host, s, needs_root);
   s.persistence = read_persistence(host);
   note_unreadable(s, needs_root);
   return s;

@@ -14,7 +14,67 @@ std::uint32_t u32(const std::vector<std::uint8_t>& c, std::size_t off) {
   return static_cast<std::uint32_t>(u16(c, off)) | (static_cast<std::uint32_t>(u16(c, off + 2)) << 16);
 }
 
+std::string port_type_name(unsigned t) {
+  // pciutils ls-caps.c cap_express(), PCI_EXP_TYPE_*.
+  switch (t) {
+    case 0x0: return "Endpoint";
+    case 0x1: return "Legacy Endpoint";
+    case 0x4: return "Root Port";
+    case 0x5: return "Upstream Port";
+    case 0x6: return "Downstream Port";
+    case 0x7: return "PCI-Express to PCI/PCI-X Bridge";
+    case 0x8: return "PCI/PCI-X to PCI-Express Bridge";
+    case 0x9: return "Root Complex Integrated Endpoint";
+    case 0xa: return "Root Complex Event Collector";
+    default: return "Unknown type " + std::to_string(t);
+  }
+}
+
+/// Walks the extended capability list (PCIe r6.0 §7.6) for ACS.
+void read_acs(const std::vector<std::uint8_t>& c, PcieConfigFacts& f) {
+  if (c.size() < 0x108) {
+    f.acs_reason = "config space is " + std::to_string(c.size()) +
+                   " bytes: the extended capabilities (ACS) at 0x100 and above are not in it";
+    f.acs_reason_kind = ReasonKind::unreadable;
+    return;
+  }
+  std::size_t off = 0x100;
+  for (int hops = 0; hops < 512; ++hops) {
+    std::uint32_t h = u32(c, off);
+    if (h == 0 || h == 0xffffffff) break;
+    if ((h & 0xffff) == 0x000d) {
+      PciAcs acs;
+      acs.capability = acs_bits(u16(c, off + 4));
+      acs.control = acs_bits(u16(c, off + 6));
+      f.acs = acs;
+      return;
+    }
+    std::size_t next = (h >> 20) & 0xffc;
+    if (next == 0) break;
+    if (next < 0x100 || next + 8 > c.size()) {
+      f.acs_reason = "extended capability list points outside the extended space";
+      f.acs_reason_kind = ReasonKind::unreadable;
+      return;
+    }
+    off = next;
+  }
+  f.acs_reason = "no ACS capability: the port cannot redirect peer-to-peer traffic";
+  f.acs_reason_kind = ReasonKind::not_applicable;
+}
+
 }  // namespace
+
+AcsBits acs_bits(std::uint16_t r) {
+  AcsBits b;
+  b.source_validation = (r & 0x01) != 0;
+  b.translation_blocking = (r & 0x02) != 0;
+  b.request_redirect = (r & 0x04) != 0;
+  b.completion_redirect = (r & 0x08) != 0;
+  b.upstream_forwarding = (r & 0x10) != 0;
+  b.egress_control = (r & 0x20) != 0;
+  b.direct_translated = (r & 0x40) != 0;
+  return b;
+}
 
 std::optional<double> pcie_speed_gts(unsigned code) {
   // The LnkCap/LnkSta speed code is the PCIe generation (1 = 2.5 GT/s ... 6 = 64 GT/s).
@@ -30,6 +90,10 @@ Result<PcieConfigFacts> parse_pcie_config(const std::vector<std::uint8_t>& c) {
   f.vendor_id = u16(c, 0x00);
   f.device_id = u16(c, 0x02);
   std::uint16_t status = u16(c, 0x06);
+  if ((c[0x0e] & 0x7f) == 0x01) {  // header type 1: PCI-to-PCI bridge
+    f.secondary_bus = c[0x19];
+    f.subordinate_bus = c[0x1a];
+  }
   if ((status & 0x10) == 0)
     return unexpected(ErrorKind::unsupported, "no capability list (conventional PCI function)");
   std::size_t ptr = c[0x34] & 0xfc;
@@ -49,6 +113,7 @@ Result<PcieConfigFacts> parse_pcie_config(const std::vector<std::uint8_t>& c) {
         return unexpected(ErrorKind::permission_denied,
                           "needs root: the PCIe capability lies beyond the readable config space");
       f.capability_offset = ptr;
+      f.port_type = port_type_name((u16(c, ptr + 0x02) >> 4) & 0xf);
       std::uint32_t devcap = u32(c, ptr + 0x04);
       std::uint16_t devctl = u16(c, ptr + 0x08);
       std::uint32_t lnkcap = u32(c, ptr + 0x0c);
@@ -65,6 +130,7 @@ Result<PcieConfigFacts> parse_pcie_config(const std::vector<std::uint8_t>& c) {
       PcieLinkEnd& sta = f.link.status;
       sta.downgraded = (cap.speed_gts && sta.speed_gts && *sta.speed_gts < *cap.speed_gts) ||
                        (cap.width_lanes && sta.width_lanes && *sta.width_lanes < *cap.width_lanes);
+      read_acs(c, f);
       return f;
     }
     ptr = c[ptr + 1] & 0xfc;

@@ -179,6 +179,18 @@ std::optional<FixStep> setpci_mrrs(const std::string& bdf, int bytes) {
   return s;
 }
 
+FixStep setpci_acs_redirect_off(const std::string& bdf) {
+  // pciutils setpci: ECAP_ACS is the ACS extended capability (ID 000d, `setpci --dumpregs`);
+  // +6 is its Control register (PCIe Base Spec: bit 2 P2P Request Redirect, bit 3 P2P Completion
+  // Redirect). VALUE:MASK 0000:000c clears those two bits only. A read prints "%04x".
+  FixStep s;
+  s.tool = "setpci";
+  s.argv = {"setpci", "-s", bdf, "ECAP_ACS+0x6.w=0000:000c"};
+  s.check_argv = {"setpci", "-s", bdf, "ECAP_ACS+0x6.w"};
+  s.check_regex = {"^[0-9a-f]{3}[0-3]$"};
+  return s;
+}
+
 FixStep sysfs_ecn(const std::string& dev, const std::string& point, int prio, bool on) {
   // NVIDIA driver (MLNX_OFED en_sysfs.c mlx5e_fill_attributes): ecn/<roce_rp|roce_np>/enable/<0..7>.
   FixStep s;

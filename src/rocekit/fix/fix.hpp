@@ -39,6 +39,10 @@ FixStep dcb_dscp(const std::string& dev, int dscp, int prio);
 FixStep mlnx_qos_pfc(const std::string& dev, const std::vector<bool>& on);
 FixStep dcb_pfc(const std::string& dev, const std::vector<bool>& on);
 
+/// ACS P2P request and completion redirect off at a bridge by setpci (masked write of ACS
+/// Control bits 2 and 3); the other ACS bits are kept.
+FixStep setpci_acs_redirect_off(const std::string& bdf);
+
 /// PCIe MaxReadReq by setpci (masked write of DevCtl bits 14:12); nullopt unless bytes is a
 /// power of two in 128..4096.
 std::optional<FixStep> setpci_mrrs(const std::string& bdf, int bytes);

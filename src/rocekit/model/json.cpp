@@ -23,6 +23,7 @@ nlohmann::json snapshot_to_json(const Snapshot& s) {
   j["netdevs"] = s.netdevs;
   j["rdma_devices"] = s.rdma_devices;
   j["pci_functions"] = s.pci_functions;
+  j["pci_bridges"] = s.pci_bridges;
   j["gpus"] = s.gpus;
   j["gpudirect"] = s.gpudirect;
   j["kernel_modules"] = s.kernel_modules;
@@ -77,6 +78,8 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
       s.rdma_devices = j.at("rdma_devices").get<std::vector<RdmaDevice>>();
     if (j.contains("pci_functions"))
       s.pci_functions = j.at("pci_functions").get<std::vector<PciFunction>>();
+    if (j.contains("pci_bridges"))
+      s.pci_bridges = j.at("pci_bridges").get<Collected<std::vector<PciBridge>>>();
     if (j.contains("gpus")) s.gpus = j.at("gpus").get<Collected<std::vector<Gpu>>>();
     if (j.contains("gpudirect")) s.gpudirect = j.at("gpudirect").get<Collected<GpuDirectState>>();
     if (j.contains("kernel_modules"))

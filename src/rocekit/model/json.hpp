@@ -109,9 +109,14 @@ RK_JSON(NvConfig, params, has_current_column, is_set_transcript, set_applied, re
         description, part_number)
 RK_JSON(PciFunction, bdf, vendor_id, device_id, device_name, is_vf, flash_recovery, numa_node, driver,
         vpd_part_number, vpd_product_name, board_serial_number, function_uid, link, max_read_request_bytes, firmware, nv_config,
-        source)
+        parent_bdf, source)
+RK_JSON(AcsBits, source_validation, translation_blocking, request_redirect, completion_redirect,
+        upstream_forwarding, egress_control, direct_translated)
+RK_JSON(PciAcs, capability, control)
+RK_JSON(PciBridge, bdf, vendor_id, device_id, name, port_type, secondary_bus, subordinate_bus, parent_bdf,
+        link, acs, source)
 RK_JSON(GpuNicLink, nic, relation, source)
-RK_JSON(Gpu, index, model, numa_node, cpu_affinity, nics, source)
+RK_JSON(Gpu, index, bdf, parent_bdf, model, numa_node, cpu_affinity, nics, source)
 RK_JSON(GpuDirectState, peermem_loaded, peer_memory_registered, gdrdma_in_use, source)
 RK_JSON(PersistenceState, units, enabled_links, udev_rules, other_scripts)
 RK_JSON(InputFile, file, tool, target, status, messages)

@@ -31,6 +31,20 @@ const PciFunction* Snapshot::find_pci(const std::string& bdf) const {
     if (p.bdf == bdf) return &p;
   return nullptr;
 }
+std::string acs_flags_text(const AcsBits& b) {
+  auto f = [](const char* name, bool on) { return std::string(name) + (on ? "+" : "-"); };
+  return f("SrcValid", b.source_validation) + " " + f("TransBlk", b.translation_blocking) + " " +
+         f("ReqRedir", b.request_redirect) + " " + f("CmpltRedir", b.completion_redirect) + " " +
+         f("UpstreamFwd", b.upstream_forwarding) + " " + f("EgressCtrl", b.egress_control) + " " +
+         f("DirectTrans", b.direct_translated);
+}
+
+const PciBridge* Snapshot::find_bridge(const std::string& bdf) const {
+  if (!pci_bridges.value) return nullptr;
+  for (const PciBridge& b : *pci_bridges.value)
+    if (b.bdf == bdf) return &b;
+  return nullptr;
+}
 NetDev& Snapshot::netdev(const std::string& name) {
   if (NetDev* n = find_netdev(name)) return *n;
   NetDev n;

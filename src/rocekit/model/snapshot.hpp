@@ -20,7 +20,8 @@
 namespace rk {
 
 /// Current snapshot schema version. Bump on any incompatible change of the JSON form.
-inline constexpr int k_snapshot_schema_version = 2;  // 2: PciFunction board_serial_number, function_uid
+inline constexpr int k_snapshot_schema_version = 3;  // 2: PciFunction board_serial_number, function_uid
+                                                    // 3: pci_bridges; parent_bdf of functions and GPUs; Gpu bdf
 
 /// Where a value was read: a capture file and 1-based line (line 0 = whole file), or a sysfs
 /// path / command for live collection, with the decisive text.
@@ -253,7 +254,53 @@ struct PciFunction {
   Collected<int> max_read_request_bytes;    ///< DevCtl MaxReadReq (MRRS)
   Collected<FirmwareImage> firmware;
   Collected<NvConfig> nv_config;
+  /// The bridge directly above (root port or switch downstream port); nullopt when not known.
+  std::optional<std::string> parent_bdf;
   Evidence source;                          ///< the lspci line naming the function
+};
+
+/// Access Control Services bits, as the ACS extended capability (ID 0x000d) holds them in its
+/// capability (offset 4) and control (offset 6) registers; lspci prints them as `ACSCap:` and
+/// `ACSCtl:` (pciutils ls-ecaps.c cap_acs()). Bit 0..6 in this order.
+struct AcsBits {
+  bool source_validation = false;    ///< SrcValid
+  bool translation_blocking = false; ///< TransBlk
+  bool request_redirect = false;     ///< ReqRedir: peer-to-peer requests sent upstream
+  bool completion_redirect = false;  ///< CmpltRedir: peer-to-peer completions sent upstream
+  bool upstream_forwarding = false;  ///< UpstreamFwd
+  bool egress_control = false;       ///< EgressCtrl
+  bool direct_translated = false;    ///< DirectTrans
+
+  bool any() const {
+    return source_validation || translation_blocking || request_redirect || completion_redirect ||
+           upstream_forwarding || egress_control || direct_translated;
+  }
+};
+
+struct PciAcs {
+  AcsBits capability;
+  AcsBits control;
+};
+
+/// The bits as lspci prints them: "SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+
+/// EgressCtrl- DirectTrans-".
+std::string acs_flags_text(const AcsBits& b);
+
+/// A PCI-to-PCI bridge above a GPU or NIC: a root port, or a PCIe switch's upstream or
+/// downstream port. The tree is the parent_bdf links of functions, GPUs and bridges.
+struct PciBridge {
+  std::string bdf;
+  std::optional<std::uint16_t> vendor_id;
+  std::optional<std::uint16_t> device_id;
+  std::optional<std::string> name;          ///< lspci name, e.g. "PLX Technology, Inc. PEX 8747 ..."
+  std::optional<std::string> port_type;     ///< "Root Port", "Upstream Port", "Downstream Port", ...
+  std::optional<int> secondary_bus;         ///< first bus behind the bridge
+  std::optional<int> subordinate_bus;       ///< last bus behind the bridge
+  std::optional<std::string> parent_bdf;    ///< the bridge above; nullopt at a root port
+  Collected<PcieLinkState> link;
+  /// missing: no ACS capability (not_applicable), or extended config space not readable.
+  Collected<PciAcs> acs;
+  Evidence source;
 };
 
 // ---------------------------------------------------------------- GPU / host ---------------
@@ -267,6 +314,8 @@ struct GpuNicLink {
 
 struct Gpu {
   int index = 0;
+  std::optional<std::string> bdf;         ///< PCI address, when the input names it
+  std::optional<std::string> parent_bdf;  ///< the bridge directly above
   std::optional<std::string> model;
   std::optional<int> numa_node;
   std::optional<std::string> cpu_affinity;
@@ -326,6 +375,9 @@ struct Snapshot {
   std::vector<NetDev> netdevs;
   std::vector<RdmaDevice> rdma_devices;
   std::vector<PciFunction> pci_functions;
+  /// Bridges on the paths of the GPUs and NICs (live: every ancestor in the sysfs device path;
+  /// capture: every bridge in lspci -vvv).
+  Collected<std::vector<PciBridge>> pci_bridges;
   Collected<std::vector<Gpu>> gpus;
   Collected<GpuDirectState> gpudirect;
   Collected<std::vector<std::string>> kernel_modules;
@@ -343,6 +395,7 @@ struct Snapshot {
   NetDev& netdev(const std::string& name);          ///< find or add
   RdmaDevice& rdma(const std::string& name);        ///< find or add
   PciFunction& pci(const std::string& bdf);         ///< find or add
+  const PciBridge* find_bridge(const std::string& bdf) const;
 };
 
 /// Normalises a PCI address to "dddd:bb:dd.f" lower-case; adds domain 0000 when missing.

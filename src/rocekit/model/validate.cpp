@@ -119,6 +119,28 @@ std::optional<std::string> validate_snapshot(const Snapshot& s) {
     c.unique(pci, key, "PCI function \"" + key + "\"", p, "bdf");
     c.pci_function(s.pci_functions[i], p);
   }
+  // Bridges: one per address, and the parent_bdf links end (a loop would never reach a root).
+  if (s.pci_bridges.value) {
+    const std::vector<PciBridge>& bridges = *s.pci_bridges.value;
+    std::map<std::string, std::string> seen;
+    std::map<std::string, std::string> parent;
+    for (std::size_t i = 0; i < bridges.size(); ++i) {
+      const std::string p = at("/pci_bridges/value", i);
+      const std::string key = normalize_bdf(bridges[i].bdf).value_or(bridges[i].bdf);
+      c.unique(seen, key, "PCI bridge \"" + key + "\"", p, "bdf");
+      if (bridges[i].parent_bdf) parent[key] = normalize_bdf(*bridges[i].parent_bdf).value_or(*bridges[i].parent_bdf);
+    }
+    for (std::size_t i = 0; i < bridges.size(); ++i) {
+      std::string cur = normalize_bdf(bridges[i].bdf).value_or(bridges[i].bdf);
+      for (std::size_t hops = 0; hops <= bridges.size(); ++hops) {
+        auto it = parent.find(cur);
+        if (it == parent.end()) break;
+        cur = it->second;
+        if (hops == bridges.size())
+          c.fail(at("/pci_bridges/value", i) + "/parent_bdf", "the parent_bdf links form a loop");
+      }
+    }
+  }
   return c.first;
 }
 

@@ -159,7 +159,32 @@ std::optional<LspciDevice> parse_header(std::string_view line) {
   return d;
 }
 
-enum class Cap { none, express, vpd, sriov, other };
+/// "SrcValid+ TransBlk- ..." (also with commas: "Enable+, Smallest ...") -> flags.
+PciFlags parse_flags(std::string_view reg) {
+  PciFlags f;
+  f.raw = std::string(text::trim(reg));
+  for (std::string_view w : text::words(reg)) {
+    while (!w.empty() && (w.back() == ',' || w.back() == ';')) w.remove_suffix(1);
+    if (w.size() < 2 || (w.back() != '+' && w.back() != '-')) continue;
+    std::string_view name = w.substr(0, w.size() - 1);
+    if (name.find_first_of(":=") != std::string_view::npos) continue;
+    f.flags.emplace_back(std::string(name), w.back() == '+');
+  }
+  return f;
+}
+
+/// An unindented line of `lspci -x`: "00: b5 13 00 01 ..." or "f10: ...".
+bool is_hex_dump_line(std::string_view t) {
+  std::size_t colon = t.find(':');
+  if (colon < 2 || colon > 3 || !all_hex(t.substr(0, colon))) return false;
+  std::vector<std::string_view> w = text::words(t.substr(colon + 1));
+  if (w.empty() || w.size() > 16) return false;
+  for (std::string_view b : w)
+    if (b.size() != 2 || !all_hex(b)) return false;
+  return true;
+}
+
+enum class Cap { none, express, vpd, sriov, acs, ats, other };
 
 struct Registers {
   std::string devcap, devctl, lnkcap, lnksta, lnkcap2, lnkctl2;
@@ -226,6 +251,9 @@ void finish_device(LspciDevice& d, const Registers& r) {
   if (!r.devctl.empty()) {
     d.max_payload_bytes = uint_after(r.devctl, "MaxPayload ");
     d.max_read_request_bytes = uint_after(r.devctl, "MaxReadReq ");
+    PciFlags f = parse_flags(r.devctl);
+    d.relaxed_ordering = f.get("RlxdOrd");
+    d.no_snoop = f.get("NoSnoop");
   }
   if (r.has_lnkcap) d.link_capability = parse_link(text::trim(r.lnkcap));
   if (r.has_lnksta) d.link_status = parse_link(text::trim(r.lnksta));
@@ -250,7 +278,30 @@ void finish_device(LspciDevice& d, const Registers& r) {
                      (d.vendor_id && d.device_id && is_recovery_device_id(*d.vendor_id, *d.device_id));
 }
 
+/// "Bus: primary=00, secondary=01, subordinate=19, sec-latency=0" (pciutils lspci.c
+/// show_htype1()).
+void parse_bus_line(std::string_view v, LspciDevice& d) {
+  for (std::string_view part : text::split(v, ',')) {
+    part = text::trim(part);
+    std::size_t eq = part.find('=');
+    if (eq == std::string_view::npos) continue;
+    std::string_view key = part.substr(0, eq);
+    std::optional<std::uint64_t> n = text::parse_hex(part.substr(eq + 1));
+    if (!n || *n > 0xff) continue;
+    auto bus = static_cast<std::uint32_t>(*n);
+    if (key == "primary") d.primary_bus = bus;
+    if (key == "secondary") d.secondary_bus = bus;
+    if (key == "subordinate") d.subordinate_bus = bus;
+  }
+}
+
 }  // namespace
+
+std::optional<bool> PciFlags::get(std::string_view name) const {
+  for (const auto& [n, on] : flags)
+    if (n == name) return on;
+  return std::nullopt;
+}
 
 std::optional<std::string> normalise_bdf(std::string_view s) {
   // [domain:]bb:dd.f
@@ -284,11 +335,13 @@ Result<Parsed<LspciVv>> parse_lspci_vv(std::string_view text) {
   std::size_t cap_indent = 0;
   std::size_t reg_indent = 0;
   std::string* reg = nullptr;
+  PciFlags* reg_acs = nullptr;  // the ACS register a wrapped line continues
   auto finish = [&]() {
     if (!devs.empty()) finish_device(devs.back(), regs);
     regs = Registers{};
     cap = Cap::none;
     reg = nullptr;
+    reg_acs = nullptr;
   };
   std::vector<std::string_view> lines = text::lines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -298,6 +351,11 @@ Result<Parsed<LspciVv>> parse_lspci_vv(std::string_view text) {
     std::size_t indent = indent_of(raw);
     if (indent == 0) {
       std::optional<LspciDevice> d = parse_header(t);
+      if (!d && is_hex_dump_line(t)) {
+        cap = Cap::none;
+        reg = nullptr;
+        continue;
+      }
       if (!d) {
         out.warnings.push_back({i + 1, "unrecognised_line", "not an lspci device header"});
         continue;
@@ -315,6 +373,7 @@ Result<Parsed<LspciVv>> parse_lspci_vv(std::string_view text) {
     if (t.starts_with("Capabilities:")) {
       cap_indent = indent;
       reg = nullptr;
+      reg_acs = nullptr;
       reg_indent = 0;
       std::string_view c = text::trim(t.substr(13));
       if (text::contains(c, "<access denied>")) {
@@ -335,6 +394,12 @@ Result<Parsed<LspciVv>> parse_lspci_vv(std::string_view text) {
       } else if (c.starts_with("Vital Product Data")) {
         cap = Cap::vpd;
         if (!d.vpd) d.vpd.emplace();
+      } else if (c.starts_with("Access Control Services")) {
+        cap = Cap::acs;
+        d.has_acs = true;
+      } else if (c.starts_with("Address Translation Service")) {
+        cap = Cap::ats;
+        d.has_ats = true;
       } else if (text::contains(c, "(SR-IOV)")) {
         cap = Cap::sriov;
         if (!d.sriov) d.sriov.emplace();
@@ -361,6 +426,24 @@ Result<Parsed<LspciVv>> parse_lspci_vv(std::string_view text) {
         parse_vpd_line(t, *d.vpd);
       } else if (cap == Cap::sriov && d.sriov) {
         parse_sriov_line(t, *d.sriov);
+      } else if (cap == Cap::acs) {
+        // pciutils ls-ecaps.c cap_acs(): "ACSCap:\tSrcValid%c TransBlk%c ..." then "ACSCtl:".
+        // Pastes may wrap a register onto the next line: a line without a key continues it.
+        if (std::optional<std::string_view> v = text::value_after(t, "ACSCap:")) {
+          d.acs_capability = parse_flags(*v);
+          reg_acs = &*d.acs_capability;
+        } else if (std::optional<std::string_view> v2 = text::value_after(t, "ACSCtl:")) {
+          d.acs_control = parse_flags(*v2);
+          reg_acs = &*d.acs_control;
+        } else if (reg_acs != nullptr && t.find(':') == std::string_view::npos) {
+          PciFlags more = parse_flags(t);
+          reg_acs->raw += " " + more.raw;
+          reg_acs->flags.insert(reg_acs->flags.end(), more.flags.begin(), more.flags.end());
+        }
+      } else if (cap == Cap::ats) {
+        // cap_ats(): "ATSCap:\tInvalidate Queue Depth: %02x", "ATSCtl:\tEnable%c, Smallest ...".
+        if (std::optional<std::string_view> v = text::value_after(t, "ATSCtl:"))
+          d.ats_enabled = parse_flags(*v).get("Enable");
       }
       continue;
     }
@@ -386,6 +469,8 @@ Result<Parsed<LspciVv>> parse_lspci_vv(std::string_view text) {
       }
     } else if (t.starts_with("Control:")) {
       d.full_listing = true;
+    } else if (std::optional<std::string_view> v7 = text::value_after(t, "Bus:")) {
+      parse_bus_line(*v7, d);
     }
   }
   finish();
@@ -416,6 +501,13 @@ nlohmann::json link_json(const std::optional<PciLink>& l) {
           {"speed_downgraded", l->speed_downgraded},
           {"width_downgraded", l->width_downgraded},
           {"port", l->port}};
+}
+
+nlohmann::json flags_json(const std::optional<PciFlags>& f) {
+  if (!f) return nullptr;
+  nlohmann::json m = nlohmann::json::object();
+  for (const auto& [n, on] : f->flags) m[n] = on;
+  return {{"raw", f->raw}, {"flags", m}};
 }
 
 }  // namespace
@@ -466,6 +558,16 @@ nlohmann::json to_json(const LspciVv& v) {
                     {"link_cap2_speeds", d.link_cap2_speeds},
                     {"link_cap2_max_speed_gts", d.link_cap2_max_speed_gts},
                     {"target_link_speed_gts", d.target_link_speed_gts},
+                    {"primary_bus", d.primary_bus},
+                    {"secondary_bus", d.secondary_bus},
+                    {"subordinate_bus", d.subordinate_bus},
+                    {"relaxed_ordering", d.relaxed_ordering},
+                    {"no_snoop", d.no_snoop},
+                    {"has_acs", d.has_acs},
+                    {"acs_capability", flags_json(d.acs_capability)},
+                    {"acs_control", flags_json(d.acs_control)},
+                    {"has_ats", d.has_ats},
+                    {"ats_enabled", d.ats_enabled},
                     {"sriov", sriov},
                     {"vpd", vpd},
                     {"kernel_driver", d.kernel_driver},

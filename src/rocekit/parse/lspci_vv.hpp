@@ -50,6 +50,15 @@ struct PciSriov {
   std::optional<std::string> vf_device_id;   ///< `Device ID:` of the VFs (hex, as printed)
 };
 
+/// A register printed as flags: `SrcValid+ TransBlk- ReqRedir+ ...` (pciutils FLAG(): '+' set,
+/// '-' clear).
+struct PciFlags {
+  std::string raw;
+  std::vector<std::pair<std::string, bool>> flags;  ///< in printed order
+  /// The flag `name`, nullopt when the register does not print it.
+  std::optional<bool> get(std::string_view name) const;
+};
+
 /// One device block.
 struct LspciDevice {
   std::string bdf_raw;                  ///< address as printed (`01:00.0` or `0000:01:00.0`)
@@ -76,6 +85,16 @@ struct LspciDevice {
   std::optional<std::string> link_cap2_speeds;   ///< LnkCap2 `Supported Link Speeds: 2.5-8GT/s`
   std::optional<double> link_cap2_max_speed_gts;  ///< highest of those speeds
   std::optional<double> target_link_speed_gts;   ///< LnkCtl2 `Target Link Speed:`
+  std::optional<std::uint32_t> primary_bus;      ///< bridges: `Bus: primary=00, secondary=01, ...`
+  std::optional<std::uint32_t> secondary_bus;
+  std::optional<std::uint32_t> subordinate_bus;
+  std::optional<bool> relaxed_ordering;   ///< DevCtl `RlxdOrd+`
+  std::optional<bool> no_snoop;           ///< DevCtl `NoSnoop+`
+  bool has_acs = false;                   ///< an `Access Control Services` capability
+  std::optional<PciFlags> acs_capability; ///< `ACSCap:`
+  std::optional<PciFlags> acs_control;    ///< `ACSCtl:`
+  bool has_ats = false;                   ///< an `Address Translation Service (ATS)` capability
+  std::optional<bool> ats_enabled;        ///< `ATSCtl: Enable+`
   std::optional<PciSriov> sriov;         ///< SR-IOV capability (PFs that support VFs)
   std::optional<PciVpd> vpd;             ///< Vital Product Data
   std::optional<std::string> kernel_driver;  ///< `Kernel driver in use:`
@@ -95,8 +114,9 @@ struct LspciVv {
 /// "01:00.0" -> "0000:01:00.0"; lower-cased; nullopt when `s` is not a PCI address.
 std::optional<std::string> normalise_bdf(std::string_view s);
 
-/// Parses lspci -vv text. Error when no device header line is found. Warnings:
-/// `unrecognised_line` for unindented lines that are not device headers; `access_denied` when
+/// Parses lspci -vv text (also with -xxx: the hex dump lines are skipped). Error when no device
+/// header line is found. Warnings: `unrecognised_line` for unindented lines that are neither
+/// device headers nor hex dump lines; `access_denied` when
 /// capabilities were not readable; `truncated` when the last full device shows an Express
 /// capability without `LnkSta`.
 Result<Parsed<LspciVv>> parse_lspci_vv(std::string_view text);

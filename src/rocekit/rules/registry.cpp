@@ -51,6 +51,7 @@ const std::vector<RuleInfo>& registry() {
     add_qos_rules(v);
     add_pcie_rules(v);
     add_host_rules(v);
+    add_path_rules(v);
     add_fw_rules(v);
     add_persistence_rules(v);
     add_switch_rules(v);

@@ -154,6 +154,7 @@ void add_roce_rules(std::vector<RuleInfo>& out);
 void add_qos_rules(std::vector<RuleInfo>& out);
 void add_pcie_rules(std::vector<RuleInfo>& out);
 void add_host_rules(std::vector<RuleInfo>& out);
+void add_path_rules(std::vector<RuleInfo>& out);
 void add_fw_rules(std::vector<RuleInfo>& out);
 void add_persistence_rules(std::vector<RuleInfo>& out);
 // Rows of the families evaluated outside this library (table_*.cpp).

@@ -1,0 +1,48 @@
+// The PCIe tree of a snapshot: parent links from bridge bus ranges (captures), the chain of a
+// device up to its root port, and nvidia-smi's name for the path between two devices. Live
+// collection and capture both use these, so a relation is classified one way.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rocekit/model/snapshot.hpp"
+
+namespace rk::build {
+
+/// nvidia-smi topo's name for the PCIe path between two devices, each given as path components
+/// host bridge first, then the bridges from the root port down, then the device
+/// (["pci0000:00", "0000:00:01.0", "0000:01:00.0", "0000:02:00.0", "0000:03:00.0"]):
+/// SYS (different NUMA nodes), NODE (different host bridges), PHB (same host bridge, no shared
+/// bridge), PIX (at most one bridge below the shared one on each side: one PCIe switch), PXB.
+std::string pcie_relation(const std::vector<std::string>& a, std::optional<int> numa_a,
+                          const std::vector<std::string>& b, std::optional<int> numa_b);
+
+/// The bridges above a device, nearest first, from parent_bdf links (`parent` is the device's
+/// own). Stops at a bridge the snapshot does not hold, and after 64 hops.
+std::vector<const PciBridge*> bridges_above(const Snapshot& s, const std::optional<std::string>& parent);
+
+/// Path components for pcie_relation: "pci<domain>:<bus>" of the topmost bridge (or of the
+/// device when it has none), the bridges top-down, then `bdf`.
+std::vector<std::string> pci_path(const Snapshot& s, const std::string& bdf, const std::optional<std::string>& parent);
+
+/// Captures: sets parent_bdf of every PCI function, GPU and bridge that has none to the
+/// bridge whose secondary..subordinate bus range holds its bus most narrowly (lspci -vvv
+/// `Bus: primary=.., secondary=.., subordinate=..`).
+void link_pci_tree(Snapshot& s);
+
+/// An NVIDIA GPU seen in lspci (3D or VGA controller of vendor 10de).
+struct SeenGpu {
+  std::string bdf;
+  std::optional<int> numa_node;
+  Evidence source;
+};
+
+/// Captures: gives the GPUs their PCI addresses. With nvidia-smi topo GPUs of the same count,
+/// index i takes the i-th address in bus order (nvidia-smi enumerates in PCI bus order);
+/// without any, the GPUs are those of lspci, with relations to every RDMA device from the tree.
+/// Call after link_pci_tree.
+void place_gpus(Snapshot& s, std::vector<SeenGpu> seen);
+
+}  // namespace rk::build
