@@ -14,7 +14,8 @@ Real (with EXPORTER, and prometheus and promtool on PATH): two exporters on fixt
 prometheus with the rocekit rule files loaded; every query of a panel whose description does not
 start with "Needs events" returns data, every metric a dashboard names appears in a real scrape
 unless only such panels use it, and the fleet drift rules name dgx's mlx5_5 (trust pcp where the
-fleet's 11 other ports with a trust state have dscp) as unlike its fleet.
+fleet's 11 other ports with a trust state have dscp) as unlike its fleet, and prometheus renders
+RoceFleetSettingDrift's description (a query template) with the most common value.
 
 Usage: dashboards_test.py SOURCE_DIR [EXPORTER]   (EXPORTER: rocekit-exporter or rocekit)
 Prints "ok: ..." lines and PASS, or "FAIL: ..." and exits 1; "SKIP: ..." for a missing tool.
@@ -324,6 +325,18 @@ def check_real(src, exporter, boards):
         most = query('rocekit:setting_value:ports{setting="trust"}')
         counts = sorted((r["metric"]["value"], r["value"][1]) for r in most)
         print(f"ok: rocekit:setting:deviating{{setting=trust}} on real scrapes = {got} (ports per value {counts})")
+
+        def trust_alert():
+            for a in http_json(f"http://127.0.0.1:{pport}/api/v1/alerts")["data"]["alerts"]:
+                lab = a["labels"]
+                if lab.get("alertname") == "RoceFleetSettingDrift" and lab.get("setting") == "trust":
+                    return a
+        alert = wait("RoceFleetSettingDrift for trust is not pending", trust_alert, timeout=30)
+        want = "the most common value is dscp (11 ports)"
+        if alert["labels"].get("device") != "mlx5_5" or want not in alert["annotations"].get("description", ""):
+            fail(f"RoceFleetSettingDrift for trust is {alert}, expected mlx5_5 and '{want}'")
+        print(f"ok: /api/v1/alerts RoceFleetSettingDrift{{setting=trust,device=mlx5_5}} {alert['state']}: "
+              f"{alert['annotations']['summary']}")
     finally:
         for p in procs:
             p.send_signal(signal.SIGTERM)
