@@ -292,13 +292,17 @@ DGX_ACS_SWITCH = 2          # the PCIe switch of GPU2 and mlx5_4: ACS redirect o
 ACS_REDIRECT_ON = 0x001d    # SrcValid+ ReqRedir+ CmpltRedir+ UpstreamFwd+ (what Linux sets with an IOMMU)
 
 
-def bridge(h, path, bdf, vendor, device, port_type, numa, acs_ctl=0, buses=None):
+DGX_LOW_MPS_SWITCH = 5      # GPU5 / mlx5_9's switch: upstream port MaxPayload 128 (the NIC's is 256)
+DGX_X8_SWITCH = 7           # GPU7 / mlx5_11's switch: upstream port trained x8 of x16
+
+
+def bridge(h, path, bdf, vendor, device, port_type, numa, acs_ctl=0, buses=None, mps=256, sta_width=16):
     """A PCIe bridge (root port, switch upstream/downstream port) at `path` (its sysfs dir)."""
     write(h.root, f"{path}/vendor", f"0x{vendor:04x}")
     write(h.root, f"{path}/device", f"0x{device:04x}")
     write(h.root, f"{path}/class", "0x060400")
     write(h.root, f"{path}/numa_node", str(numa))
-    write(h.root, f"{path}/config", pcie_config(vendor, device, 512, 256, 512, 32, 16, 32, 16,
+    write(h.root, f"{path}/config", pcie_config(vendor, device, 512, mps, 512, 32, 16, 32, sta_width,
                                                class_code=0x060400, port_type=port_type,
                                                acs_ctl=acs_ctl, buses=buses))
     pci_sysfs_extras(h.root, path)
@@ -353,7 +357,8 @@ def dgx_h100():
         bridge(h, root_port, f"0000:{hb:02x}:01.0", 0x8086, 0x352a, 4, node,  # Sapphire Rapids root port
                acs_ctl=ACS_REDIRECT_ON, buses=(hb, hb + 1, gpu_bus))
         bridge(h, up, f"0000:{hb + 1:02x}:00.0", 0x1000, 0xc030, 5, node,      # Broadcom PEX890xx switch
-               buses=(hb + 1, hb + 2, gpu_bus))
+               buses=(hb + 1, hb + 2, gpu_bus), mps=128 if i == DGX_LOW_MPS_SWITCH else 256,
+               sta_width=8 if i == DGX_X8_SWITCH else 16)
         for port, bus in ((0, nic_bus), (3, gpu_bus)):
             bridge(h, f"{up}/0000:{hb + 2:02x}:{port:02x}.0", f"0000:{hb + 2:02x}:{port:02x}.0",
                    0x1000, 0xc030, 6, node, acs_ctl=ACS_REDIRECT_ON if i == DGX_ACS_SWITCH else 0,

@@ -57,9 +57,63 @@ assert all(e["file"] == "lspci_vvv@tree.txt" and e["line"] > 0 and e["text"].sta
 assert len(f["evidence"]) == 2, f["evidence"]
 PY
   echo "ok: from a capture (real lspci and ls on the fixture) the same pair fails, evidence lspci_vvv@tree.txt ACSCtl lines"
+  # Only lspci and the RDMA links: a UTF-8 byte-order mark changes nothing.
+  mkdir "$tmp/bom"
+  printf '\357\273\277' >"$tmp/bom/lspci_vvv@tree.txt"
+  cat "$tmp/cap/lspci_vvv@tree.txt" >>"$tmp/bom/lspci_vvv@tree.txt"
+  cp "$tmp/cap/sysfs_ib_links.txt" "$tmp/bom/"
+  "$rk" check "$tmp/bom" --rule pcie.acs-redirect -f json >"$tmp/bom.json"
+  [ $? -eq 1 ] || fail "BOM capture: exit code is not 1"
+  # ACSCtl lines that do not show the redirect bits (cut, garbled) or are missing: unknown
+  # with the line, never "redirect off".
+  for how in cut garbage drop; do
+    mkdir "$tmp/$how"
+    cp "$tmp/cap/sysfs_ib_links.txt" "$tmp/$how/"
+    case $how in
+      cut) sed 's/^\(\t*ACSCtl:\tSrcValid+ TransBlk- Req\).*/\1/' ;;
+      garbage) sed 's/^\(\t*ACSCtl:\).*/\1\t<garbage>/' ;;
+      drop) sed '/ACSCtl:/d' ;;
+    esac <"$tmp/cap/lspci_vvv@tree.txt" >"$tmp/$how/lspci_vvv@tree.txt"
+    "$rk" check "$tmp/$how" --rule pcie.acs-redirect -f json >"$tmp/$how.json"
+    python3 - "$tmp/$how.json" "$how" <<'PY' || fail "ACSCtl $how: not unknown"
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = {x["subject"]: x for x in r["findings"]}
+u = f["gpu2 <-> mlx5_4"]
+assert u["outcome"] == "unknown", u
+want = "has an Access Control Services capability but no ACSCtl line" if sys.argv[2] == "drop" else "the ACSCtl line does not show"
+assert "lspci_vvv@tree.txt:" in u["message"] and want in u["message"], u["message"]
+# cut: only the redirecting ports' lines are cut, the others still pass; else every line is gone.
+passes = [x["subject"] for x in r["findings"] if x["outcome"] == "pass"]
+assert len(passes) == (7 if sys.argv[2] == "cut" else 0), passes
+PY
+  done
+  # The tree without the RDMA devices: the GPUs cannot be paired, unknown (not "not applicable").
+  mkdir "$tmp/tree"
+  cp "$tmp/cap/lspci_vvv@tree.txt" "$tmp/tree/"
+  "$rk" check "$tmp/tree" --rule pcie.acs-redirect -f json >"$tmp/tree.json"
+  python3 - "$tmp/tree.json" <<'PY' || fail "tree only: GPUs not unknown"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r["findings"]) == 8 and all(f["outcome"] == "unknown" and "no NIC in the input" in f["message"] for f in r["findings"]), r["findings"]
+PY
+  echo "ok: BOM, cut/garbled/missing ACSCtl lines (unknown with file:line) and a tree without RDMA devices (unknown)"
 else
   echo "SKIP: the capture half needs lspci (apt install pciutils)"
 fi
+# A snapshot whose ACS control register is missing is refused, not read as "redirect off".
+"$rk" collect --root "$src/testdata/sysroots/dgx-h100-8gpu-8nic" -o "$tmp/s.json" 2>/dev/null
+python3 - "$tmp/s.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+for b in s["pci_bridges"]["value"]:
+    if b["bdf"] == "0000:4e:00.0":
+        del b["acs"]["value"]["control"]
+json.dump(s, open(sys.argv[1], "w"))
+PY
+"$rk" check "$tmp/s.json" >"$tmp/s.out" 2>&1
+[ $? -eq 2 ] && grep -q "control" "$tmp/s.out" || { cat "$tmp/s.out"; fail "a snapshot without acs.control was not refused"; }
+echo "ok: a snapshot bridge without acs.control is refused (exit 2)"
 command -v setpci >/dev/null 2>&1 || { echo "SKIP: setpci not installed (apt install pciutils)"; exit 0; }
 bdf=$(lspci -D -n 2>/dev/null | awk 'NR == 1 { print $1 }')
 [ -n "$bdf" ] || { echo "SKIP: no PCI function on this machine"; exit 0; }

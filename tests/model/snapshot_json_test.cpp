@@ -185,6 +185,28 @@ TEST(SnapshotValidate, NameThatAppearsTwiceNamesBoth) {
             "/pci_functions/1/bdf: PCI function \"0000:3b:00.0\" appears twice (also /pci_functions/0)");
 }
 
+// The PCIe tree: bridges once each, bus numbers in range, parent links that end; GPUs once each
+// by index and by address, never at a NIC's address.
+TEST(SnapshotValidate, PciTreeAndGpus) {
+  using J = nlohmann::json;
+  const J bridge = J::parse(R"({"bdf": "0000:02:00.0", "parent_bdf": "0000:01:00.0", "secondary_bus": 3, "subordinate_bus": 3})");
+  auto with_bridges = [&](J list) { return [list](J& j) { j["pci_bridges"] = {{"value", list}}; }; };
+  J two = J::array({bridge, J::parse(R"({"bdf": "2:00.0"})")});
+  EXPECT_EQ(refusal(with_bridges(two)), "/pci_bridges/value/1/bdf: PCI bridge \"0000:02:00.0\" appears twice (also /pci_bridges/value/0)");
+  J big = J::array({bridge});
+  big[0]["subordinate_bus"] = 256;
+  EXPECT_EQ(refusal(with_bridges(big)), "/pci_bridges/value/0/subordinate_bus: 256 is not a bus number (0..255)");
+  J loop = J::array({bridge, J::parse(R"({"bdf": "0000:01:00.0", "parent_bdf": "0000:02:00.0"})")});
+  EXPECT_EQ(refusal(with_bridges(loop)), "/pci_bridges/value/0/parent_bdf: the parent_bdf links form a loop");
+  auto with_gpus = [](J list) { return [list](J& j) { j["gpus"] = {{"value", list}}; }; };
+  EXPECT_EQ(refusal(with_gpus(J::parse(R"([{"index": 0, "bdf": "0000:1b:00.0"}, {"index": 0, "bdf": "0000:43:00.0"}])"))),
+            "/gpus/value/1/index: GPU index 0 appears twice (also /gpus/value/0)");
+  EXPECT_EQ(refusal(with_gpus(J::parse(R"([{"index": 0, "bdf": "0000:1b:00.0"}, {"index": 1, "bdf": "1b:00.0"}])"))),
+            "/gpus/value/1/bdf: GPU PCI address \"0000:1b:00.0\" appears twice (also /gpus/value/0)");
+  EXPECT_EQ(refusal(with_gpus(J::parse(R"([{"index": 0, "bdf": "0000:zz:00.0"}])"))),
+            "/gpus/value/0/bdf: \"0000:zz:00.0\" is not a PCI address");
+}
+
 // The edges of each range load.
 TEST(SnapshotValidate, ValuesAtTheEdgesLoad) {
   nlohmann::json j = snapshot_to_json(sample());

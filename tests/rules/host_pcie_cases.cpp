@@ -118,7 +118,41 @@ Snapshot acs_tree(std::vector<std::string> redirect, std::string unreadable = ""
   return s;
 }
 
+/// mlx5_0's function 0000:04:00.0 (Gen5 x16, MPS 256) under downstream port 02:01.0, upstream
+/// port 01:00.0 (`up_width` lanes, MaxPayload `up_mps`) and root port 00:01.0.
+Snapshot path_tree(int up_width, int up_mps, bool up_known = true) {
+  Snapshot s = acs_tree({});
+  PcieLinkState nic;
+  nic.capability = {32.0, 16, false};
+  nic.status = {32.0, 16, false};
+  nic.max_payload_bytes = 256;
+  s.pci_functions.front().link.value = nic;
+  s.pci_functions.front().link.source = {"lspci.txt", 50, "LnkSta: hand-built"};
+  for (PciBridge& b : *s.pci_bridges.value) {
+    PcieLinkState l;
+    l.capability = {32.0, 16, false};
+    l.status = {32.0, b.bdf == "0000:01:00.0" ? up_width : 16, b.bdf == "0000:01:00.0" && up_width < 16};
+    l.max_payload_bytes = b.bdf == "0000:01:00.0" ? up_mps : 256;
+    if (b.bdf == "0000:01:00.0" && !up_known) b.link.set_missing("lspci ran without root", ReasonKind::needs_root);
+    else b.link.value = l;
+  }
+  return s;
+}
+
 const Cases k_cases{
+    host_case("pcie.path-link", Outcome::pass, "0000:04:00.0",
+              "no hop caps the NIC (32GT/s x16 MPS 256): 0000:02:01.0 32GT/s x16 MPS 256, 0000:01:00.0 32GT/s x16 MPS 256",
+              [] { return path_tree(16, 256); }),
+    host_case("pcie.path-link", Outcome::fail, "0000:04:00.0",
+              "0000:01:00.0 (Upstream Port) trained at 32GT/s x8 of 32GT/s x16: the path to the root port caps",
+              [] { return path_tree(8, 256); }),
+    host_case("pcie.path-link", Outcome::fail, "0000:04:00.0",
+              "0000:01:00.0 (Upstream Port) MaxPayload 128 is below the NIC's 256",
+              [] { return path_tree(16, 128); }),
+    host_case("pcie.path-link", Outcome::unknown, "0000:04:00.0", "link not known at 0000:01:00.0: lspci ran without root",
+              [] { return path_tree(16, 256, false); }),
+    host_case("pcie.path-link", Outcome::not_applicable, "0000:04:00.0", "SR-IOV VF",
+              [] { Snapshot s = path_tree(16, 256); s.pci_functions.front().is_vf = true; return s; }),
     host_case("pcie.acs-redirect", Outcome::pass, "gpu0 <-> mlx5_0",
               "no bridge between gpu0 (0000:03:00.0) and mlx5_0 (0000:04:00.0) redirects peer-to-peer traffic "
               "(0000:02:00.0, 0000:02:01.0)",

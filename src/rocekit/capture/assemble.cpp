@@ -115,8 +115,8 @@ void fill_reasons(Snapshot& s) {
   }
   default_reason(s.gpus, gap_reason(s, Section::host_gpus));
   if (!s.pci_bridges.has_value() && s.pci_bridges.reason.empty())
-    s.pci_bridges.set_missing("no PCI bridge in the capture: the PCIe path above the GPUs and NICs needs the "
-                              "whole tree (`lspci -vvv` as root, not `lspci -vvv -s <BDF>`)",
+    s.pci_bridges.set_missing("no PCI bridge in the capture: save `lspci -vvv -D` (the whole tree, as root) "
+                              "as lspci_vvv@tree.txt",
                               ReasonKind::not_captured);
   default_reason(s.gpudirect, gap_reason(s, Section::host_gpudirect));
   default_reason(s.kernel_modules, gap_reason(s, Section::host_modules));

@@ -165,12 +165,21 @@ void add_bridge(Ctx& c, const parse::LspciDevice& d) {
   } else {
     b.link.set_missing(no_capabilities(d), d.capabilities_denied ? ReasonKind::needs_root : ReasonKind::not_captured);
   }
-  if (d.acs_control) {
+  Evidence ctl_line = c.find("ACSCtl:", d.line);
+  if (d.acs_control && d.acs_control->get("ReqRedir") && d.acs_control->get("CmpltRedir")) {
     PciAcs acs;
     if (d.acs_capability) acs.capability = acs_bits(*d.acs_capability);
     acs.control = acs_bits(*d.acs_control);
     b.acs.value = acs;
-    b.acs.source = c.find("ACSCtl:", d.line);
+    b.acs.source = ctl_line;
+  } else if (d.acs_control) {
+    b.acs.set_missing(c.file.name + ":" + std::to_string(ctl_line.line) + ": the ACSCtl line does not show ReqRedir+/- "
+                          "and CmpltRedir+/- (\"" + d.acs_control->raw + "\")",
+                      ReasonKind::unreadable);
+  } else if (d.has_acs) {
+    b.acs.set_missing(c.file.name + ":" + std::to_string(c.at(d.line).line) + ": " + d.bdf +
+                          " has an Access Control Services capability but no ACSCtl line (truncated or filtered output)",
+                      ReasonKind::unreadable);
   } else if (d.capabilities_denied || !d.full_listing) {
     b.acs.set_missing(no_capabilities(d), d.capabilities_denied ? ReasonKind::needs_root : ReasonKind::not_captured);
   } else {

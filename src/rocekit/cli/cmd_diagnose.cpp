@@ -142,7 +142,7 @@ void add_diagnose_command(CLI::App& app, Context& ctx) {
   cmd->add_option("inputs", opts->inputs,
                   "BEFORE AFTER: snapshot .json, capture directory or .tar.gz of the same host");
   add_duration_option(*cmd, "--interval", opts->interval_s,
-                      "Without inputs: sample this host's sysfs counters live every DURATION (1s..1h). "
+                      "Without inputs: sample this host's sysfs counters live every DURATION (1s to 1h). "
                       "With BEFORE AFTER: the time between them (default: from their collected_at)",
                       0.001, 31536000);
   cmd->add_option("--count", opts->count, "Live: number of intervals (default 1)");

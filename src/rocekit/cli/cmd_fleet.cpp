@@ -197,7 +197,7 @@ void add_fleet_command(CLI::App& app, Context& ctx) {
       "their settings across the fleet");
   cmd->add_option("input", opts->inputs,
                   "Snapshot .json, capture directory, capture .tar.gz, or a directory holding many "
-                  "of those (see README \"Fleet\")");
+                  "of those (docs/fleet.md)");
   cmd->add_option("-f,--format", opts->format, "Output format: text, json or markdown")
       ->check(CLI::IsMember({"text", "json", "markdown"}));
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");

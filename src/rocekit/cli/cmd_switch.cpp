@@ -157,7 +157,7 @@ void add_switch_command(CLI::App& app, Context& ctx) {
   check->add_option("-o,--output", o->output, "Write the report to this file (atomically)");
   add_look_options(*check, o->look, "Leave passes and not-applicable findings out");
   check->add_option("--rule", o->only,
-                    "Only these switch rule ids or areas (switch.pfc-priorities, switch; repeatable)");
+                    "Only these switch rule ids or areas (switch.roce-lossless, switch; repeatable)");
   check->callback([o, &ctx] { run_switch_check(ctx, *o); });
 }
 

@@ -110,9 +110,10 @@ RK_JSON(NvConfig, params, has_current_column, is_set_transcript, set_applied, re
 RK_JSON(PciFunction, bdf, vendor_id, device_id, device_name, is_vf, flash_recovery, numa_node, driver,
         vpd_part_number, vpd_product_name, board_serial_number, function_uid, link, max_read_request_bytes, firmware, nv_config,
         parent_bdf, source)
-RK_JSON(AcsBits, source_validation, translation_blocking, request_redirect, completion_redirect,
-        upstream_forwarding, egress_control, direct_translated)
-RK_JSON(PciAcs, capability, control)
+// Required keys: an ACS register with a bit left out must not read as "redirect off".
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AcsBits, source_validation, translation_blocking, request_redirect,
+                                   completion_redirect, upstream_forwarding, egress_control, direct_translated)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PciAcs, capability, control)
 RK_JSON(PciBridge, bdf, vendor_id, device_id, name, port_type, secondary_bus, subordinate_bus, parent_bdf,
         link, acs, source)
 RK_JSON(GpuNicLink, nic, relation, source)

@@ -119,6 +119,20 @@ std::optional<std::string> validate_snapshot(const Snapshot& s) {
     c.unique(pci, key, "PCI function \"" + key + "\"", p, "bdf");
     c.pci_function(s.pci_functions[i], p);
   }
+  if (s.gpus.value) {
+    std::map<std::string, std::string> idx, addr;
+    for (std::size_t i = 0; i < s.gpus.value->size(); ++i) {
+      const Gpu& g = (*s.gpus.value)[i];
+      const std::string p = at("/gpus/value", i);
+      c.unique(idx, std::to_string(g.index), "GPU index " + std::to_string(g.index), p, "index");
+      if (g.bdf) {
+        std::optional<std::string> n = normalize_bdf(*g.bdf);
+        if (!n) c.fail(p + "/bdf", "\"" + *g.bdf + "\" is not a PCI address");
+        else c.unique(addr, *n, "GPU PCI address \"" + *n + "\"", p, "bdf");
+        if (n && s.find_pci(*n)) c.fail(p + "/bdf", *n + " is also a PCI function (NIC) of the snapshot");
+      }
+    }
+  }
   // Bridges: one per address, and the parent_bdf links end (a loop would never reach a root).
   if (s.pci_bridges.value) {
     const std::vector<PciBridge>& bridges = *s.pci_bridges.value;
@@ -128,6 +142,9 @@ std::optional<std::string> validate_snapshot(const Snapshot& s) {
       const std::string p = at("/pci_bridges/value", i);
       const std::string key = normalize_bdf(bridges[i].bdf).value_or(bridges[i].bdf);
       c.unique(seen, key, "PCI bridge \"" + key + "\"", p, "bdf");
+      for (const auto& [v, name] : {std::pair{bridges[i].secondary_bus, "secondary_bus"},
+                                    std::pair{bridges[i].subordinate_bus, "subordinate_bus"}})
+        if (v && (*v < 0 || *v > 255)) c.fail(p + "/" + name, std::to_string(*v) + " is not a bus number (0..255)");
       if (bridges[i].parent_bdf) parent[key] = normalize_bdf(*bridges[i].parent_bdf).value_or(*bridges[i].parent_bdf);
     }
     for (std::size_t i = 0; i < bridges.size(); ++i) {

@@ -31,6 +31,8 @@ CaptureText split_prompt(CaptureText t) {
 }  // namespace
 
 CaptureText strip_capture_header(std::string_view file_text) {
+  // A UTF-8 byte-order mark (editors on Windows, some pastes) is not part of the first line.
+  if (file_text.starts_with("\xEF\xBB\xBF")) file_text.remove_prefix(3);
   std::size_t pos = 0;
   std::size_t line_no = 0;
   while (pos < file_text.size()) {

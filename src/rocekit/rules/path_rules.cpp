@@ -1,8 +1,10 @@
 // GPU <-> NIC data-path rules: what lies on the PCIe path between a GPU and a NIC it reaches
 // through a PCIe switch (nvidia-smi PIX/PXB), the path GPUDirect RDMA takes.
 #include <algorithm>
+#include <cstdio>
 
 #include "rocekit/build/pci_tree.hpp"
+#include "rocekit/catalog/pcie.hpp"
 #include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
@@ -49,6 +51,13 @@ void eval_acs(const Snapshot& s, const Policy&, Emitter& e) {
     std::vector<const GpuNicLink*> near;
     for (const GpuNicLink& l : g.nics)
       if (l.relation == "PIX" || l.relation == "PXB") near.push_back(&l);
+    if (g.nics.empty()) {
+      Finding& f = e.unknown(gs, "no NIC in the input to pair " + gs + " with: the RDMA devices and their PCI "
+                                 "addresses are missing (`ls -l /sys/class/infiniband` as sysfs_ib_links.txt, "
+                                 "`ibdev2netdev -v`, or `nvidia-smi topo -m`)");
+      f.reason_kind = ReasonKind::not_captured;
+      continue;
+    }
     if (near.empty()) {
       e.not_applicable(gs, "no NIC shares a PCIe switch with " + gs +
                                ": its GPUDirect traffic crosses the root complex whatever ACS says "
@@ -61,10 +70,10 @@ void eval_acs(const Snapshot& s, const Policy&, Emitter& e) {
       const PciFunction* fn = d && d->bdf ? s.find_pci(*d->bdf) : nullptr;
       if (!g.bdf || !fn) {
         Finding& f = e.unknown(subject, std::string("the PCI address of ") + (!g.bdf ? gs : l->nic) +
-                                            " is not in the input (capture `lspci -vvv` of the whole tree as root, "
-                                            "or run `rocekit check` live)");
+                                            " is not in the input (save `lspci -vvv -D` as root as lspci_vvv@tree.txt, "
+                                            "and `ls -l /sys/class/infiniband` as sysfs_ib_links.txt, or run "
+                                            "`rocekit check` live)");
         f.reason_kind = ReasonKind::not_captured;
-        f.needs.push_back("lspci_vvv");
         continue;
       }
       if (!s.pci_bridges.has_value()) {
@@ -77,16 +86,16 @@ void eval_acs(const Snapshot& s, const Policy&, Emitter& e) {
       if (!between) {
         Finding& f = e.unknown(subject, "the input does not connect " + *g.bdf + " and " + fn->bdf +
                                             " through a shared bridge (the topology says " + l->relation +
-                                            "): capture `lspci -vvv` of the whole tree");
+                                            "): save `lspci -vvv -D` (the whole tree, as root) as lspci_vvv@tree.txt");
         f.reason_kind = ReasonKind::not_captured;
-        f.needs.push_back("lspci_vvv");
         continue;
       }
       std::vector<const PciBridge*> redirecting;
       std::vector<std::string> unknown;
       for (const PciBridge* b : *between) {
         if (!b->acs.has_value()) {
-          if (b->acs.reason_kind != ReasonKind::not_applicable) unknown.push_back(b->bdf + ": " + b->acs.reason);
+          if (b->acs.reason_kind != ReasonKind::not_applicable)
+            unknown.push_back(b->bdf + ": " + (b->acs.reason.empty() ? std::string("not in the input") : b->acs.reason));
           continue;
         }
         if (b->acs->control.request_redirect || b->acs->control.completion_redirect) redirecting.push_back(b);
@@ -124,7 +133,6 @@ void eval_acs(const Snapshot& s, const Policy&, Emitter& e) {
         Finding& f = e.unknown(subject, "ACS state not known at " + unknown.front() +
                                             (unknown.size() > 1 ? " (+" + std::to_string(unknown.size() - 1) + " more)" : ""));
         f.reason_kind = ReasonKind::needs_root;
-        f.needs.push_back("lspci_vvv");
         continue;
       }
       std::string via;
@@ -137,9 +145,124 @@ void eval_acs(const Snapshot& s, const Policy&, Emitter& e) {
   }
 }
 
+/// "32GT/s x16".
+std::string end_text(const PcieLinkEnd& e) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%gGT/s x%d", e.speed_gts.value_or(0), e.width_lanes.value_or(0));
+  return e.speed_gts ? std::string(b) : "unknown x" + std::to_string(e.width_lanes.value_or(0));
+}
+
+/// Payload rate of a link end after line encoding, Gb/s per direction (catalog/pcie.hpp).
+std::optional<double> link_gbps(const PcieLinkEnd& e) {
+  if (!e.speed_gts || !e.width_lanes || *e.width_lanes <= 0) return std::nullopt;
+  for (int gen = 1; gen <= 6; ++gen)
+    if (std::optional<double> raw = catalog::raw_gbps_per_lane(gen); raw && *raw > *e.speed_gts - 0.01 && *raw < *e.speed_gts + 0.01)
+      if (std::optional<double> eff = catalog::encoding_efficiency(gen)) return *raw * *eff * *e.width_lanes;
+  return std::nullopt;
+}
+
+void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
+  for (const PciFunction& p : s.pci_functions) {
+    if (p.is_vf.value_or(false)) {
+      e.not_applicable(p.bdf, "SR-IOV VF: its traffic uses the PF's PCIe path");
+      continue;
+    }
+    if (p.flash_recovery) {
+      e.not_applicable(p.bdf, "function is in flash recovery (see fw.image-state)");
+      continue;
+    }
+    if (!s.pci_bridges.has_value()) {
+      e.missing(p.bdf, "PCIe bridges above the NIC", s.pci_bridges);
+      continue;
+    }
+    if (!p.link.has_value()) {
+      e.missing(p.bdf, "PCIe link", p.link);
+      continue;
+    }
+    std::vector<const PciBridge*> up = build::bridges_above(s, p.parent_bdf);
+    if (up.empty()) {
+      Finding& f = e.unknown(p.bdf, p.parent_bdf ? "the bridge above " + p.bdf + " (" + *p.parent_bdf + ") is not in the input"
+                                                 : "the bridge above " + p.bdf + " is not known: save `lspci -vvv -D` "
+                                                   "(the whole tree, as root) as lspci_vvv@tree.txt");
+      f.reason_kind = ReasonKind::not_captured;
+      continue;
+    }
+    const PcieLinkState& nl = *p.link;
+    std::optional<double> nic_gbps = link_gbps(nl.status);
+    std::vector<std::string> problems, unknown;
+    std::vector<const PciBridge*> capping;
+    std::string hops;
+    Finding* f = nullptr;
+    std::vector<Evidence> evidence{p.link.source};
+    for (const PciBridge* b : up) {
+      if (!b->link.has_value()) {
+        unknown.push_back(b->bdf + ": " + (b->link.reason.empty() ? std::string("not in the input") : b->link.reason));
+        continue;
+      }
+      const PcieLinkState& bl = *b->link;
+      std::string label = b->bdf + (b->port_type ? " (" + *b->port_type + ")" : std::string());
+      hops += (hops.empty() ? "" : ", ") + b->bdf + " " + end_text(bl.status) +
+              (bl.max_payload_bytes ? " MPS " + std::to_string(*bl.max_payload_bytes) : std::string());
+      bool bad = false;
+      std::optional<double> g = link_gbps(bl.status);
+      if (bl.status.downgraded) {
+        problems.push_back(label + " trained at " + end_text(bl.status) + " of " + end_text(bl.capability));
+        bad = true;
+      } else if (g && nic_gbps && *g + 0.5 < *nic_gbps) {
+        problems.push_back(label + " link " + end_text(bl.status) + " is slower than the NIC's " + end_text(nl.status));
+        bad = true;
+      }
+      if (bl.max_payload_bytes && nl.max_payload_bytes && *bl.max_payload_bytes < *nl.max_payload_bytes) {
+        problems.push_back(label + " MaxPayload " + std::to_string(*bl.max_payload_bytes) + " is below the NIC's " +
+                           std::to_string(*nl.max_payload_bytes));
+        bad = true;
+      }
+      if (bad) {
+        evidence.push_back(b->link.source);
+        capping.push_back(b);
+      }
+    }
+    if (!problems.empty()) {
+      std::string msg = problems.front();
+      for (std::size_t i = 1; i < problems.size(); ++i) msg += "; " + problems[i];
+      f = &e.fail(p.bdf, msg + ": the path to the root port caps " + p.bdf + " (NIC " + end_text(nl.status) +
+                             (nl.max_payload_bytes ? " MPS " + std::to_string(*nl.max_payload_bytes) : std::string()) + ")");
+      f->remediation.scope = FixScope::hardware;
+      for (const PciBridge* b : capping)
+        f->remediation.checks.push_back("lspci -vvv -s " + b->bdf + " | grep -E 'LnkCap:|LnkSta:|MaxPayload'");
+      f->remediation.notes =
+          "A bridge trained below its capability caps every device behind it: check the switch board's seating, "
+          "riser and BIOS link-speed settings, and AER errors in dmesg. MaxPayload must not shrink along a "
+          "path: the kernel sets it per hierarchy at boot (kernel parameter pci=pcie_bus_safe or pcie_bus_perf, "
+          "Documentation/admin-guide/kernel-parameters.txt); a bridge below the device's MPS receives TLPs "
+          "larger than it accepts.";
+    } else if (!unknown.empty()) {
+      Finding& u = e.unknown(p.bdf, "link not known at " + unknown.front() +
+                                        (unknown.size() > 1 ? " (+" + std::to_string(unknown.size() - 1) + " more)" : ""));
+      u.reason_kind = ReasonKind::not_captured;
+      continue;
+    } else {
+      f = &e.pass(p.bdf, "no hop caps the NIC (" + end_text(nl.status) +
+                             (nl.max_payload_bytes ? " MPS " + std::to_string(*nl.max_payload_bytes) : std::string()) +
+                             "): " + hops);
+      for (const PciBridge* b : up) evidence.push_back(b->link.source);
+    }
+    for (const Evidence& ev : evidence) add_evidence(*f, ev);
+  }
+}
+
 }  // namespace
 
 void add_path_rules(std::vector<RuleInfo>& out) {
+  out.push_back({"pcie.path-link", "No bridge between the NIC and its root port caps its link",
+                 Severity::error, "pci function",
+                 "A PCIe switch or root port link trained narrower or slower than the NIC's, or a bridge with a "
+                 "smaller MaxPayload, caps every device behind it; the NIC's own LnkSta still looks right.",
+                 "§4.1 PCIe bandwidth: the seed checks the card's LnkSta only; the whole path to the root port "
+                 "counts (pcie.link-at-capability judges the card itself).",
+                 eval_path_link, k_any_outcome,
+                 "the NIC's link and MaxPayload, and LnkSta/LnkCap/DevCtl of every bridge up to its root port "
+                 "(lspci -vvv of the whole tree, or live sysfs config space)"});
   out.push_back({"pcie.acs-redirect", "No PCIe switch port redirects GPU <-> NIC peer-to-peer traffic",
                  Severity::error, "gpu <-> rdma device",
                  "With ACS P2P Request/Completion Redirect on at a switch port, traffic between a GPU "

@@ -98,6 +98,7 @@ bool selects_any(std::string_view id, const std::vector<std::string>& selectors)
 }
 
 std::optional<std::string> selector_error(std::initializer_list<Family> families, std::string_view sel) {
+  if (sel.empty()) return std::string("an empty --rule value selects no rule (give a rule id or an area such as qos)");
   std::vector<const RuleInfo*> rules;
   for (Family f : families)
     for (const RuleInfo& r : rules_of(f)) rules.push_back(&r);

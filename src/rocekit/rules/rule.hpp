@@ -95,7 +95,8 @@ class Emitter {
   /// unknown because `c` is missing: "<what> not collected: <reason>", with its kind and tool.
   template <class T>
   Finding& missing(std::string subject, std::string_view what, const Collected<T>& c) {
-    Finding& f = unknown(std::move(subject), std::string(what) + " not collected: " + c.reason);
+    Finding& f = unknown(std::move(subject), std::string(what) + " not collected: " +
+                                                 (c.reason.empty() ? std::string("not in the input") : c.reason));
     f.reason_kind = c.reason_kind;
     if (!c.needs.empty()) f.needs.push_back(c.needs);
     return f;
