@@ -47,13 +47,15 @@ def link(root, rel, target_rel):
 
 
 def pcie_config(vendor, device, mps_cap, mps, mrrs, cap_speed, cap_width, sta_speed, sta_width,
-                class_code=0x020000, port_type=0x0, acs_ctl=None, buses=None):
+                class_code=0x020000, port_type=0x0, acs_ctl=None, buses=None, relaxed_ordering=True):
     """256 bytes of config space: a PM capability at 0x40, the PCIe capability at 0x60.
     port_type: PCIe capability device/port type (0 endpoint, 4 root port, 5 switch upstream,
     6 switch downstream); types 4-6 get a type-1 (bridge) header, with `buses` (primary,
     secondary, subordinate) at 0x18. With `acs_ctl`, 4096 bytes (as root reads them) with an ACS
     extended capability at 0x100: capability 0x005f (SrcValid TransBlk ReqRedir CmpltRedir
-    UpstreamFwd DirectTrans, a PEX switch port's set) and control `acs_ctl`."""
+    UpstreamFwd DirectTrans, a PEX switch port's set) and control `acs_ctl`. DevCtl has Enable
+    Relaxed Ordering (bit 4) set unless `relaxed_ordering` is False, as Linux leaves it on hosts
+    without a root-port erratum."""
     c = bytearray(4096 if acs_ctl is not None else 256)
     code = {128: 0, 256: 1, 512: 2, 1024: 3, 2048: 4, 4096: 5}
     gen = {2.5: 1, 5: 2, 8: 3, 16: 4, 32: 5, 64: 6}
@@ -70,7 +72,7 @@ def pcie_config(vendor, device, mps_cap, mps, mrrs, cap_speed, cap_width, sta_sp
     c[0x60], c[0x61] = 0x10, 0x00  # PCI Express, end of list
     struct.pack_into("<H", c, 0x62, 0x0002 | (port_type << 4))  # PCIe cap version 2, port type
     struct.pack_into("<I", c, 0x64, code[mps_cap])
-    struct.pack_into("<H", c, 0x68, (code[mps] << 5) | (code[mrrs] << 12) | 0x000f)
+    struct.pack_into("<H", c, 0x68, (code[mps] << 5) | (code[mrrs] << 12) | 0x000f | (0x0010 if relaxed_ordering else 0))
     struct.pack_into("<I", c, 0x6c, gen[cap_speed] | (cap_width << 4))
     struct.pack_into("<H", c, 0x72, gen[sta_speed] | (sta_width << 4))
     return bytes(c)
@@ -286,6 +288,7 @@ DGX_FW = "28.43.1014"        # corpus/flint/ocp-nno-cx7-flint-q-28.43.txt (Conne
 DGX_BOARD = "MT_0000001244"  # the same capture's PSID
 DGX_BAD_QOS = "mlx5_5"       # trust pcp, PFC off, MTU 1500 (GPU3's NIC)
 DGX_BAD_MRRS = "mlx5_10"     # MaxReadReq 512 (GPU6's NIC)
+DGX_NO_RO = "mlx5_6"         # relaxed ordering off (GPU4's NIC)
 
 
 DGX_ACS_SWITCH = 2          # the PCIe switch of GPU2 and mlx5_4: ACS redirect on at its downstream ports
@@ -383,7 +386,8 @@ def dgx_h100():
         nd = f"enp{bus}s0np0" if nports == 1 else f"enp{bus}s0f{fn}np{fn}"
         mrrs = 512 if ib == DGX_BAD_MRRS else 4096
         dev = h.pci(bdf, 0x15b3, 0x1021, driver="mlx5_core", numa=node, parent=parent,
-                    config=pcie_config(0x15b3, 0x1021, 512, 256, mrrs, 32, 16, 32, 16))
+                    config=pcie_config(0x15b3, 0x1021, 512, 256, mrrs, 32, 16, 32, 16,
+                                       relaxed_ordering=ib != DGX_NO_RO))
         write(h.root, f"{dev}/class", "0x020000")
         write(h.root, f"{dev}/local_cpulist", DGX_CPULIST[node])
         if nports == 1:  # the part number of the PSID above (data/catalog.json parts)

@@ -139,7 +139,36 @@ Snapshot path_tree(int up_width, int up_mps, bool up_known = true) {
   return s;
 }
 
+/// mlx5_0's function with DevCtl RlxdOrd `ro` (nullopt: not read) under root port 00:01.0 of
+/// device id `root_id` (Intel).
+Snapshot ro_tree(std::optional<bool> ro, std::uint16_t root_id = 0x352a) {
+  Snapshot s = acs_tree({});
+  PciFunction& p = s.pci_functions.front();
+  if (ro) {
+    p.relaxed_ordering.value = *ro;
+    p.relaxed_ordering.source = {"lspci.txt", 44, std::string("RlxdOrd") + (*ro ? "+" : "-")};
+  } else {
+    p.relaxed_ordering.set_missing("lspci ran without root: Capabilities <access denied>", ReasonKind::needs_root);
+  }
+  for (PciBridge& b : *s.pci_bridges.value)
+    if (b.bdf == "0000:00:01.0") {
+      b.vendor_id = 0x8086;
+      b.device_id = root_id;
+    }
+  return s;
+}
+
 const Cases k_cases{
+    host_case("pcie.relaxed-ordering", Outcome::pass, "0000:04:00.0", "relaxed ordering enabled (DevCtl RlxdOrd+)",
+              [] { return ro_tree(true); }),
+    host_case("pcie.relaxed-ordering", Outcome::fail, "0000:04:00.0", "relaxed ordering is off on the NIC (DevCtl RlxdOrd-)",
+              [] { return ro_tree(false); }),
+    host_case("pcie.relaxed-ordering", Outcome::unknown, "0000:04:00.0",
+              "DevCtl relaxed ordering not collected: lspci ran without root", [] { return ro_tree(std::nullopt); }),
+    // A Xeon E5 v4 root port (8086:6f08): Linux keeps RO off below it on purpose.
+    host_case("pcie.relaxed-ordering", Outcome::not_applicable, "0000:04:00.0",
+              "the root port 0000:00:01.0 (8086:6f08) has the Xeon E5 v3/v4 Relaxed Ordering erratum",
+              [] { return ro_tree(false, 0x6f08); }),
     host_case("pcie.path-link", Outcome::pass, "0000:04:00.0",
               "no hop caps the NIC (32GT/s x16 MPS 256): 0000:02:01.0 32GT/s x16 MPS 256, 0000:01:00.0 32GT/s x16 MPS 256",
               [] { return path_tree(16, 256); }),

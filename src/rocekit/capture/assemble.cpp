@@ -110,6 +110,7 @@ void fill_reasons(Snapshot& s) {
     auto r = [&](Section sec) { return gap_reason(s, sec, "", "", "", p.bdf); };
     default_reason(p.link, r(Section::pci_link));
     default_reason(p.max_read_request_bytes, r(Section::pci_mrrs));
+    default_reason(p.relaxed_ordering, r(Section::pci_mrrs));  // the same DevCtl line
     default_reason(p.firmware, r(Section::pci_firmware));
     default_reason(p.nv_config, r(Section::pci_nv_config));
   }

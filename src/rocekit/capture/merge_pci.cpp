@@ -235,6 +235,14 @@ void on_lspci(Ctx& c) {
     } else if (!d.full_listing) {
       p.link.reason = "the lspci output was filtered (no LnkCap/LnkSta lines)";
     }
+    if (d.relaxed_ordering) {
+      p.relaxed_ordering.value = *d.relaxed_ordering;
+      p.relaxed_ordering.source = c.find("RlxdOrd", from);
+    } else if (d.capabilities_denied) {
+      p.relaxed_ordering.set_missing("lspci ran without root: Capabilities <access denied>", ReasonKind::needs_root);
+    } else {
+      p.relaxed_ordering.set_missing("the lspci output has no DevCtl RlxdOrd flag for this function", ReasonKind::not_captured);
+    }
     if (d.max_read_request_bytes) {
       build::max_read_request(p, *d.max_read_request_bytes, c.find("MaxReadReq", from));
     } else if (d.capabilities_denied) {

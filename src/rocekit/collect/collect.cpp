@@ -423,10 +423,12 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
   if (!cfg) {
     set_failed(p.link, cfg.error());
     p.max_read_request_bytes.reason = p.link.reason;
+    p.relaxed_ordering.reason = p.link.reason;
   } else if (Result<PcieConfigFacts> f = parse_pcie_config(*cfg); !f) {
     std::string r = cfg_path + ": " + f.error().message;
     p.link.reason = r;
     p.max_read_request_bytes.reason = r;
+    p.relaxed_ordering.reason = r;
   } else {
     auto gts = [](const std::optional<double>& g) {
       if (!g) return std::string("unknown");
@@ -443,6 +445,8 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
                     std::to_string(f->max_read_request_bytes);
     set_value(p.link, f->link, ev(cfg_path, t));
     build::max_read_request(p, f->max_read_request_bytes, ev(cfg_path, t));
+    set_value(p.relaxed_ordering, f->relaxed_ordering,
+              ev(cfg_path, std::string("DevCtl RlxdOrd") + (f->relaxed_ordering ? "+" : "-")));
   }
   // VPD (product name, part number, serial number) of an NVIDIA/Mellanox PF: the first 1 KiB
   // holds the ID string and VPD-R. Root-only (0600) on real sysfs; when unreadable the fields

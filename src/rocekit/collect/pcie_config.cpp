@@ -121,6 +121,7 @@ Result<PcieConfigFacts> parse_pcie_config(const std::vector<std::uint8_t>& c) {
       f.link.max_payload_cap_bytes = 128 << (devcap & 0x7);
       f.link.max_payload_bytes = 128 << ((devctl >> 5) & 0x7);
       f.max_read_request_bytes = 128 << ((devctl >> 12) & 0x7);
+      f.relaxed_ordering = (devctl & 0x0010) != 0;
       f.link.capability.speed_gts = pcie_speed_gts(lnkcap & 0xf);
       f.link.capability.width_lanes = static_cast<int>((lnkcap >> 4) & 0x3f);
       f.link.status.speed_gts = pcie_speed_gts(lnksta & 0xf);

@@ -17,6 +17,7 @@ struct PcieConfigFacts {
   std::uint16_t device_id = 0;
   PcieLinkState link;                         ///< LnkCap, LnkSta, DevCtl/DevCap MaxPayload
   int max_read_request_bytes = 0;             ///< DevCtl bits 14:12: 128 << n
+  bool relaxed_ordering = false;              ///< DevCtl bit 4: Enable Relaxed Ordering
   std::size_t capability_offset = 0;          ///< where the PCIe capability starts
   /// The PCIe capability's device/port type (bits 7:4 of its flags), named as lspci does:
   /// "Endpoint", "Root Port", "Upstream Port", "Downstream Port", ...

@@ -108,7 +108,8 @@ RK_JSON(NvParam, name, default_value, current_value, next_boot_value, new_value,
 RK_JSON(NvConfig, params, has_current_column, is_set_transcript, set_applied, reboot_requested,
         description, part_number)
 RK_JSON(PciFunction, bdf, vendor_id, device_id, device_name, is_vf, flash_recovery, numa_node, driver,
-        vpd_part_number, vpd_product_name, board_serial_number, function_uid, link, max_read_request_bytes, firmware, nv_config,
+        vpd_part_number, vpd_product_name, board_serial_number, function_uid, link, max_read_request_bytes,
+        relaxed_ordering, firmware, nv_config,
         parent_bdf, source)
 // Required keys: an ACS register with a bit left out must not read as "redirect off".
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AcsBits, source_validation, translation_blocking, request_redirect,

@@ -21,7 +21,8 @@ namespace rk {
 
 /// Current snapshot schema version. Bump on any incompatible change of the JSON form.
 inline constexpr int k_snapshot_schema_version = 3;  // 2: PciFunction board_serial_number, function_uid
-                                                    // 3: pci_bridges; parent_bdf of functions and GPUs; Gpu bdf
+                                                    // 3: pci_bridges; parent_bdf of functions and GPUs; Gpu bdf;
+                                                    //    PciFunction relaxed_ordering
 
 /// Where a value was read: a capture file and 1-based line (line 0 = whole file), or a sysfs
 /// path / command for live collection, with the decisive text.
@@ -252,6 +253,7 @@ struct PciFunction {
   std::optional<std::string> function_uid;
   Collected<PcieLinkState> link;
   Collected<int> max_read_request_bytes;    ///< DevCtl MaxReadReq (MRRS)
+  Collected<bool> relaxed_ordering;         ///< DevCtl Enable Relaxed Ordering (lspci RlxdOrd+)
   Collected<FirmwareImage> firmware;
   Collected<NvConfig> nv_config;
   /// The bridge directly above (root port or switch downstream port); nullopt when not known.

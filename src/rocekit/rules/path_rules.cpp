@@ -251,6 +251,59 @@ void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
   }
 }
 
+/// Root ports whose Relaxed Ordering erratum makes Linux clear RO on every device below them
+/// (drivers/pci/quirks.c quirk_relaxedordering_disable(): Intel Xeon E5 v3 "Haswell" root ports
+/// 2F01h-2F0Eh and E5 v4 "Broadwell" 6F01h-6F0Eh, the ranges Intel's specification update names).
+bool ro_erratum_root_port(const PciBridge& b) {
+  if (b.vendor_id != 0x8086 || !b.device_id) return false;
+  unsigned id = *b.device_id;
+  return (id >= 0x2f01 && id <= 0x2f0e) || (id >= 0x6f01 && id <= 0x6f0e);
+}
+
+void eval_relaxed_ordering(const Snapshot& s, const Policy&, Emitter& e) {
+  for (const PciFunction& p : s.pci_functions) {
+    if (p.is_vf.value_or(false)) {
+      e.not_applicable(p.bdf, "SR-IOV VF: the PF's setting applies");
+      continue;
+    }
+    if (p.flash_recovery) {
+      e.not_applicable(p.bdf, "function is in flash recovery (see fw.image-state)");
+      continue;
+    }
+    if (!p.relaxed_ordering.has_value()) {
+      e.missing(p.bdf, "DevCtl relaxed ordering", p.relaxed_ordering);
+      continue;
+    }
+    if (*p.relaxed_ordering) {
+      Finding& f = e.pass(p.bdf, "relaxed ordering enabled (DevCtl RlxdOrd+)");
+      add_evidence(f, p.relaxed_ordering.source);
+      continue;
+    }
+    std::vector<const PciBridge*> up = build::bridges_above(s, p.parent_bdf);
+    if (!up.empty() && ro_erratum_root_port(*up.back())) {
+      char id[16];
+      std::snprintf(id, sizeof id, "8086:%04x", *up.back()->device_id);
+      Finding& f = e.not_applicable(p.bdf, std::string("relaxed ordering off: the root port ") + up.back()->bdf + " (" + id +
+                                               ") has the Xeon E5 v3/v4 Relaxed Ordering erratum, so Linux keeps it off");
+      add_evidence(f, p.relaxed_ordering.source);
+      continue;
+    }
+    Finding& f = e.fail(p.bdf, "relaxed ordering is off on the NIC (DevCtl RlxdOrd-): mlx5 then sends no relaxed-ordered "
+                               "DMA writes, and GPUDirect RDMA loses bandwidth on CPUs that reorder them (AMD EPYC, Grace)");
+    add_evidence(f, p.relaxed_ordering.source);
+    f.remediation.scope = FixScope::persistent;
+    f.remediation.checks = {"lspci -vvv -s " + p.bdf + " | grep -o 'RlxdOrd[+-]'"};
+    f.remediation.notes =
+        "Linux clears RlxdOrd on devices below a root port with a known Relaxed Ordering erratum "
+        "(drivers/pci/quirks.c quirk_relaxedordering_disable(); dmesg says \"Disable Relaxed Ordering "
+        "Attributes to avoid PCIe Completion erratum\"): then leave it off. Otherwise enable it in the BIOS "
+        "(\"PCIe Relaxed Ordering\") and reboot; mlx5 reads the bit when the driver loads "
+        "(pcie_relaxed_ordering_enabled()), so a runtime setpci does not reach the running driver. Measured: "
+        "16 vs > 40 GB/s (openucx/ucx#10955), 150 vs 200 Gb/s on EPYC (openucx/ucx#8062). NCCL's "
+        "NCCL_IB_PCI_RELAXED_ORDERING (default 2: use it when available) follows the same bit.";
+  }
+}
+
 }  // namespace
 
 void add_path_rules(std::vector<RuleInfo>& out) {
@@ -263,6 +316,14 @@ void add_path_rules(std::vector<RuleInfo>& out) {
                  eval_path_link, k_any_outcome,
                  "the NIC's link and MaxPayload, and LnkSta/LnkCap/DevCtl of every bridge up to its root port "
                  "(lspci -vvv of the whole tree, or live sysfs config space)"});
+  out.push_back({"pcie.relaxed-ordering", "PCIe relaxed ordering is enabled on the NIC", Severity::warning,
+                 "pci function",
+                 "Without relaxed ordering the NIC's DMA writes are strictly ordered: on CPUs that can reorder "
+                 "them (AMD EPYC, Grace) RDMA and GPUDirect bandwidth drops by half or more "
+                 "(openucx/ucx#10955, #8062).",
+                 "§4.1 PCIe: the seed does not name it; DevCtl Enable Relaxed Ordering of the NIC (lspci RlxdOrd).",
+                 eval_relaxed_ordering, k_any_outcome,
+                 "the NIC's DevCtl (lspci -vvv RlxdOrd, live sysfs config space) and its root port's device id"});
   out.push_back({"pcie.acs-redirect", "No PCIe switch port redirects GPU <-> NIC peer-to-peer traffic",
                  Severity::error, "gpu <-> rdma device",
                  "With ACS P2P Request/Completion Redirect on at a switch port, traffic between a GPU "
