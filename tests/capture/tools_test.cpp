@@ -18,6 +18,8 @@
 #include "rocekit/capture/assemble.hpp"
 #include "rocekit/parse/common.hpp"
 #include "rocekit/pipeline.hpp"
+#include "rocekit/policy/policy.hpp"
+#include "rocekit/rules/rule.hpp"
 
 namespace rk::capture {
 namespace {
@@ -160,6 +162,26 @@ TEST(ToolTable, EveryParserHasAGoldenOverItsCorpusFiles) {
       EXPECT_GT(goldens[id], 0) << id << " has no golden over a corpus file";
     }
   }
+}
+
+// A real NCCL log (nccl-tests#293, default GDR level): DMA-BUF available, no GDRDMA channel and no
+// nvidia-peermem in the input. The mechanism rule passes on DMA-BUF, NVIDIA's recommended path.
+TEST(Capture, NcclDmaBufLineProvesTheGpuDirectMechanism) {
+  CaptureSet set;
+  set.origin = "mem";
+  set.files.push_back({"nccl_log.txt",
+                       test::read_file(test::testdata_dir() / "corpus" / "nccl_log" /
+                                       "nccltests293-a100-hdr-default-gdr-level-no-gdrdma-cut-by-author.txt"),
+                       ""});
+  Snapshot s = snapshot_from_capture(set);
+  ASSERT_TRUE(s.gpudirect.has_value()) << s.gpudirect.reason;
+  EXPECT_EQ(s.gpudirect->dmabuf_available, true);
+  EXPECT_EQ(s.gpudirect->gdrdma_in_use, false);
+  EXPECT_EQ(s.gpudirect.source.line, 24u);  // the file line of "DMA-BUF is available on GPU device 0"
+  rules::Report r = rules::evaluate(s, default_policy(), {"gpudirect.peer-memory"});
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].outcome, Outcome::pass);
+  EXPECT_NE(r.findings[0].message.find("DMA-BUF"), std::string::npos) << r.findings[0].message;
 }
 
 TEST(ToolTable, MissingToolReasonsComeFromTheTable) {

@@ -28,6 +28,8 @@ NS=rk-plan-$$
 cleanup() { ip netns del "$NS" 2>/dev/null; }
 trap cleanup EXIT INT TERM
 if ! ip netns add "$NS" 2>/dev/null; then echo "SKIP: ip netns add not permitted"; exit 0; fi
+# A chroot whose / is not a mount point cannot enter it ("mount --make-rslave / failed").
+if ! ip -n "$NS" link show lo >/dev/null 2>&1; then echo "SKIP: ip -n cannot enter the namespace (chroot?)"; exit 0; fi
 ip -n "$NS" link add rkpa type veth peer name rkpb || exit 1
 bdf=$(lspci -D -n | awk 'NR == 1 { print $1 }')
 [ -n "$bdf" ] || { echo "SKIP: no PCI function (lspci)"; exit 0; }

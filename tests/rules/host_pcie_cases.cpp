@@ -57,9 +57,10 @@ Snapshot channels(std::optional<std::uint32_t> combined, int node_cpus, const st
   return s;
 }
 
-Snapshot gpudirect(std::optional<bool> loaded, std::optional<bool> registered, std::optional<bool> in_use) {
+Snapshot gpudirect(std::optional<bool> loaded, std::optional<bool> registered, std::optional<bool> in_use,
+                   std::optional<bool> dmabuf = std::nullopt) {
   Snapshot s;
-  s.gpudirect.value = GpuDirectState{loaded, registered, in_use, {"lsmod.txt", 3, "hand-built"}};
+  s.gpudirect.value = GpuDirectState{loaded, registered, in_use, dmabuf, {"lsmod.txt", 3, "hand-built"}};
   return s;
 }
 
@@ -231,6 +232,9 @@ const Cases k_cases{
     host_case("irq.channels-numa", Outcome::not_applicable, "ib0", "IPoIB netdev", [] { return channels(16, 32, "ib0"); }),
     host_case("gpudirect.peer-memory", Outcome::pass, "host", "NCCL uses GPUDirect RDMA",
               [] { return gpudirect(true, std::nullopt, true); }),
+    // DMA-BUF without nvidia-peermem: a working mechanism (NVIDIA's recommended one).
+    host_case("gpudirect.peer-memory", Outcome::pass, "host", "NCCL reports DMA-BUF available",
+              [] { return gpudirect(false, std::nullopt, false, true); }),
     host_case("gpudirect.peer-memory", Outcome::fail, "host", "nvidia_peermem is not loaded",
               [] { return gpudirect(false, std::nullopt, std::nullopt); }),
     host_case("gpudirect.peer-memory", Outcome::unknown, "host", "no proof of GPUDirect RDMA either way",

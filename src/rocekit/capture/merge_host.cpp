@@ -117,8 +117,13 @@ void on_nccl_log(Ctx& c) {
       ev = c.find("via NET/IB");
     }
   }
-  if (!g.gdrdma_in_use.has_value()) return;
+  if (!v->dmabuf_gpus.empty()) {
+    g.dmabuf_available = true;
+    if (!g.gdrdma_in_use.value_or(false)) ev = c.at(v->dmabuf_line);
+  }
+  if (!g.gdrdma_in_use.has_value() && !g.dmabuf_available) return;
   c.snap.gpudirect.value = g;
+  c.snap.gpudirect.reason.clear();
   c.snap.gpudirect.source = ev;
 }
 

@@ -119,7 +119,7 @@ RK_JSON(PciBridge, bdf, vendor_id, device_id, name, port_type, secondary_bus, su
         link, acs, source)
 RK_JSON(GpuNicLink, nic, relation, source)
 RK_JSON(Gpu, index, bdf, parent_bdf, model, numa_node, cpu_affinity, nics, source)
-RK_JSON(GpuDirectState, peermem_loaded, peer_memory_registered, gdrdma_in_use, source)
+RK_JSON(GpuDirectState, peermem_loaded, peer_memory_registered, gdrdma_in_use, dmabuf_available, source)
 RK_JSON(PersistenceState, units, enabled_links, udev_rules, other_scripts)
 RK_JSON(InputFile, file, tool, target, status, messages)
 RK_JSON(ToolRun, tool, target, status, command)

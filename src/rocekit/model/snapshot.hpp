@@ -22,7 +22,7 @@ namespace rk {
 /// Current snapshot schema version. Bump on any incompatible change of the JSON form.
 inline constexpr int k_snapshot_schema_version = 3;  // 2: PciFunction board_serial_number, function_uid
                                                     // 3: pci_bridges; parent_bdf of functions and GPUs; Gpu bdf;
-                                                    //    PciFunction relaxed_ordering
+                                                    //    PciFunction relaxed_ordering; GpuDirectState dmabuf_available
 
 /// Where a value was read: a capture file and 1-based line (line 0 = whole file), or a sysfs
 /// path / command for live collection, with the decisive text.
@@ -329,6 +329,9 @@ struct GpuDirectState {
   std::optional<bool> peermem_loaded;          ///< nvidia_peermem / nv_peer_mem module loaded
   std::optional<bool> peer_memory_registered;  ///< /sys/kernel/mm/memory_peers/<name> present
   std::optional<bool> gdrdma_in_use;           ///< NCCL "via NET/IB/<n>/GDRDMA"
+  /// NCCL "DMA-BUF is available on GPU device <n>": GPU memory can be registered with the NIC
+  /// through the kernel's DMA-BUF, without a peer-memory module.
+  std::optional<bool> dmabuf_available;
   Evidence source;
 };
 

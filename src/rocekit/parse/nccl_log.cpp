@@ -1,5 +1,7 @@
 #include "rocekit/parse/nccl_log.hpp"
 
+#include <algorithm>
+
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -154,6 +156,13 @@ Result<Parsed<NcclLog>> parse_nccl_log(std::string_view text) {
       using_line(msg.substr(msg.find(" Using ") + 7), out);
     } else if (text::contains(msg, "GPU Direct RDMA")) {
       gdr_line(msg, out);
+    } else if (text::starts_with(msg, "DMA-BUF is available on GPU device ")) {
+      std::optional<std::uint64_t> n = text::parse_uint(text::trim(msg.substr(35)));
+      if (n && *n < 1024) {
+        if (!out.dmabuf_line) out.dmabuf_line = line_no;
+        if (std::find(out.dmabuf_gpus.begin(), out.dmabuf_gpus.end(), *n) == out.dmabuf_gpus.end())
+          out.dmabuf_gpus.push_back(static_cast<std::uint32_t>(*n));
+      }
     } else if (text::starts_with(msg, "Channel ")) {
       channel_line(host, msg, line_no, out);
     }
@@ -194,6 +203,7 @@ nlohmann::json to_json(const NcclLog& v) {
                      {"line", w.line}});
   }
   return {{"version", v.version},       {"ib_devices", devs},         {"gdr_status", gdr},
+          {"dmabuf_gpus", v.dmabuf_gpus},  {"dmabuf_line", v.dmabuf_line},
           {"channels", chans},          {"warns", warns},             {"info_lines", v.info_lines},
           {"elided", v.elided},         {"any_gdrdma", any_gdrdma(v)}};
 }

@@ -2,7 +2,9 @@
 //   host:pid:tid [cudaDev] NCCL INFO <message>
 //   host:pid:tid [cudaDev] <file>:<line> NCCL WARN <message>
 // Recognised messages: "NCCL version X", "NET/IB : Using [0]mlx5_0:1/RoCE ...",
-// "NET/IB : GPU Direct RDMA Enabled|Disabled for HCA <n> '<dev>'", "Channel NN/M : ... via
+// "NET/IB : GPU Direct RDMA Enabled|Disabled for HCA <n> '<dev>'", "DMA-BUF is available on GPU
+// device <n>" (init.cc ncclDmaBufSupport(): NCCL_DMABUF_ENABLE on, the net plugin registers
+// DMA-BUF memory, CUDA driver >= 11.7 and CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED), "Channel NN/M : ... via
 // <transport>" (GPUDirect RDMA when the transport ends in "/GDRDMA"), and every WARN line (with
 // "status=N" and "vendor err N" of IB completion errors). Other INFO lines are counted only.
 #pragma once
@@ -60,6 +62,8 @@ struct NcclLog {
   std::optional<std::string> version;      ///< "NCCL version 2.21.5+cuda12.4"
   std::vector<NcclIbDevice> ib_devices;
   std::vector<NcclGdrStatus> gdr_status;
+  std::vector<std::uint32_t> dmabuf_gpus;  ///< "DMA-BUF is available on GPU device N", N as printed
+  std::size_t dmabuf_line = 0;             ///< the first such line
   std::vector<NcclChannel> channels;
   std::vector<NcclWarn> warns;
   std::uint64_t info_lines = 0;            ///< all "NCCL INFO" lines

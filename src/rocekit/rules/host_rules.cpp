@@ -125,12 +125,24 @@ void eval_peer_memory(const Snapshot& s, const Policy&, Emitter& e) {
     add_evidence(f, s.gpudirect.source);
     return;
   }
+  if (g.dmabuf_available.value_or(false)) {
+    Finding& f = e.pass("host", "NCCL reports DMA-BUF available: GPU memory is registered with the NIC through "
+                                "DMA-BUF, nvidia-peermem is not needed");
+    add_evidence(f, s.gpudirect.source);
+    return;
+  }
   auto fix = [](Finding& f) {
     f.remediation.scope = FixScope::persistent;
+    // NVIDIA recommends DMA-BUF over the legacy peer-memory module (GPU Operator "GPUDirect
+    // RDMA and GPUDirect Storage"); the module is the fallback, and what the commands load.
     f.remediation.commands = {"modprobe nvidia-peermem",
                               "echo nvidia-peermem > /etc/modules-load.d/nvidia-peermem.conf"};
     f.remediation.checks = {"ls /sys/kernel/mm/memory_peers/ /sys/module/nvidia_peermem/"};
     f.remediation.notes =
+        "Prefer DMA-BUF, which NVIDIA recommends over nvidia-peermem (GPU Operator docs, \"GPUDirect RDMA and "
+        "GPUDirect Storage\"): it needs the NVIDIA open GPU kernel modules, a kernel with DMA-BUF support and a CUDA "
+        "driver >= 11.7; NCCL then logs \"DMA-BUF is available on GPU device N\" (NCCL_DEBUG=INFO). The commands "
+        "above load the legacy module instead. "
         "`ibv_devinfo | grep peer`, as some guides write it, shows nothing: ibv_devinfo has no "
         "peer-memory field (rdma-core libibverbs/examples/devinfo.c). NCCL enables GDR when /sys/kernel/mm/memory_peers/nv_mem*/"
         "version or /sys/module/nvidia_peermem/version exists, or via DMA-BUF. Confirm with "
@@ -222,14 +234,15 @@ void add_host_rules(std::vector<RuleInfo>& out) {
                  eval_channels,
                  k_any_outcome,
                  "netdev channels (ethtool -l), the NIC NUMA node and CPU list (sysfs)"});
-  out.push_back({"gpudirect.peer-memory", "GPUDirect RDMA peer memory is loaded and registered",
+  out.push_back({"gpudirect.peer-memory", "GPUDirect RDMA can register GPU memory (DMA-BUF or peer memory)",
                  Severity::error, "host",
                  "Without peer memory (or DMA-BUF) the NIC cannot DMA GPU memory and NCCL stages "
                  "through host memory.",
                  "§4.2 GPUDirect: `ibv_devinfo | grep peer` shows nothing; check nvidia_peermem "
                  "and memory_peers (host-facts §G, §K.8).", eval_peer_memory,
                  k_pass_fail_unknown,
-                 "nvidia_peermem / nv_peer_mem module (lsmod), /sys/kernel/mm/memory_peers and NCCL GDRDMA transport lines"});
+                 "nvidia_peermem / nv_peer_mem module (lsmod), /sys/kernel/mm/memory_peers, NCCL GDRDMA transport "
+                 "lines and NCCL's \"DMA-BUF is available\" line"});
   out.push_back({"gpudirect.gpu-nic-affinity", "Each GPU has a NIC under its PCIe switch",
                  Severity::error, "gpu",
                  "GPUDirect RDMA through the CPU root complex or across sockets loses bandwidth "
