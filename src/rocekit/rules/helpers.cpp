@@ -1,4 +1,5 @@
 #include "rocekit/rules/helpers.hpp"
+#include "rocekit/rules/rule.hpp"
 
 #include <algorithm>
 
@@ -107,6 +108,30 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
     out += v[i];
   }
   return out;
+}
+
+bool judged_pci_function(const PciFunction& p, Emitter& e, const std::string& vf_why) {
+  if (p.is_vf.value_or(false)) {
+    e.not_applicable(p.bdf, "SR-IOV VF: " + vf_why);
+    return false;
+  }
+  if (p.flash_recovery) {
+    e.not_applicable(p.bdf, "function is in flash recovery (see fw.image-state)");
+    return false;
+  }
+  return true;
+}
+
+const std::vector<Gpu>* judged_gpus(const Snapshot& s, Emitter& e) {
+  if (!s.gpus.has_value()) {
+    e.missing("host", "GPU topology", s.gpus);
+    return nullptr;
+  }
+  if (s.gpus->empty()) {
+    e.not_applicable("host", "no NVIDIA GPU in the topology");
+    return nullptr;
+  }
+  return &*s.gpus.value;
 }
 
 }  // namespace rk::rules

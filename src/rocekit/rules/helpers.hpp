@@ -12,6 +12,16 @@
 
 namespace rk::rules {
 
+class Emitter;
+
+/// False (and not_applicable emitted) for an SR-IOV VF (`vf_why`) or a function in flash
+/// recovery: the PCIe rules judge physical functions with working firmware.
+bool judged_pci_function(const PciFunction& p, Emitter& e, const std::string& vf_why);
+
+/// The GPUs to judge, or nullptr with the finding emitted: unknown when the topology was not
+/// collected, not_applicable when there is no NVIDIA GPU.
+const std::vector<Gpu>* judged_gpus(const Snapshot& s, Emitter& e);
+
 /// "dev/port", the subject of RDMA-port rules.
 std::string port_subject(const RdmaDevice& d, const RdmaPort& p);
 

@@ -172,21 +172,15 @@ void eval_peer_memory(const Snapshot& s, const Policy&, Emitter& e) {
 }
 
 void eval_affinity(const Snapshot& s, const Policy& pol, Emitter& e) {
-  if (!s.gpus.has_value()) {
-    e.missing("host", "GPU topology", s.gpus);
-    return;
-  }
-  if (s.gpus->empty()) {
-    e.not_applicable("host", "no NVIDIA GPU in the topology");
-    return;
-  }
+  const std::vector<Gpu>* gpus = judged_gpus(s, e);
+  if (!gpus) return;
   static const char* k_order[] = {"PIX", "PXB", "PHB", "NODE", "SYS"};
   auto rank = [](const std::string& r) {
     for (int i = 0; i < 5; ++i)
       if (r == k_order[i]) return i;
     return 5;
   };
-  for (const Gpu& g : *s.gpus) {
+  for (const Gpu& g : *gpus) {
     std::string subject = "gpu" + std::to_string(g.index);
     if (g.nics.empty()) {
       e.unknown(subject, "the topology lists no NIC");

@@ -38,15 +38,9 @@ std::optional<std::vector<const PciBridge*>> bridges_between(const std::vector<c
 }
 
 void eval_acs(const Snapshot& s, const Policy&, Emitter& e) {
-  if (!s.gpus.has_value()) {
-    e.missing("host", "GPU topology", s.gpus);
-    return;
-  }
-  if (s.gpus->empty()) {
-    e.not_applicable("host", "no NVIDIA GPU in the topology");
-    return;
-  }
-  for (const Gpu& g : *s.gpus) {
+  const std::vector<Gpu>* gpus = judged_gpus(s, e);
+  if (!gpus) return;
+  for (const Gpu& g : *gpus) {
     std::string gs = "gpu" + std::to_string(g.index);
     std::vector<const GpuNicLink*> near;
     for (const GpuNicLink& l : g.nics)
@@ -163,14 +157,7 @@ std::optional<double> link_gbps(const PcieLinkEnd& e) {
 
 void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
   for (const PciFunction& p : s.pci_functions) {
-    if (p.is_vf.value_or(false)) {
-      e.not_applicable(p.bdf, "SR-IOV VF: its traffic uses the PF's PCIe path");
-      continue;
-    }
-    if (p.flash_recovery) {
-      e.not_applicable(p.bdf, "function is in flash recovery (see fw.image-state)");
-      continue;
-    }
+    if (!judged_pci_function(p, e, "its traffic uses the PF's PCIe path")) continue;
     if (!s.pci_bridges.has_value()) {
       e.missing(p.bdf, "PCIe bridges above the NIC", s.pci_bridges);
       continue;
@@ -262,14 +249,7 @@ bool ro_erratum_root_port(const PciBridge& b) {
 
 void eval_relaxed_ordering(const Snapshot& s, const Policy&, Emitter& e) {
   for (const PciFunction& p : s.pci_functions) {
-    if (p.is_vf.value_or(false)) {
-      e.not_applicable(p.bdf, "SR-IOV VF: the PF's setting applies");
-      continue;
-    }
-    if (p.flash_recovery) {
-      e.not_applicable(p.bdf, "function is in flash recovery (see fw.image-state)");
-      continue;
-    }
+    if (!judged_pci_function(p, e, "the PF's setting applies")) continue;
     if (!p.relaxed_ordering.has_value()) {
       e.missing(p.bdf, "DevCtl relaxed ordering", p.relaxed_ordering);
       continue;

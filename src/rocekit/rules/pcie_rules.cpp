@@ -47,14 +47,7 @@ const PciFunction* link_owner(const Snapshot& s, const PciFunction& p) {
 
 void eval_link_cap(const Snapshot& s, const Policy&, Emitter& e) {
   for (const PciFunction& p : s.pci_functions) {
-    if (p.is_vf.value_or(false)) {
-      e.not_applicable(p.bdf, "SR-IOV VF: it has no link of its own (LnkSta reads unknown/x0)");
-      continue;
-    }
-    if (p.flash_recovery) {
-      e.not_applicable(p.bdf, "function is in flash recovery (see fw.image-state)");
-      continue;
-    }
+    if (!judged_pci_function(p, e, "it has no link of its own (LnkSta reads unknown/x0)")) continue;
     if (!p.link.has_value()) {
       e.missing(p.bdf, "PCIe link", p.link);
       continue;
