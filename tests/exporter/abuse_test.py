@@ -19,15 +19,10 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from exporter_testlib import free_port  # noqa: E402
+
 ROCEKIT, TREE = sys.argv[1], sys.argv[2]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def start(port, nofile=None):

@@ -33,6 +33,9 @@ import time
 import urllib.parse
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from exporter_testlib import free_port  # noqa: E402
+
 PANEL_TYPES = {"row", "timeseries", "stat", "table"}
 DATASOURCE = {"type": "prometheus", "uid": "${datasource}"}
 BUILTIN_VARS = {"__rate_interval", "__interval", "__range"}
@@ -193,13 +196,6 @@ def promtool_parse(boards):
 
 
 # ------------------------------------------------------------------ against real prometheus
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def http_json(url, params=None):

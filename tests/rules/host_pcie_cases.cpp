@@ -181,6 +181,14 @@ const Cases k_cases{
               [] { return path_tree(16, 128); }),
     host_case("pcie.path-link", Outcome::unknown, "0000:04:00.0", "link not known at 0000:01:00.0: lspci ran without root",
               [] { return path_tree(16, 256, false); }),
+    // A hop whose LnkSta speed was not read is not a pass.
+    host_case("pcie.path-link", Outcome::unknown, "0000:04:00.0", "link not known at 0000:01:00.0: LnkSta unknown x16",
+              [] {
+                Snapshot s = path_tree(16, 256);
+                for (PciBridge& b : *s.pci_bridges.value)
+                  if (b.bdf == "0000:01:00.0") b.link.value->status.speed_gts.reset();
+                return s;
+              }),
     host_case("pcie.path-link", Outcome::not_applicable, "0000:04:00.0", "SR-IOV VF",
               [] { Snapshot s = path_tree(16, 256); s.pci_functions.front().is_vf = true; return s; }),
     host_case("pcie.acs-redirect", Outcome::pass, "gpu0 <-> mlx5_0",

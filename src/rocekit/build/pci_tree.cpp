@@ -86,40 +86,41 @@ void link_pci_tree(Snapshot& s) {
 }
 
 void place_gpus(Snapshot& s, std::vector<SeenGpu> seen) {
-  if (seen.empty()) return;
   std::sort(seen.begin(), seen.end(), [](const SeenGpu& a, const SeenGpu& b) { return a.bdf < b.bdf; });
-  if (s.gpus.value && !s.gpus.value->empty()) {
+  bool from_lspci = false;
+  if (!seen.empty() && s.gpus.value && !s.gpus.value->empty()) {
     std::vector<Gpu>& gpus = *s.gpus.value;
     if (gpus.size() != seen.size()) {
       s.gpus.notes.push_back("lspci lists " + std::to_string(seen.size()) + " NVIDIA GPU(s), the topology " +
                              std::to_string(gpus.size()) + ": GPU PCI addresses not assigned");
-      return;
+    } else {
+      std::vector<Gpu*> by_index;
+      for (Gpu& g : gpus) by_index.push_back(&g);
+      std::sort(by_index.begin(), by_index.end(), [](const Gpu* a, const Gpu* b) { return a->index < b->index; });
+      for (std::size_t i = 0; i < seen.size(); ++i) {
+        by_index[i]->bdf = seen[i].bdf;
+        if (!by_index[i]->numa_node) by_index[i]->numa_node = seen[i].numa_node;
+      }
+      s.gpus.notes.push_back("GPU PCI addresses from lspci, matched to the topology's GPU indexes in PCI bus "
+                             "order (nvidia-smi's enumeration order)");
     }
-    std::vector<Gpu*> by_index;
-    for (Gpu& g : gpus) by_index.push_back(&g);
-    std::sort(by_index.begin(), by_index.end(), [](const Gpu* a, const Gpu* b) { return a->index < b->index; });
-    for (std::size_t i = 0; i < seen.size(); ++i) {
-      by_index[i]->bdf = seen[i].bdf;
-      if (!by_index[i]->numa_node) by_index[i]->numa_node = seen[i].numa_node;
+  } else if (!seen.empty()) {
+    std::vector<Gpu> gpus;
+    for (const SeenGpu& g : seen) {
+      Gpu out;
+      out.index = static_cast<int>(gpus.size());
+      out.bdf = g.bdf;
+      out.numa_node = g.numa_node;
+      out.source = g.source;
+      gpus.push_back(std::move(out));
     }
-    s.gpus.notes.push_back("GPU PCI addresses from lspci, matched to the topology's GPU indexes in PCI bus "
-                           "order (nvidia-smi's enumeration order)");
-    link_pci_tree(s);
-    return;
+    s.gpus.value = std::move(gpus);
+    s.gpus.reason.clear();
+    s.gpus.source = seen.front().source;
+    from_lspci = true;
   }
-  std::vector<Gpu> gpus;
-  for (const SeenGpu& g : seen) {
-    Gpu out;
-    out.index = static_cast<int>(gpus.size());
-    out.bdf = g.bdf;
-    out.numa_node = g.numa_node;
-    out.source = g.source;
-    gpus.push_back(std::move(out));
-  }
-  s.gpus.value = std::move(gpus);
-  s.gpus.reason.clear();
-  s.gpus.source = seen.front().source;
   link_pci_tree(s);
+  if (!from_lspci) return;
   for (Gpu& g : *s.gpus.value) {
     std::vector<std::string> gp = pci_path(s, *g.bdf, g.parent_bdf);
     for (const RdmaDevice& d : s.rdma_devices) {

@@ -42,7 +42,7 @@ struct SeenGpu {
 /// Captures: gives the GPUs their PCI addresses. With nvidia-smi topo GPUs of the same count,
 /// index i takes the i-th address in bus order (nvidia-smi enumerates in PCI bus order);
 /// without any, the GPUs are those of lspci, with relations to every RDMA device from the tree.
-/// Call after link_pci_tree.
+/// Then links the tree (link_pci_tree): call it once, after every file is merged.
 void place_gpus(Snapshot& s, std::vector<SeenGpu> seen);
 
 }  // namespace rk::build

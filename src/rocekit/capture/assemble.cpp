@@ -210,8 +210,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
     c.seen_gpus = &seen_gpus;
     tool->merge(c);
   }
-  build::link_pci_tree(s);
-  build::place_gpus(s, std::move(seen_gpus));
+  build::place_gpus(s, std::move(seen_gpus));  // also links the PCI tree
   std::sort(s.inputs.begin(), s.inputs.end(), [](const InputFile& a, const InputFile& b) { return a.file < b.file; });
   build::finish_links(s);
   std::sort(s.netdevs.begin(), s.netdevs.end(), [](const NetDev& a, const NetDev& b) { return a.name < b.name; });

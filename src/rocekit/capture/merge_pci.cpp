@@ -212,8 +212,8 @@ void on_lspci(Ctx& c) {
     if (!mellanox && !c.snap.find_pci(d.bdf) && !is_bdf(c.target)) continue;
     PciFunction& p = c.snap.pci(d.bdf);
     p.source = c.at(d.line);
-    if (d.vendor_id) p.vendor_id = static_cast<std::uint16_t>(text::parse_hex(*d.vendor_id).value_or(0));
-    if (d.device_id) p.device_id = static_cast<std::uint16_t>(text::parse_hex(*d.device_id).value_or(0));
+    if (d.vendor_id) p.vendor_id = hex_id(d.vendor_id);
+    if (d.device_id) p.device_id = hex_id(d.device_id);
     p.device_name = d.name;
     p.is_vf = d.is_virtual_function;
     p.flash_recovery = d.flash_recovery ||

@@ -395,15 +395,8 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
   std::string base = "/sys/bus/pci/devices/" + bdf;
   PciFunction p;
   p.bdf = bdf;
-  auto hex16 = [&](const char* a) -> std::optional<std::uint16_t> {
-    Result<std::string> t = host.read_text(base + "/" + a);
-    if (!t) return std::nullopt;
-    std::optional<std::uint64_t> v = text::parse_hex(*t);
-    if (!v || *v > 0xffff) return std::nullopt;
-    return static_cast<std::uint16_t>(*v);
-  };
-  p.vendor_id = hex16("vendor");
-  p.device_id = hex16("device");
+  p.vendor_id = read_hex16(host, base + "/vendor");
+  p.device_id = read_hex16(host, base + "/device");
   p.numa_node = read_numa(host, base + "/numa_node");
   p.is_vf = host.exists(base + "/physfn");
   if (Result<std::string> drv = host.read_link(base + "/driver")) p.driver = basename(*drv);
@@ -430,19 +423,7 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
     p.max_read_request_bytes.reason = r;
     p.relaxed_ordering.reason = r;
   } else {
-    auto gts = [](const std::optional<double>& g) {
-      if (!g) return std::string("unknown");
-      char b[32];
-      std::snprintf(b, sizeof b, "%gGT/s", *g);
-      return std::string(b);
-    };
-    const PcieLinkState& l = f->link;
-    std::string t = "LnkCap " + gts(l.capability.speed_gts) + " x" + std::to_string(l.capability.width_lanes.value_or(0)) +
-                    ", LnkSta " + gts(l.status.speed_gts) + " x" + std::to_string(l.status.width_lanes.value_or(0)) +
-                    (l.status.downgraded ? " (downgraded)" : "") + ", MaxPayload " +
-                    std::to_string(l.max_payload_bytes.value_or(0)) + " of " +
-                    std::to_string(l.max_payload_cap_bytes.value_or(0)) + ", MaxReadReq " +
-                    std::to_string(f->max_read_request_bytes);
+    std::string t = link_text(f->link) + ", MaxReadReq " + std::to_string(f->max_read_request_bytes);
     set_value(p.link, f->link, ev(cfg_path, t));
     build::max_read_request(p, f->max_read_request_bytes, ev(cfg_path, t));
     set_value(p.relaxed_ordering, f->relaxed_ordering,

@@ -23,36 +23,14 @@ std::vector<std::string> bdf_chain(const HostView& host, const std::string& bdf)
   return out;
 }
 
-std::optional<std::uint16_t> hex16(const HostView& host, const std::string& path) {
-  Result<std::string> t = host.read_text(path);
-  if (!t) return std::nullopt;
-  std::optional<std::uint64_t> v = text::parse_hex(*t);
-  if (!v || *v > 0xffff) return std::nullopt;
-  return static_cast<std::uint16_t>(*v);
-}
-
-std::string link_text(const PcieLinkState& l) {
-  auto gts = [](const std::optional<double>& g) {
-    if (!g) return std::string("unknown");
-    char b[32];
-    std::snprintf(b, sizeof b, "%gGT/s", *g);
-    return std::string(b);
-  };
-  return "LnkCap " + gts(l.capability.speed_gts) + " x" + std::to_string(l.capability.width_lanes.value_or(0)) +
-         ", LnkSta " + gts(l.status.speed_gts) + " x" + std::to_string(l.status.width_lanes.value_or(0)) +
-         (l.status.downgraded ? " (downgraded)" : "") + ", MaxPayload " +
-         std::to_string(l.max_payload_bytes.value_or(0)) + " of " +
-         std::to_string(l.max_payload_cap_bytes.value_or(0));
-}
-
 PciBridge read_bridge(const HostView& host, const std::string& bdf, std::optional<std::string> parent,
                       std::vector<std::string>& needs_root) {
   std::string base = "/sys/bus/pci/devices/" + bdf;
   PciBridge b;
   b.bdf = bdf;
   b.parent_bdf = std::move(parent);
-  b.vendor_id = hex16(host, base + "/vendor");
-  b.device_id = hex16(host, base + "/device");
+  b.vendor_id = read_hex16(host, base + "/vendor");
+  b.device_id = read_hex16(host, base + "/device");
   char ids[32];
   std::snprintf(ids, sizeof ids, "%04x:%04x", b.vendor_id.value_or(0), b.device_id.value_or(0));
   b.source = ev(base, std::string("bridge ") + ids);

@@ -21,6 +21,11 @@ RdmaDevice* Snapshot::find_rdma(const std::string& name) {
     if (d.name == name) return &d;
   return nullptr;
 }
+const RdmaDevice* Snapshot::find_rdma(const std::string& name) const {
+  for (const RdmaDevice& d : rdma_devices)
+    if (d.name == name) return &d;
+  return nullptr;
+}
 PciFunction* Snapshot::find_pci(const std::string& bdf) {
   for (PciFunction& p : pci_functions)
     if (p.bdf == bdf) return &p;

@@ -395,6 +395,7 @@ struct Snapshot {
   NetDev* find_netdev(const std::string& name);
   const NetDev* find_netdev(const std::string& name) const;
   RdmaDevice* find_rdma(const std::string& name);
+  const RdmaDevice* find_rdma(const std::string& name) const;
   PciFunction* find_pci(const std::string& bdf);
   const PciFunction* find_pci(const std::string& bdf) const;
   NetDev& netdev(const std::string& name);          ///< find or add

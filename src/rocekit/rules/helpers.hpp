@@ -14,6 +14,13 @@ namespace rk::rules {
 
 class Emitter;
 
+/// "32GT/s" ("unknown" when not read).
+std::string fmt_speed(const std::optional<double>& gts);
+/// A link end as "32GT/s x16" (width "?" when not read).
+std::string fmt_end(const PcieLinkEnd& e);
+/// PCIe generation 1..6 of a transfer rate in GT/s (2.5 ... 64); nullopt for other rates.
+std::optional<int> gen_of(const std::optional<double>& gts);
+
 /// False (and not_applicable emitted) for an SR-IOV VF (`vf_why`) or a function in flash
 /// recovery: the PCIe rules judge physical functions with working firmware.
 bool judged_pci_function(const PciFunction& p, Emitter& e, const std::string& vf_why);

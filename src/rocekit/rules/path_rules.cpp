@@ -13,12 +13,6 @@ namespace rk::rules {
 
 namespace {
 
-const RdmaDevice* rdma_named(const Snapshot& s, const std::string& name) {
-  for (const RdmaDevice& d : s.rdma_devices)
-    if (d.name == name) return &d;
-  return nullptr;
-}
-
 std::string bridge_label(const PciBridge& b) {
   return b.bdf + (b.port_type ? " (" + *b.port_type + ")" : std::string());
 }
@@ -60,7 +54,7 @@ void eval_acs(const Snapshot& s, const Policy&, Emitter& e) {
     }
     for (const GpuNicLink* l : near) {
       std::string subject = gs + " <-> " + l->nic;
-      const RdmaDevice* d = rdma_named(s, l->nic);
+      const RdmaDevice* d = s.find_rdma(l->nic);
       const PciFunction* fn = d && d->bdf ? s.find_pci(*d->bdf) : nullptr;
       if (!g.bdf || !fn) {
         Finding& f = e.unknown(subject, std::string("the PCI address of ") + (!g.bdf ? gs : l->nic) +
@@ -139,20 +133,11 @@ void eval_acs(const Snapshot& s, const Policy&, Emitter& e) {
   }
 }
 
-/// "32GT/s x16".
-std::string end_text(const PcieLinkEnd& e) {
-  char b[48];
-  std::snprintf(b, sizeof b, "%gGT/s x%d", e.speed_gts.value_or(0), e.width_lanes.value_or(0));
-  return e.speed_gts ? std::string(b) : "unknown x" + std::to_string(e.width_lanes.value_or(0));
-}
-
 /// Payload rate of a link end after line encoding, Gb/s per direction (catalog/pcie.hpp).
 std::optional<double> link_gbps(const PcieLinkEnd& e) {
-  if (!e.speed_gts || !e.width_lanes || *e.width_lanes <= 0) return std::nullopt;
-  for (int gen = 1; gen <= 6; ++gen)
-    if (std::optional<double> raw = catalog::raw_gbps_per_lane(gen); raw && *raw > *e.speed_gts - 0.01 && *raw < *e.speed_gts + 0.01)
-      if (std::optional<double> eff = catalog::encoding_efficiency(gen)) return *raw * *eff * *e.width_lanes;
-  return std::nullopt;
+  std::optional<int> gen = gen_of(e.speed_gts);
+  if (!gen || !e.width_lanes || *e.width_lanes <= 0) return std::nullopt;
+  return *catalog::raw_gbps_per_lane(*gen) * *catalog::encoding_efficiency(*gen) * *e.width_lanes;
 }
 
 void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
@@ -177,6 +162,8 @@ void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
     const PcieLinkState& nl = *p.link;
     std::optional<double> nic_gbps = link_gbps(nl.status);
     std::vector<std::string> problems, unknown;
+    if (!nic_gbps || !nl.max_payload_bytes)
+      unknown.push_back(p.bdf + ": its own LnkSta or MaxPayload is not in the input (" + fmt_end(nl.status) + ")");
     std::vector<const PciBridge*> capping;
     std::string hops;
     Finding* f = nullptr;
@@ -188,15 +175,15 @@ void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
       }
       const PcieLinkState& bl = *b->link;
       std::string label = b->bdf + (b->port_type ? " (" + *b->port_type + ")" : std::string());
-      hops += (hops.empty() ? "" : ", ") + b->bdf + " " + end_text(bl.status) +
+      hops += (hops.empty() ? "" : ", ") + b->bdf + " " + fmt_end(bl.status) +
               (bl.max_payload_bytes ? " MPS " + std::to_string(*bl.max_payload_bytes) : std::string());
       bool bad = false;
       std::optional<double> g = link_gbps(bl.status);
       if (bl.status.downgraded) {
-        problems.push_back(label + " trained at " + end_text(bl.status) + " of " + end_text(bl.capability));
+        problems.push_back(label + " trained at " + fmt_end(bl.status) + " of " + fmt_end(bl.capability));
         bad = true;
       } else if (g && nic_gbps && *g + 0.5 < *nic_gbps) {
-        problems.push_back(label + " link " + end_text(bl.status) + " is slower than the NIC's " + end_text(nl.status));
+        problems.push_back(label + " link " + fmt_end(bl.status) + " is slower than the NIC's " + fmt_end(nl.status));
         bad = true;
       }
       if (bl.max_payload_bytes && nl.max_payload_bytes && *bl.max_payload_bytes < *nl.max_payload_bytes) {
@@ -204,6 +191,9 @@ void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
                            std::to_string(*nl.max_payload_bytes));
         bad = true;
       }
+      if (!bad && (!g || !bl.max_payload_bytes))
+        unknown.push_back(b->bdf + ": LnkSta " + fmt_end(bl.status) +
+                          (bl.max_payload_bytes ? "" : ", MaxPayload not read"));
       if (bad) {
         evidence.push_back(b->link.source);
         capping.push_back(b);
@@ -212,7 +202,7 @@ void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
     if (!problems.empty()) {
       std::string msg = problems.front();
       for (std::size_t i = 1; i < problems.size(); ++i) msg += "; " + problems[i];
-      f = &e.fail(p.bdf, msg + ": the path to the root port caps " + p.bdf + " (NIC " + end_text(nl.status) +
+      f = &e.fail(p.bdf, msg + ": the path to the root port caps " + p.bdf + " (NIC " + fmt_end(nl.status) +
                              (nl.max_payload_bytes ? " MPS " + std::to_string(*nl.max_payload_bytes) : std::string()) + ")");
       f->remediation.scope = FixScope::hardware;
       for (const PciBridge* b : capping)
@@ -229,7 +219,7 @@ void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
       u.reason_kind = ReasonKind::not_captured;
       continue;
     } else {
-      f = &e.pass(p.bdf, "no hop caps the NIC (" + end_text(nl.status) +
+      f = &e.pass(p.bdf, "no hop caps the NIC (" + fmt_end(nl.status) +
                              (nl.max_payload_bytes ? " MPS " + std::to_string(*nl.max_payload_bytes) : std::string()) +
                              "): " + hops);
       for (const PciBridge* b : up) evidence.push_back(b->link.source);

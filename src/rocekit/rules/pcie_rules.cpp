@@ -12,23 +12,6 @@
 namespace rk::rules {
 namespace {
 
-std::string fmt_speed(const std::optional<double>& gts) {
-  if (!gts) return "unknown";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%gGT/s", *gts);
-  return buf;
-}
-
-std::string fmt_end(const PcieLinkEnd& e) {
-  return fmt_speed(e.speed_gts) + " x" + (e.width_lanes ? std::to_string(*e.width_lanes) : "?");
-}
-
-std::optional<int> gen_of(const std::optional<double>& gts) {
-  if (!gts) return std::nullopt;
-  for (int g = 1; g <= 6; ++g)
-    if (std::fabs(*gts - *catalog::raw_gbps_per_lane(g)) < 0.01) return g;
-  return std::nullopt;
-}
 
 bool is_mellanox(const PciFunction& p) {
   return !p.vendor_id || *p.vendor_id == 0x15b3;
