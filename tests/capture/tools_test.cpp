@@ -184,6 +184,52 @@ TEST(Capture, NcclDmaBufLineProvesTheGpuDirectMechanism) {
   EXPECT_NE(r.findings[0].message.find("DMA-BUF"), std::string::npos) << r.findings[0].message;
 }
 
+// Real Grace captures: every GPU<->NIC pair is SYS (GB200, GPU NUMA ID set) or NODE (DGX Spark
+// GB10, named by the pasted `nvidia-smi -L`). No PCIe switch by design: the affinity rule passes.
+TEST(Capture, GracePlatformIsNotFailedForHavingNoPcieSwitch) {
+  struct Case {
+    const char* file;
+    std::size_t gpus;
+    std::optional<int> memory_numa;
+    const char* model;
+    std::size_t gpu0_line;
+    const char* why;
+  };
+  for (const Case& k : {Case{"gb200-4gpu-8nic-all-sys-gpu-numa-id-topo-m.txt", 4, 2, "", 6,
+                             "closest NIC at SYS, through the Grace CPU; GPU NUMA ID 2: the GPU is coupled"},
+                        Case{"dgx-spark-gb10-cx7-rocep-node-topo-m.txt", 1, std::nullopt, "NVIDIA GB10", 9,
+                             "closest NIC at NODE, through the Grace CPU; NVIDIA GB10: the GPU is coupled"}}) {
+    SCOPED_TRACE(k.file);
+    CaptureSet set;
+    set.origin = "mem";
+    set.files.push_back(
+        {"nvidia_smi_topo.txt", test::read_file(test::testdata_dir() / "corpus" / "nvidia_smi_topo" / k.file), ""});
+    Snapshot s = snapshot_from_capture(set);
+    ASSERT_TRUE(s.gpus.has_value()) << s.gpus.reason;
+    ASSERT_EQ(s.gpus->size(), k.gpus);
+    const Gpu& g0 = s.gpus->front();
+    EXPECT_EQ(g0.memory_numa_node, k.memory_numa);
+    EXPECT_EQ(g0.model.value_or(""), k.model);
+    EXPECT_EQ(g0.numa_node, 0);
+    EXPECT_EQ(g0.source.line, k.gpu0_line);
+    rules::Report r = rules::evaluate(s, default_policy(), {"gpudirect.gpu-nic-affinity"});
+    ASSERT_EQ(r.findings.size(), k.gpus);
+    for (const Finding& f : r.findings) EXPECT_EQ(f.outcome, Outcome::pass) << f.subject << ": " << f.message;
+    EXPECT_EQ(r.findings[0].message.rfind(k.why, 0), 0u) << r.findings[0].message;
+  }
+  // GB200 GPU2 sits on the second Grace: NUMA Affinity "1,19-25,27-33", GPU NUMA ID 18.
+  CaptureSet set;
+  set.origin = "mem";
+  set.files.push_back({"nvidia_smi_topo.txt",
+                       test::read_file(test::testdata_dir() / "corpus" / "nvidia_smi_topo" /
+                                       "gb200-4gpu-8nic-all-sys-gpu-numa-id-topo-m.txt"),
+                       ""});
+  Snapshot s = snapshot_from_capture(set);
+  ASSERT_TRUE(s.gpus.has_value());
+  EXPECT_EQ((*s.gpus)[2].numa_node, 1);
+  EXPECT_EQ((*s.gpus)[2].memory_numa_node, 18);
+}
+
 TEST(ToolTable, MissingToolReasonsComeFromTheTable) {
   CaptureSet set;
   set.origin = "mem";

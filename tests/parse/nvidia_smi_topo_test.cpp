@@ -20,7 +20,9 @@ TEST(NvidiaSmiTopoGolden, CorpusFiles) {
                         "nvidia_smi_topo/container-4xh100-8nic-all-phb.txt",
                         "nvidia_smi_topo/nccl-notes-v100-2gpu-4nic-mlx5-names.txt",
                         "nvidia_smi_topo/nccl-notes-v100-2gpu-4nic-rocep-names.txt",
-                        "nvidia_smi_topo/tensorflow-gdr-k40-mlx4-soc.txt"}) {
+                        "nvidia_smi_topo/tensorflow-gdr-k40-mlx4-soc.txt",
+                        "nvidia_smi_topo/gb200-4gpu-8nic-all-sys-gpu-numa-id-topo-m.txt",
+                        "nvidia_smi_topo/dgx-spark-gb10-cx7-rocep-node-topo-m.txt"}) {
     test::check_golden(f, run);
   }
 }

@@ -76,6 +76,26 @@ Snapshot gpus(std::vector<std::string> relations) {
   return s;
 }
 
+/// A GB200-style GPU (GPU NUMA ID 2, CPU NUMA node 0) that nvidia-smi puts at SYS to every NIC;
+/// `nic_numa` gives each NIC mlx5_<i> (0009:0<i>:00.0) a NUMA node, or none.
+Snapshot grace(std::vector<std::optional<int>> nic_numa, bool by_model = false) {
+  Snapshot s;
+  Gpu g;
+  g.index = 0;
+  g.numa_node = 0;
+  if (by_model) g.model = "NVIDIA GB10";
+  else g.memory_numa_node = 2;
+  g.source = {"nvidia_smi_topo.txt", 2, "GPU0 X SYS 0-71 0,3-9,11-17 2"};
+  for (std::size_t i = 0; i < nic_numa.size(); ++i) {
+    std::string name = "mlx5_" + std::to_string(i), bdf = "0009:0" + std::to_string(i) + ":00.0";
+    g.nics.push_back(GpuNicLink{name, by_model ? "NODE" : "SYS", g.source});
+    s.rdma(name).bdf = bdf;
+    s.pci(bdf).numa_node = nic_numa[i];
+  }
+  s.gpus.value = std::vector<Gpu>{g};
+  return s;
+}
+
 /// gpu0 (0000:03:00.0) and mlx5_0 (0000:04:00.0) on two downstream ports (02:00.0, 02:01.0)
 /// of one PCIe switch (upstream 01:00.0) under root port 00:01.0. `redirect` names the bridges
 /// whose ACS Control has ReqRedir+ CmpltRedir+; `unreadable` one whose ACS was not readable.
@@ -251,6 +271,17 @@ const Cases k_cases{
               [] { return gpus({"SYS", "PIX"}); }),
     host_case("gpudirect.gpu-nic-affinity", Outcome::fail, "gpu0", "closest NIC mlx5_0 at SYS: GPUDirect RDMA traffic crosses the inter-socket link",
               [] { return gpus({"SYS"}); }),
+    // Grace (NVLink-C2C): no PCIe switch by design; judged by the CPU the NIC hangs off.
+    host_case("gpudirect.gpu-nic-affinity", Outcome::pass, "gpu0",
+              "mlx5_1 on the GPU's CPU (NUMA node 0); GPU NUMA ID 2: the GPU is coupled to a Grace CPU over NVLink-C2C",
+              [] { return grace({1, 0}); }),
+    host_case("gpudirect.gpu-nic-affinity", Outcome::fail, "gpu0",
+              "no NIC on the GPU's CPU (NUMA node 0), only mlx5_0 (NUMA node 1), mlx5_1 (NUMA node 1): GPUDirect RDMA "
+              "crosses the CPU-to-CPU link",
+              [] { return grace({1, 1}); }),
+    host_case("gpudirect.gpu-nic-affinity", Outcome::pass, "gpu0",
+              "closest NIC at NODE, through the Grace CPU; NVIDIA GB10: the GPU is coupled to a Grace CPU",
+              [] { return grace({std::nullopt}, true); }),
     host_case("gpudirect.gpu-nic-affinity", Outcome::unknown, "host", "GPU topology not collected",
               [] { Snapshot s; s.gpus.reason = "no nvidia-smi topo -m in the input"; return s; }),
     host_case("gpudirect.gpu-nic-affinity", Outcome::not_applicable, "host", "no NVIDIA GPU in the topology",

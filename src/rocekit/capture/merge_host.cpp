@@ -164,12 +164,19 @@ void on_topo(Ctx& c) {
     Gpu g;
     g.index = static_cast<int>(tg.index.value_or(static_cast<std::uint32_t>(gpus.size())));
     g.source = c.find(tg.name);
+    g.model = tg.model;
     for (const parse::TopoRow& row : v->rows)
       if (row.name == tg.name) {
+        g.source = c.at(row.line);
         g.cpu_affinity = row.cpu_affinity;
+        // "0", or on Grace "0,3-9,11-17": the CPU node first, then the GPU memory nodes.
         if (row.numa_affinity) {
-          if (auto n = text::parse_int(*row.numa_affinity)) g.numa_node = static_cast<int>(*n);
+          std::string_view first = *row.numa_affinity;
+          first = first.substr(0, first.find_first_of(",-"));
+          if (auto n = text::parse_int(first)) g.numa_node = static_cast<int>(*n);
         }
+        if (row.gpu_numa_id)
+          if (auto n = text::parse_int(*row.gpu_numa_id); n && *n >= 0) g.memory_numa_node = static_cast<int>(*n);
       }
     for (const parse::TopoGpuNic& n : tg.nics) {
       std::string rel = n.text == "SOC" ? "SYS" : n.text;

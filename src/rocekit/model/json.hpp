@@ -118,7 +118,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PciAcs, capability, control)
 RK_JSON(PciBridge, bdf, vendor_id, device_id, name, port_type, secondary_bus, subordinate_bus, parent_bdf,
         link, acs, source)
 RK_JSON(GpuNicLink, nic, relation, source)
-RK_JSON(Gpu, index, bdf, parent_bdf, model, numa_node, cpu_affinity, nics, source)
+RK_JSON(Gpu, index, bdf, parent_bdf, model, numa_node, cpu_affinity, memory_numa_node, nics, source)
 RK_JSON(GpuDirectState, peermem_loaded, peer_memory_registered, gdrdma_in_use, dmabuf_available, source)
 RK_JSON(PersistenceState, units, enabled_links, udev_rules, other_scripts)
 RK_JSON(InputFile, file, tool, target, status, messages)

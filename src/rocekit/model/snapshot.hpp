@@ -319,8 +319,12 @@ struct Gpu {
   std::optional<std::string> bdf;         ///< PCI address, when the input names it
   std::optional<std::string> parent_bdf;  ///< the bridge directly above
   std::optional<std::string> model;
-  std::optional<int> numa_node;
+  std::optional<int> numa_node;  ///< the CPU-side NUMA node (nvidia-smi `NUMA Affinity`, first node)
   std::optional<std::string> cpu_affinity;
+  /// nvidia-smi `GPU NUMA ID`: the NUMA node of the GPU's own memory. NVML sets it only "on
+  /// platforms where the GPUs are NUMA nodes" (nvmlDeviceGetNumaNodeId): GPUs coupled to a Grace
+  /// CPU over NVLink-C2C (GH200, GB200, GB300, GB10). Absent ("N/A") on PCIe-attached GPUs.
+  std::optional<int> memory_numa_node;
   std::vector<GpuNicLink> nics;
   Evidence source;
 };

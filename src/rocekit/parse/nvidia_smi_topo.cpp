@@ -82,6 +82,25 @@ std::optional<Header> parse_header(std::string_view line) {
   return h;
 }
 
+/// `nvidia-smi -L`: "GPU 0: NVIDIA GB10 (UUID: GPU-b0ec33a0-...)" -> {0, "NVIDIA GB10"}.
+std::optional<std::pair<std::uint32_t, std::string>> list_line(std::string_view line) {
+  if (!line.starts_with("GPU ")) return std::nullopt;
+  std::size_t colon = line.find(':');
+  std::size_t uuid = line.rfind(" (UUID: ");
+  if (colon == std::string_view::npos || uuid == std::string_view::npos || uuid < colon) return std::nullopt;
+  std::optional<std::uint64_t> n = text::parse_uint(text::trim(line.substr(4, colon - 4)));
+  std::string_view name = text::trim(line.substr(colon + 1, uuid - colon - 1));
+  if (!n || *n > 0xffffffffULL || name.empty()) return std::nullopt;
+  return std::pair<std::uint32_t, std::string>(static_cast<std::uint32_t>(*n), std::string(name));
+}
+
+/// An echoed command line: "$ nvidia-smi topo -m", " nvidia-smi -L", "# nvidia-smi topo -m".
+bool command_line(std::string_view line) {
+  if (line.starts_with("$ ") || line.starts_with("# ")) line = text::trim(line.substr(2));
+  if (line.starts_with("sudo ")) line = text::trim(line.substr(5));
+  return line == "nvidia-smi" || line.starts_with("nvidia-smi ");
+}
+
 }  // namespace
 
 Result<Parsed<NvidiaSmiTopo>> parse_nvidia_smi_topo(std::string_view text) {
@@ -91,6 +110,7 @@ Result<Parsed<NvidiaSmiTopo>> parse_nvidia_smi_topo(std::string_view text) {
   State state = State::before_header;
   std::map<std::string, std::size_t, std::less<>> column_index;
   std::size_t last_line = 0;
+  std::map<std::uint32_t, std::string> models;  // nvidia-smi -L
   std::vector<std::string_view> lines = text::lines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string_view raw = lines[i];
@@ -109,6 +129,11 @@ Result<Parsed<NvidiaSmiTopo>> parse_nvidia_smi_topo(std::string_view text) {
     }
     switch (state) {
       case State::before_header: {
+        if (auto m = list_line(line)) {
+          models[m->first] = m->second;
+          break;
+        }
+        if (command_line(line)) break;
         bool indented = raw.front() == ' ' || raw.front() == '\t';
         std::optional<Header> h;
         if (indented || text::contains(line, "CPU Affinity")) h = parse_header(line);
@@ -130,6 +155,7 @@ Result<Parsed<NvidiaSmiTopo>> parse_nvidia_smi_topo(std::string_view text) {
         }
         TopoRow row;
         row.name = std::string(w[0]);
+        row.line = i + 1;
         row.is_gpu = gpu_index(w[0]).has_value();
         std::size_t n = std::min(w.size() - 1, t.columns.size());
         for (std::size_t c = 0; c < n; ++c) {
@@ -205,6 +231,8 @@ Result<Parsed<NvidiaSmiTopo>> parse_nvidia_smi_topo(std::string_view text) {
     TopoGpu g;
     g.name = row.name;
     g.index = gpu_index(row.name);
+    if (g.index)
+      if (auto m = models.find(*g.index); m != models.end()) g.model = m->second;
     for (const TopoCell& cell : row.cells) {
       if (gpu_index(cell.peer)) continue;
       TopoGpuNic nic;
@@ -254,7 +282,7 @@ nlohmann::json to_json(const NvidiaSmiTopo& v) {
     nlohmann::json closest = nullptr;
     if (g.closest_nic_link) closest = std::string(to_string(*g.closest_nic_link));
     gpus.push_back(
-        {{"name", g.name}, {"index", g.index}, {"nics", nics}, {"closest_nic_link", closest}});
+        {{"name", g.name}, {"index", g.index}, {"model", g.model}, {"nics", nics}, {"closest_nic_link", closest}});
   }
   return {{"columns", v.columns},
           {"attribute_columns", v.attribute_columns},
@@ -269,7 +297,7 @@ bool looks_like_nvidia_smi_topo(std::string_view text) {
   // a system-check report, is not this tool's output).
   for (std::string_view l : text::lines(text.substr(0, 4096))) {
     std::string_view t = text::trim(l);
-    if (t.empty()) continue;
+    if (t.empty() || command_line(t) || list_line(t)) continue;
     bool indented = l.front() == ' ' || l.front() == '\t';
     return (indented || text::contains(t, "CPU Affinity")) && parse_header(t).has_value();
   }

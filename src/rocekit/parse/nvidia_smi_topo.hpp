@@ -44,6 +44,7 @@ struct TopoCell {
 /// One matrix row (a GPU or a NIC).
 struct TopoRow {
   std::string name;                       ///< row label as printed (GPU0, NIC0, mlx4_0)
+  std::size_t line = 0;                   ///< 1-based line of the row in the text
   bool is_gpu = false;                    ///< label is GPU<n>
   std::vector<TopoCell> cells;            ///< one per device column, in header order
   std::optional<std::string> cpu_affinity;   ///< `CPU Affinity` (e.g. "0-13,28-41", "N/A")
@@ -69,6 +70,9 @@ struct TopoGpuNic {
 struct TopoGpu {
   std::string name;                     ///< GPU0
   std::optional<std::uint32_t> index;   ///< 0 for GPU0
+  /// Product name from an `nvidia-smi -L` line pasted above the matrix
+  /// (`GPU 0: NVIDIA GB10 (UUID: GPU-...)`), else nullopt.
+  std::optional<std::string> model;
   std::vector<TopoGpuNic> nics;
   std::optional<TopoLink> closest_nic_link;  ///< min over nics; nullopt without NICs
 };
@@ -83,7 +87,8 @@ struct NvidiaSmiTopo {
 };
 
 /// Parses the matrix (TAB- or space-separated; cells are whitespace tokens counted against the
-/// header), the `NIC Legend:` section, and skips the `Legend:` text. Error when no header row
+/// header), the `NIC Legend:` section, and skips the `Legend:` text. Above the header it takes
+/// `nvidia-smi -L` lines (GPU models) and skips the echoed `nvidia-smi` command lines. Error when no header row
 /// with device columns is found. Warning `truncated` when rows are missing or short.
 Result<Parsed<NvidiaSmiTopo>> parse_nvidia_smi_topo(std::string_view text);
 

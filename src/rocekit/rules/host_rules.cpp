@@ -171,6 +171,52 @@ void eval_peer_memory(const Snapshot& s, const Policy&, Emitter& e) {
                                     : "no proof of GPUDirect RDMA either way"));
 }
 
+/// A GPU coupled to a Grace CPU over NVLink-C2C has no PCIe switch to share with a NIC, by
+/// design: nvidia-smi reports NODE or SYS for every NIC. NCCL uses GDRDMA on NICs attached to
+/// the GPU's own CPU (NVIDIA/nccl src/graph/paths.cc: NCCL_NET_GDR_C2C, default 1, path P2C),
+/// so the question is whether a NIC hangs off that CPU, not whether it shares a switch.
+void judge_c2c(const Snapshot& s, const Gpu& g, const std::string& c2c, const std::string& closest,
+               const std::string& subject, Emitter& e) {
+  std::string why = c2c + ": the GPU is coupled to a Grace CPU over NVLink-C2C, which has no PCIe switch between GPU "
+                    "and NIC by design; NCCL runs GPUDirect RDMA through the CPU on such platforms (NCCL_NET_GDR_C2C, "
+                    "default 1, NVIDIA/nccl src/graph/paths.cc)";
+  std::vector<std::string> local, remote;
+  const GpuNicLink* local_link = nullptr;
+  for (const GpuNicLink& l : g.nics) {
+    const RdmaDevice* d = s.find_rdma(l.nic);
+    const PciFunction* fn = d && d->bdf ? s.find_pci(*d->bdf) : nullptr;
+    if (!fn || !fn->numa_node || !g.numa_node) continue;
+    if (*fn->numa_node == *g.numa_node) {
+      local.push_back(l.nic);
+      if (!local_link) local_link = &l;
+    } else {
+      remote.push_back(l.nic + " (NUMA node " + std::to_string(*fn->numa_node) + ")");
+    }
+  }
+  if (!local.empty()) {
+    Finding& f = e.pass(subject, join(local) + " on the GPU's CPU (NUMA node " + std::to_string(*g.numa_node) +
+                                     "); " + why);
+    add_evidence(f, local_link->source.file.empty() ? g.source : local_link->source);
+    add_evidence(f, g.source);
+    return;
+  }
+  if (!remote.empty()) {
+    Finding& f = e.fail(subject, "no NIC on the GPU's CPU (NUMA node " + std::to_string(*g.numa_node) +
+                                     "), only " + join(remote) + ": GPUDirect RDMA crosses the CPU-to-CPU link; " +
+                                     why);
+    add_evidence(f, g.source);
+    f.remediation.scope = FixScope::hardware;
+    f.remediation.notes =
+        "Give each Grace CPU its own NIC (GB200/GB300 compute trays carry one per GPU) and pin each rank to the "
+        "NIC on its CPU (NCCL_IB_HCA).";
+    return;
+  }
+  Finding& f = e.pass(subject, "closest NIC at " + closest + ", through the Grace CPU; " + why +
+                                   ". The NICs' NUMA nodes are not in the input, so which CPU each NIC hangs off "
+                                   "is not judged (add `lspci -vvv -D` or `mst status -v`)");
+  add_evidence(f, g.source);
+}
+
 void eval_affinity(const Snapshot& s, const Policy& pol, Emitter& e) {
   const std::vector<Gpu>* gpus = judged_gpus(s, e);
   if (!gpus) return;
@@ -195,6 +241,10 @@ void eval_affinity(const Snapshot& s, const Policy& pol, Emitter& e) {
     if (ok) {
       Finding& f = e.pass(subject, msg);
       add_evidence(f, best->source.file.empty() ? g.source : best->source);
+      continue;
+    }
+    if (std::optional<std::string> c2c = c2c_coupling(g)) {
+      judge_c2c(s, g, *c2c, best->relation, subject, e);
       continue;
     }
     Finding& f = e.fail(subject, msg + ": GPUDirect RDMA traffic crosses the " +
@@ -237,14 +287,15 @@ void add_host_rules(std::vector<RuleInfo>& out) {
                  k_pass_fail_unknown,
                  "nvidia_peermem / nv_peer_mem module (lsmod), /sys/kernel/mm/memory_peers, NCCL GDRDMA transport "
                  "lines and NCCL's \"DMA-BUF is available\" line"});
-  out.push_back({"gpudirect.gpu-nic-affinity", "Each GPU has a NIC under its PCIe switch",
+  out.push_back({"gpudirect.gpu-nic-affinity", "Each GPU has a NIC under its PCIe switch (on Grace: on its CPU)",
                  Severity::error, "gpu",
                  "GPUDirect RDMA through the CPU root complex or across sockets loses bandwidth "
-                 "and adds latency.",
+                 "and adds latency. GPUs coupled to a Grace CPU over NVLink-C2C (GH200, GB200, GB300, GB10) "
+                 "reach their NICs through the CPU by design; there the NIC must hang off the GPU's own CPU.",
                  "§4.1: one NIC per GPU on the same PCIe switch (nvidia-smi topo -m PIX/PXB).",
                  eval_affinity,
                  k_any_outcome,
-                 "GPU <-> NIC PCIe topology (nvidia-smi topo -m)"});
+                 "GPU <-> NIC PCIe topology and GPU NUMA ID (nvidia-smi topo -m), NIC NUMA nodes (lspci -vvv, sysfs)"});
 }
 
 }  // namespace rk::rules
