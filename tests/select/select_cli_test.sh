@@ -62,4 +62,30 @@ expect catalog-bad-file 2 'rocekit: error' -- "$rk" catalog --catalog "$tmp/gen4
 printf 'preset: gb200-tray\ntenancy: multi-tenant\n' >"$tmp/mt.yaml"
 expect catalog-overlay 0 'typical power 120 W' -- "$rk" select --input "$tmp/mt.yaml" --catalog "$root/testdata/select/site-catalog.json"
 
+# The GPU data path of the DGX fixture (one PCIe switch per GPU/NIC pair): each GPU's hops to
+# its NIC with links, the Gen5 x16 MPS 256 ceiling (catalog.md 3.2 model: 415.8 Gb/s), and the
+# path rules' verdicts; ACS redirect (an error) behind gpu2's switch makes the exit code 1.
+if "$rk" collect --root "$root/testdata/sysroots/dgx-h100-8gpu-8nic" -o "$tmp/dgx.json" 2>/dev/null; then
+  expect dgx-data-path-text 1 'GPU 2 0000:52:00.0 -> mlx5_4 0000:4f:00.0 at PIX; ceiling 415.8 at 0000:4e:03.0 (Downstream Port)' -- \
+    "$rk" select --host "$tmp/dgx.json"
+  expect dgx-data-path-markdown 1 '| GPU | NIC | path | hops | ceiling Gb/s | verdicts |' -- "$rk" select --host "$tmp/dgx.json" -f markdown
+  "$rk" select --host "$tmp/dgx.json" -f json >"$tmp/dgx-sel.json"
+  if python3 - "$tmp/dgx-sel.json" <<'PY'
+import json, sys
+paths = json.load(open(sys.argv[1]))["data_paths"]
+assert [p["nic"] for p in paths] == ["mlx5_0", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_9", "mlx5_10", "mlx5_11"], paths
+bad = {p["gpu"]: sorted(v["rule"] for v in p["verdicts"] if v["outcome"] == "fail") for p in paths}
+assert bad == {0: [], 1: [], 2: ["pcie.acs-redirect"], 3: [], 4: ["pcie.relaxed-ordering"], 5: ["pcie.path-link"],
+               6: [], 7: ["pcie.path-link"]}, bad
+g2 = paths[2]
+assert [h["bdf"] for h in g2["hops"]] == ["0000:52:00.0", "0000:4e:03.0", "0000:4e:00.0", "0000:4f:00.0"], g2["hops"]
+assert [h["role"] for h in g2["hops"]] == ["GPU", "Downstream Port", "Downstream Port", "NIC"], g2["hops"]
+assert "ReqRedir+ CmpltRedir+" in g2["hops"][1]["acs"], g2["hops"][1]
+assert abs(g2["ceiling_gbps"] - 415.8) < 0.05 and not g2["through_root_complex"], g2
+PY
+  then echo "ok   dgx-data-path-json"; else echo "FAIL dgx-data-path-json"; fails=$((fails + 1)); fi
+else
+  echo "FAIL dgx-collect"; fails=$((fails + 1))
+fi
+
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }

@@ -137,4 +137,23 @@ void place_gpus(Snapshot& s, std::vector<SeenGpu> seen) {
                          "(PIX/PXB/PHB/NODE/SYS); NVLink is not read");
 }
 
+int relation_rank(std::string_view relation) {
+  static constexpr std::string_view k_order[] = {"PIX", "PXB", "PHB", "NODE", "SYS"};
+  for (int i = 0; i < 5; ++i)
+    if (relation == k_order[i]) return i;
+  return 5;
+}
+
+std::optional<std::vector<const PciBridge*>> bridges_between(const std::vector<const PciBridge*>& a,
+                                                             const std::vector<const PciBridge*>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto j = std::find(b.begin(), b.end(), a[i]);
+    if (j == b.end()) continue;
+    std::vector<const PciBridge*> out(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(i));
+    out.insert(out.end(), b.begin(), j);
+    return out;
+  }
+  return std::nullopt;
+}
+
 }  // namespace rk::build

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rocekit/model/snapshot.hpp"
@@ -19,9 +20,18 @@ namespace rk::build {
 std::string pcie_relation(const std::vector<std::string>& a, std::optional<int> numa_a,
                           const std::vector<std::string>& b, std::optional<int> numa_b);
 
+/// Order of those names, nearest first: PIX 0, PXB 1, PHB 2, NODE 3, SYS 4, anything else 5.
+int relation_rank(std::string_view relation);
+
 /// The bridges above a device, nearest first, from parent_bdf links (`parent` is the device's
 /// own). Stops at a bridge the snapshot does not hold, and after 64 hops.
 std::vector<const PciBridge*> bridges_above(const Snapshot& s, const std::optional<std::string>& parent);
+
+/// The bridges between two devices below their lowest shared bridge, from bridges_above of each:
+/// a's side nearest a first, then b's side nearest b first. nullopt when no bridge is shared
+/// (the path crosses the root complex, or the input does not connect them).
+std::optional<std::vector<const PciBridge*>> bridges_between(const std::vector<const PciBridge*>& a,
+                                                             const std::vector<const PciBridge*>& b);
 
 /// Path components for pcie_relation: "pci<domain>:<bus>" of the topmost bridge (or of the
 /// device when it has none), the bridges top-down, then `bdf`.

@@ -1,6 +1,7 @@
 // Host rules: interrupt coalescing, channels vs NUMA cores, GPUDirect RDMA.
 #include <string>
 
+#include "rocekit/build/pci_tree.hpp"
 #include "rocekit/core/shell.hpp"
 #include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/helpers.hpp"
@@ -220,12 +221,6 @@ void judge_c2c(const Snapshot& s, const Gpu& g, const std::string& c2c, const st
 void eval_affinity(const Snapshot& s, const Policy& pol, Emitter& e) {
   const std::vector<Gpu>* gpus = judged_gpus(s, e);
   if (!gpus) return;
-  static const char* k_order[] = {"PIX", "PXB", "PHB", "NODE", "SYS"};
-  auto rank = [](const std::string& r) {
-    for (int i = 0; i < 5; ++i)
-      if (r == k_order[i]) return i;
-    return 5;
-  };
   for (const Gpu& g : *gpus) {
     std::string subject = "gpu" + std::to_string(g.index);
     if (g.nics.empty()) {
@@ -234,7 +229,7 @@ void eval_affinity(const Snapshot& s, const Policy& pol, Emitter& e) {
     }
     const GpuNicLink* best = nullptr;
     for (const GpuNicLink& l : g.nics)
-      if (!best || rank(l.relation) < rank(best->relation)) best = &l;
+      if (!best || build::relation_rank(l.relation) < build::relation_rank(best->relation)) best = &l;
     std::string msg = "closest NIC " + best->nic + " at " + best->relation;
     bool ok = false;
     for (const std::string& r : pol.gpu_nic_relations) ok = ok || r == best->relation;

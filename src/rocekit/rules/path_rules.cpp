@@ -17,20 +17,6 @@ std::string bridge_label(const PciBridge& b) {
   return b.bdf + (b.port_type ? " (" + *b.port_type + ")" : std::string());
 }
 
-/// The bridges between two devices below their lowest shared bridge (both sides), nearest the
-/// GPU first; nullopt when the inputs do not connect them.
-std::optional<std::vector<const PciBridge*>> bridges_between(const std::vector<const PciBridge*>& a,
-                                                             const std::vector<const PciBridge*>& b) {
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    auto j = std::find(b.begin(), b.end(), a[i]);
-    if (j == b.end()) continue;
-    std::vector<const PciBridge*> out(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(i));
-    out.insert(out.end(), b.begin(), j);
-    return out;
-  }
-  return std::nullopt;
-}
-
 void eval_acs(const Snapshot& s, const Policy&, Emitter& e) {
   const std::vector<Gpu>* gpus = judged_gpus(s, e);
   if (!gpus) return;
@@ -70,7 +56,7 @@ void eval_acs(const Snapshot& s, const Policy&, Emitter& e) {
       }
       std::vector<const PciBridge*> up_gpu = build::bridges_above(s, g.parent_bdf);
       std::vector<const PciBridge*> up_nic = build::bridges_above(s, fn->parent_bdf);
-      std::optional<std::vector<const PciBridge*>> between = bridges_between(up_gpu, up_nic);
+      std::optional<std::vector<const PciBridge*>> between = build::bridges_between(up_gpu, up_nic);
       if (!between) {
         Finding& f = e.unknown(subject, "the input does not connect " + *g.bdf + " and " + fn->bdf +
                                             " through a shared bridge (the topology says " + l->relation +

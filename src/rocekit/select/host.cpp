@@ -7,13 +7,18 @@
 #include <map>
 #include <set>
 
+#include "rocekit/build/pci_tree.hpp"
 #include "rocekit/catalog/pcie.hpp"
+#include "rocekit/policy/policy.hpp"
 
 namespace rk::select {
 
 namespace cat = rk::catalog;
 
 bool HostJudgement::any_error() const {
+  for (const rules::DataPath& p : data_paths)
+    for (const rules::PathVerdict& v : p.verdicts)
+      if (v.outcome == Outcome::fail && v.severity == Severity::error) return true;
   return std::any_of(advice.begin(), advice.end(), [](const HostAdvice& a) { return a.severity == "error"; });
 }
 
@@ -101,19 +106,13 @@ std::optional<std::string> same_ports_replacement(int ports, double port_gbps, c
                      best_gen, best_lanes, num(round1(best_eff)), best_eff / (ports * port_gbps));
 }
 
-int relation_rank(const std::string& r) {
-  static const char* k_order[] = {"PIX", "PXB", "PHB", "NODE", "SYS"};
-  for (int i = 0; i < 5; ++i)
-    if (r == k_order[i]) return i;
-  return 5;
-}
-
 }  // namespace
 
 HostJudgement judge_host(const Snapshot& s, const cat::Catalog& c) {
   HostJudgement out;
   out.hostname = s.hostname;
   out.source = s.source.path;
+  out.data_paths = rules::data_paths(s, default_policy());
 
   // ---- installed NICs: one per PCI device (function 0 judged, the link is shared).
   std::map<std::string, std::string> rdma_by_bdf;
@@ -266,13 +265,13 @@ HostJudgement judge_host(const Snapshot& s, const cat::Catalog& c) {
     hg.cpu_affinity = g.cpu_affinity;
     const GpuNicLink* best = nullptr;
     for (const GpuNicLink& l : g.nics)
-      if (!best || relation_rank(l.relation) < relation_rank(best->relation)) best = &l;
+      if (!best || build::relation_rank(l.relation) < build::relation_rank(best->relation)) best = &l;
     if (best) {
       hg.nic = best->nic;
       hg.relation = best->relation;
       gpus_by_nic[best->nic].push_back(g.index);
       nic_evidence.emplace(best->nic, best->source.file.empty() ? g.source : best->source);
-      if (relation_rank(best->relation) >= 2) {
+      if (build::relation_rank(best->relation) >= 2) {
         far_gpus[best->relation].push_back(g.index);
         far_evidence.emplace(best->relation, g.source);
       }

@@ -9,6 +9,7 @@
 
 #include "rocekit/catalog/catalog.hpp"
 #include "rocekit/model/snapshot.hpp"
+#include "rocekit/rules/data_path.hpp"
 
 namespace rk::select {
 
@@ -55,6 +56,8 @@ struct HostJudgement {
   std::string source;
   std::vector<HostNic> nics;
   std::vector<HostGpu> gpus;
+  /// Per GPU, the PCIe path to its NIC with the path rules' verdicts (default policy).
+  std::vector<rules::DataPath> data_paths;
   std::vector<HostAdvice> advice;
   bool any_error() const;
 };

@@ -35,6 +35,66 @@ std::string cell(std::string s) {
   return out;
 }
 
+json to_json(const rules::DataPath& p) {
+  json hops = json::array();
+  for (const rules::PathHop& h : p.hops)
+    hops.push_back({{"bdf", h.bdf}, {"role", h.role}, {"link", opt(h.link)},
+                    {"max_payload_bytes", opt(h.max_payload_bytes)}, {"gbps", opt(h.gbps)}, {"acs", opt(h.acs)}});
+  json verdicts = json::array();
+  for (const rules::PathVerdict& v : p.verdicts)
+    verdicts.push_back({{"rule", v.rule}, {"outcome", std::string(to_string(v.outcome))},
+                        {"severity", std::string(to_string(v.severity))}, {"message", v.message}});
+  return {{"gpu", p.gpu}, {"gpu_bdf", opt(p.gpu_bdf)}, {"gpu_model", opt(p.gpu_model)}, {"nic", opt(p.nic)},
+          {"nic_bdf", opt(p.nic_bdf)}, {"relation", opt(p.relation)}, {"c2c", opt(p.c2c)},
+          {"through_root_complex", p.through_root_complex}, {"hops", hops}, {"ceiling_gbps", opt(p.ceiling_gbps)},
+          {"ceiling_at", opt(p.ceiling_at)}, {"hops_unknown", p.hops_unknown}, {"verdicts", verdicts}};
+}
+
+/// "GPU 0000:1b:00.0 -> 0000:1a:00.0 Downstream Port Gen5 x16 MPS 256 ACS ReqRedir- ... -> NIC".
+std::string hop_text(const rules::PathHop& h) {
+  std::string o = h.role + " " + h.bdf;
+  if (h.link) o += " " + *h.link;
+  if (h.max_payload_bytes) o += " MPS " + std::to_string(*h.max_payload_bytes);
+  if (h.acs) o += " [ACSCtl " + *h.acs + "]";
+  return o;
+}
+
+std::string verdicts_text(const rules::DataPath& p, bool md) {
+  std::string o;
+  for (const rules::PathVerdict& v : p.verdicts)
+    o += (o.empty() ? "" : md ? "<br>" : "\n") + fmt::format("{} {}", to_string(v.outcome), v.rule);
+  return o.empty() ? "-" : o;
+}
+
+std::string render_data_paths(const std::vector<rules::DataPath>& paths, bool md) {
+  if (paths.empty()) return "";
+  std::string o = md ? "\n## GPU data path\n\n| GPU | NIC | path | hops | ceiling Gb/s | verdicts |\n|---|---|---|---|---|---|\n"
+                     : "\nGPU data path (GPU -> NIC; ceiling = slowest link, payload Gb/s one direction)\n";
+  for (const rules::DataPath& p : paths) {
+    std::string gpu = "GPU " + std::to_string(p.gpu) + (p.gpu_bdf ? " " + *p.gpu_bdf : std::string()) +
+                      (p.gpu_model ? " " + *p.gpu_model : std::string());
+    std::string nic = p.nic ? *p.nic + (p.nic_bdf ? " " + *p.nic_bdf : std::string()) : "-";
+    std::string path = p.relation.value_or("-") + (p.c2c ? " (NVLink-C2C: " + *p.c2c + ")" : std::string()) +
+                       (p.through_root_complex ? " via the root complex" : std::string());
+    std::string ceiling = p.ceiling_gbps ? num(std::round(*p.ceiling_gbps * 10) / 10) + " at " + p.ceiling_at.value_or("?")
+                                         : "unknown";
+    if (md) {
+      std::string hops;
+      for (const rules::PathHop& h : p.hops) hops += (hops.empty() ? "" : " &rarr; ") + cell(hop_text(h));
+      if (hops.empty()) hops = cell(p.hops_unknown);
+      o += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cell(gpu), cell(nic), cell(path), hops, cell(ceiling),
+                       cell(verdicts_text(p, true)));
+      continue;
+    }
+    o += fmt::format("  {} -> {} at {}; ceiling {}\n", gpu, nic, path, ceiling);
+    if (p.hops.empty()) o += "    hops: " + p.hops_unknown + "\n";
+    for (const rules::PathHop& h : p.hops) o += "    " + hop_text(h) + "\n";
+    for (const rules::PathVerdict& v : p.verdicts)
+      o += fmt::format("    {:<8} {}: {}\n", to_string(v.outcome), v.rule, v.message);
+  }
+  return o;
+}
+
 }  // namespace
 
 json to_json(const Selection& s) {
@@ -101,6 +161,9 @@ json to_json(const HostJudgement& h) {
     gpus.push_back({{"index", g.index}, {"numa_node", opt(g.numa_node)}, {"cpu_affinity", opt(g.cpu_affinity)},
                     {"nic", opt(g.nic)}, {"relation", opt(g.relation)}});
   j["gpus"] = gpus;
+  json paths = json::array();
+  for (const rules::DataPath& p : h.data_paths) paths.push_back(to_json(p));
+  j["data_paths"] = paths;
   json adv = json::array();
   for (const HostAdvice& a : h.advice)
     adv.push_back({{"id", a.id}, {"severity", a.severity}, {"subject", a.subject}, {"message", a.message},
@@ -207,17 +270,7 @@ std::string render(const HostJudgement& hj, Format f) {
       o += fmt::format("  {} {} NUMA {}: {}; link {}; {} Gb/s effective, ratio {}; GPUs {}\n", name, n.model,
                        opt_text(n.numa_node), ports, link, eff, ratio, gpus);
   }
-  if (!hj.gpus.empty()) {
-    o += md ? "\n## GPUs\n\n| GPU | NUMA | CPUs | closest NIC | path |\n|---|---|---|---|---|\n" : "\nGPUs\n";
-    for (const HostGpu& g : hj.gpus) {
-      if (md)
-        o += fmt::format("| {} | {} | {} | {} | {} |\n", g.index, opt_text(g.numa_node), g.cpu_affinity.value_or("?"),
-                         g.nic.value_or("-"), g.relation.value_or("-"));
-      else
-        o += fmt::format("  GPU {} (NUMA {}, CPUs {}): closest NIC {} at {}\n", g.index, opt_text(g.numa_node),
-                         g.cpu_affinity.value_or("?"), g.nic.value_or("-"), g.relation.value_or("-"));
-    }
-  }
+  o += render_data_paths(hj.data_paths, md);
   o += md ? "\n## What to move or replace\n\n" : "\nWhat to move or replace\n";
   if (hj.advice.empty()) o += md ? "Nothing.\n" : "  nothing\n";
   for (const HostAdvice& a : hj.advice) {
