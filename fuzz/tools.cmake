@@ -37,5 +37,7 @@ set(RK_FUZZ_TOOLS
   lsmod
   persistence
   sysfs_peermem
+  nvidia_version
+  uname
   dmesg
 )

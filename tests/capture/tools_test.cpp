@@ -230,6 +230,55 @@ TEST(Capture, GracePlatformIsNotFailedForHavingNoPcieSwitch) {
   EXPECT_EQ((*s.gpus)[2].memory_numa_node, 18);
 }
 
+// Real /proc/driver/nvidia/version and uname outputs: the open GPU kernel module 555.42.02 on a
+// 6.8 kernel makes DMA-BUF GPUDirect possible without nvidia-peermem; the proprietary 515.76
+// does not, and the failure says why.
+TEST(Capture, NvidiaDriverAndKernelDecideWhetherDmaBufCanWork) {
+  auto capture = [](const char* driver) {
+    CaptureSet set;
+    set.origin = "mem";
+    set.files.push_back({"nvidia_version.txt", test::read_file(test::testdata_dir() / "corpus" / "nvidia_version" / driver), ""});
+    set.files.push_back({"uname.txt",
+                         test::read_file(test::testdata_dir() / "corpus" / "uname" /
+                                         "warp-ik-gh200-uname-a-nvidia-64k-aarch64.txt"),
+                         ""});
+    // lsmod header and no nvidia_peermem: the module is proven absent only in a full listing.
+    std::string lsmod = "Module                  Size  Used by\n";
+    for (int i = 0; i < 25; ++i) lsmod += "mod" + std::to_string(i) + "                  16384  0\n";
+    set.files.push_back({"lsmod.txt", lsmod, ""});
+    return snapshot_from_capture(set);
+  };
+  Snapshot open = capture("cloud-t4-ubuntu2204-proc-driver-nvidia-version-open-kernel-module-555.42.02.txt");
+  ASSERT_TRUE(open.nvidia_driver.has_value()) << open.nvidia_driver.reason;
+  EXPECT_EQ(open.nvidia_driver->version, "555.42.02");
+  EXPECT_EQ(open.nvidia_driver->open_module, true);
+  EXPECT_EQ(open.nvidia_driver.source.line, 4u);
+  ASSERT_TRUE(open.kernel_release.has_value()) << open.kernel_release.reason;
+  EXPECT_EQ(*open.kernel_release, "6.8.0-1013-nvidia-64k");
+  rules::Report r = rules::evaluate(open, default_policy(), {"gpudirect.peer-memory"});
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].outcome, Outcome::pass) << r.findings[0].message;
+  EXPECT_NE(r.findings[0].message.find("open GPU kernel module 555.42.02 and kernel 6.8.0-1013-nvidia-64k"),
+            std::string::npos) << r.findings[0].message;
+  Snapshot prop = capture("cn-notes-gpu-driver-troubleshooting-proprietary-515.76.txt");
+  ASSERT_TRUE(prop.nvidia_driver.has_value());
+  EXPECT_EQ(prop.nvidia_driver->open_module, false);
+  r = rules::evaluate(prop, default_policy(), {"gpudirect.peer-memory"});
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].outcome, Outcome::fail) << r.findings[0].message;
+  EXPECT_NE(r.findings[0].message.find("the NVIDIA driver 515.76 is the proprietary kernel module"), std::string::npos)
+      << r.findings[0].message;
+  // Without the driver file: the gap says which file would tell.
+  CaptureSet none;
+  none.origin = "mem";
+  none.files.push_back({"uname.txt", "5.15.0-91-generic\n", ""});
+  Snapshot n = snapshot_from_capture(none);
+  EXPECT_FALSE(n.nvidia_driver.has_value());
+  EXPECT_NE(n.nvidia_driver.reason.find("/proc/driver/nvidia/version"), std::string::npos) << n.nvidia_driver.reason;
+  ASSERT_TRUE(n.kernel_release.has_value());
+  EXPECT_EQ(*n.kernel_release, "5.15.0-91-generic");
+}
+
 TEST(ToolTable, MissingToolReasonsComeFromTheTable) {
   CaptureSet set;
   set.origin = "mem";

@@ -64,6 +64,16 @@ Snapshot gpudirect(std::optional<bool> loaded, std::optional<bool> registered, s
   return s;
 }
 
+/// No nvidia-peermem (lsmod without it), with the NVIDIA driver and kernel release given.
+Snapshot driver(bool open, std::string version, std::string kernel) {
+  Snapshot s = gpudirect(false, std::nullopt, std::nullopt);
+  s.nvidia_driver.value = NvidiaDriver{version, open};
+  s.nvidia_driver.source = {"nvidia_version.txt", 1, "NVRM version: hand-built"};
+  s.kernel_release.value = kernel;
+  s.kernel_release.source = {"uname.txt", 1, kernel};
+  return s;
+}
+
 Snapshot gpus(std::vector<std::string> relations) {
   Snapshot s;
   std::vector<Gpu> v;
@@ -263,6 +273,18 @@ const Cases k_cases{
     // DMA-BUF without nvidia-peermem: a working mechanism (NVIDIA's recommended one).
     host_case("gpudirect.peer-memory", Outcome::pass, "host", "NCCL reports DMA-BUF available",
               [] { return gpudirect(false, std::nullopt, false, true); }),
+    // The open GPU kernel module on a kernel with RDMA DMA-BUF import: DMA-BUF works without peermem.
+    host_case("gpudirect.peer-memory", Outcome::pass, "host",
+              "DMA-BUF can register GPU memory with the NIC: the NVIDIA open GPU kernel module 555.42.02 and kernel "
+              "6.8.0-1013-nvidia-64k (RDMA DMA-BUF import since Linux 5.12)",
+              [] { return driver(true, "555.42.02", "6.8.0-1013-nvidia-64k"); }),
+    host_case("gpudirect.peer-memory", Outcome::fail, "host",
+              "nvidia_peermem is not loaded and no peer-memory client is registered, and DMA-BUF cannot work: the "
+              "NVIDIA driver 515.76 is the proprietary kernel module",
+              [] { return driver(false, "515.76", "5.4.0-146-generic"); }),
+    host_case("gpudirect.peer-memory", Outcome::fail, "host",
+              "DMA-BUF cannot work: kernel 5.4.0-146-generic predates RDMA DMA-BUF import (Linux 5.12)",
+              [] { return driver(true, "535.104.05", "5.4.0-146-generic"); }),
     host_case("gpudirect.peer-memory", Outcome::fail, "host", "nvidia_peermem is not loaded",
               [] { return gpudirect(false, std::nullopt, std::nullopt); }),
     host_case("gpudirect.peer-memory", Outcome::unknown, "host", "no proof of GPUDirect RDMA either way",

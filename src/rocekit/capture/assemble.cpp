@@ -121,6 +121,8 @@ void fill_reasons(Snapshot& s) {
                               ReasonKind::not_captured);
   default_reason(s.gpudirect, gap_reason(s, Section::host_gpudirect));
   default_reason(s.kernel_modules, gap_reason(s, Section::host_modules));
+  default_reason(s.nvidia_driver, gap_reason(s, Section::host_nvidia_driver));
+  default_reason(s.kernel_release, gap_reason(s, Section::host_kernel_release));
   default_reason(s.persistence, gap_reason(s, Section::host_persistence));
   // No capture tool shows it: the CPU count per NUMA node is read by live collection only.
   default_reason(s.numa_cpu_count, Missing{"not captured (CPU count per NUMA node comes from live collection)", ReasonKind::not_captured, {}});

@@ -115,6 +115,8 @@ void on_persistence(Ctx& c);
 void on_lsmod(Ctx& c);
 void on_topo(Ctx& c);
 void on_sysfs_peermem(Ctx& c);
+void on_nvidia_version(Ctx& c);
+void on_uname(Ctx& c);
 void on_sysfs_ib_links(Ctx& c);
 void on_cma_roce_mode(Ctx& c);
 void on_ibv_devinfo(Ctx& c);

@@ -6,6 +6,8 @@
 #include "rocekit/build/builder.hpp"
 #include "rocekit/capture/merge.hpp"
 #include "rocekit/parse/lsmod.hpp"
+#include "rocekit/parse/nvidia_version.hpp"
+#include "rocekit/parse/uname.hpp"
 #include "rocekit/parse/nccl_log.hpp"
 #include "rocekit/parse/nvidia_smi_topo.hpp"
 #include "rocekit/parse/persistence.hpp"
@@ -197,6 +199,25 @@ void on_sysfs_peermem(Ctx& c) {
   c.snap.gpudirect.value = g;
   c.snap.gpudirect.reason.clear();
   c.snap.gpudirect.source = v->peer_line ? c.at(v->peer_line) : v->module_line ? c.at(v->module_line) : c.whole();
+}
+
+void on_nvidia_version(Ctx& c) {
+  auto v = c.take(parse::parse_nvidia_version(c.text.body));
+  if (!v) return;
+  NvidiaDriver d;
+  d.version = v->version;
+  d.open_module = v->open_module;
+  c.snap.nvidia_driver.value = d;
+  c.snap.nvidia_driver.reason.clear();
+  c.snap.nvidia_driver.source = c.at(v->line);
+}
+
+void on_uname(Ctx& c) {
+  auto v = c.take(parse::parse_uname(c.text.body));
+  if (!v) return;
+  c.snap.kernel_release.value = v->release;
+  c.snap.kernel_release.reason.clear();
+  c.snap.kernel_release.source = c.at(v->line);
 }
 
 }  // namespace rk::capture

@@ -19,6 +19,8 @@
 #include "rocekit/parse/ibv_devinfo.hpp"
 #include "rocekit/parse/ip_link.hpp"
 #include "rocekit/parse/lsmod.hpp"
+#include "rocekit/parse/nvidia_version.hpp"
+#include "rocekit/parse/uname.hpp"
 #include "rocekit/parse/lspci_vv.hpp"
 #include "rocekit/parse/mlnx_qos.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
@@ -91,6 +93,8 @@ const std::vector<Tool>& all_tools() {
       {"lsmod", "lsmod", parse::looks_like_lsmod, RK_PARSE(parse_lsmod), on_lsmod, 100, {{Section::host_modules, "lsmod"}, {Section::host_gpudirect, "not captured (no lsmod, /sys/kernel/mm/memory_peers or NCCL log)", true}}},
       {"persistence", "rocekit-capture --list-persistence", parse::looks_like_persistence, RK_PARSE(parse_persistence), on_persistence, 100, {{Section::host_persistence, "rocekit-capture --list-persistence"}}},
       {"sysfs_peermem", "ls /sys/kernel/mm/memory_peers; grep -H . /sys/module/nvidia_peermem/*", parse::looks_like_sysfs_peermem, RK_PARSE(parse_sysfs_peermem), on_sysfs_peermem, 100, {}},
+      {"nvidia_version", "cat /proc/driver/nvidia/version", parse::looks_like_nvidia_version, RK_PARSE(parse_nvidia_version), on_nvidia_version, 100, {{Section::host_nvidia_driver, "/proc/driver/nvidia/version"}}},
+      {"uname", "uname -r", parse::looks_like_uname, RK_PARSE(parse_uname), on_uname, 100, {{Section::host_kernel_release, "uname -r"}}},
       {"dmesg", "dmesg | grep -E 'mlx5|PCIe bandwidth'", parse::looks_like_dmesg, RK_PARSE(parse_dmesg), on_dmesg, 100, {}},
   };
   return k_tools;

@@ -21,7 +21,7 @@ enum class Section {
   netdev_channels, netdev_ecn, netdev_link, netdev_stats,
   port_state, port_gids, port_cm_mode, port_counters,
   pci_link, pci_mrrs, pci_firmware, pci_nv_config,
-  host_gpus, host_gpudirect, host_modules, host_persistence,
+  host_gpus, host_gpudirect, host_modules, host_persistence, host_nvidia_driver, host_kernel_release,
 };
 
 /// The reason a section is missing when no file of this tool filled it. In `what`, "<netdev>",

@@ -18,6 +18,7 @@
 #include "rocekit/collect/sysfs_util.hpp"
 #include "rocekit/core/text.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
+#include "rocekit/parse/nvidia_version.hpp"
 
 namespace rk::collect {
 
@@ -541,15 +542,34 @@ void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>
   } else {
     set_failed(s.kernel_modules, mods.error());
   }
+  // Kernel release (what `uname -r` prints).
+  if (Result<std::string> r = host.read_text("/proc/sys/kernel/osrelease")) {
+    std::string rel(text::trim(*r));
+    set_value(s.kernel_release, rel, ev("/proc/sys/kernel/osrelease", rel));
+  } else {
+    set_failed(s.kernel_release, r.error());
+  }
   // GPUDirect RDMA evidence; without an NVIDIA GPU the question does not arise, and "peermem
   // not loaded" must not read as a failure.
   if (nvidia_gpus.empty()) {
+    s.nvidia_driver.set_missing("no NVIDIA GPU on the PCI bus", ReasonKind::not_applicable);
     s.gpudirect.reason = "no NVIDIA GPU on the PCI bus (no 10de display/3D controller in "
                          "/sys/bus/pci/devices): GPUDirect RDMA does not apply";
     s.gpus.reason = s.gpudirect.reason;
     return;
   }
   read_gpus(host, s, nvidia_gpus);
+  // The NVIDIA kernel driver: open or proprietary module (kernel-open/nvidia/nv-procfs.c).
+  if (Result<std::string> v = host.read_text("/proc/driver/nvidia/version")) {
+    if (Result<parse::Parsed<parse::NvidiaVersion>> p = parse::parse_nvidia_version(*v)) {
+      NvidiaDriver d{p->value.version, p->value.open_module};
+      set_value(s.nvidia_driver, d, ev("/proc/driver/nvidia/version", "NVRM version: " + p->value.banner));
+    } else {
+      s.nvidia_driver.set_missing("/proc/driver/nvidia/version: " + p.error().message, ReasonKind::unreadable);
+    }
+  } else {
+    set_failed(s.nvidia_driver, v.error());
+  }
   GpuDirectState g;
   Evidence gsrc;
   for (const char* mod : {"nvidia_peermem", "nv_peer_mem"}) {

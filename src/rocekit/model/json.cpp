@@ -26,6 +26,8 @@ nlohmann::json snapshot_to_json(const Snapshot& s) {
   j["pci_bridges"] = s.pci_bridges;
   j["gpus"] = s.gpus;
   j["gpudirect"] = s.gpudirect;
+  j["nvidia_driver"] = s.nvidia_driver;
+  j["kernel_release"] = s.kernel_release;
   j["kernel_modules"] = s.kernel_modules;
   j["numa_cpu_count"] = s.numa_cpu_count;
   j["persistence"] = s.persistence;
@@ -82,6 +84,8 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
       s.pci_bridges = j.at("pci_bridges").get<Collected<std::vector<PciBridge>>>();
     if (j.contains("gpus")) s.gpus = j.at("gpus").get<Collected<std::vector<Gpu>>>();
     if (j.contains("gpudirect")) s.gpudirect = j.at("gpudirect").get<Collected<GpuDirectState>>();
+    if (j.contains("nvidia_driver")) s.nvidia_driver = j.at("nvidia_driver").get<Collected<NvidiaDriver>>();
+    if (j.contains("kernel_release")) s.kernel_release = j.at("kernel_release").get<Collected<std::string>>();
     if (j.contains("kernel_modules"))
       s.kernel_modules = j.at("kernel_modules").get<Collected<std::vector<std::string>>>();
     if (j.contains("numa_cpu_count"))

@@ -120,6 +120,7 @@ RK_JSON(PciBridge, bdf, vendor_id, device_id, name, port_type, secondary_bus, su
 RK_JSON(GpuNicLink, nic, relation, source)
 RK_JSON(Gpu, index, bdf, parent_bdf, model, numa_node, cpu_affinity, memory_numa_node, nics, source)
 RK_JSON(GpuDirectState, peermem_loaded, peer_memory_registered, gdrdma_in_use, dmabuf_available, source)
+RK_JSON(NvidiaDriver, version, open_module)
 RK_JSON(PersistenceState, units, enabled_links, udev_rules, other_scripts)
 RK_JSON(InputFile, file, tool, target, status, messages)
 RK_JSON(ToolRun, tool, target, status, command)

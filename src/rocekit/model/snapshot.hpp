@@ -339,6 +339,14 @@ struct GpuDirectState {
   Evidence source;
 };
 
+/// The loaded NVIDIA GPU kernel driver (/proc/driver/nvidia/version). DMA-BUF GPUDirect RDMA
+/// needs the open GPU kernel module: its first line reads "NVIDIA UNIX Open Kernel Module for
+/// <arch>  <version> ...", the proprietary one's "NVIDIA UNIX <arch> Kernel Module  <version> ...".
+struct NvidiaDriver {
+  std::optional<std::string> version;  ///< "555.42.02"
+  std::optional<bool> open_module;     ///< the open GPU kernel module (not the proprietary one)
+};
+
 /// What re-applies runtime RoCE settings (DCB/QoS, ECN, MaxReadReq: lost at reboot or driver
 /// reload) when the host boots: rocekit-capture's `persistence` listing, or /etc read under
 /// the collector's root. Host paths, sorted.
@@ -389,6 +397,8 @@ struct Snapshot {
   Collected<std::vector<PciBridge>> pci_bridges;
   Collected<std::vector<Gpu>> gpus;
   Collected<GpuDirectState> gpudirect;
+  Collected<NvidiaDriver> nvidia_driver;  ///< /proc/driver/nvidia/version
+  Collected<std::string> kernel_release;  ///< `uname -r` (/proc/sys/kernel/osrelease), "6.8.0-1013-nvidia-64k"
   Collected<std::vector<std::string>> kernel_modules;
   Collected<std::map<int, int>> numa_cpu_count;  ///< NUMA node -> online CPUs (lscpu / sysfs)
   Collected<PersistenceState> persistence;       ///< boot-time re-apply of runtime settings

@@ -110,7 +110,45 @@ void eval_channels(const Snapshot& s, const Policy& pol, Emitter& e) {
   }
 }
 
+/// Whether DMA-BUF GPUDirect RDMA can work on this host: the NVIDIA open GPU kernel module
+/// (the proprietary module does not export GPU memory as DMA-BUF; NVIDIA GPU Operator docs,
+/// "GPUDirect RDMA and GPUDirect Storage") and a kernel whose RDMA core imports DMA-BUF (Linux
+/// 5.12, "RDMA/umem: Support importing dma-buf as user memory region"). true/false with the
+/// reason in `why`; nullopt when the driver or kernel is not in the input.
+std::optional<bool> dmabuf_capable(const Snapshot& s, std::string& why) {
+  if (!s.nvidia_driver.has_value() || !s.nvidia_driver->open_module) return std::nullopt;
+  const NvidiaDriver& d = *s.nvidia_driver;
+  std::string ver = d.version ? " " + *d.version : std::string();
+  if (!*d.open_module) {
+    why = "the NVIDIA driver" + ver + " is the proprietary kernel module, which cannot export GPU memory as DMA-BUF";
+    return false;
+  }
+  if (!s.kernel_release.has_value()) return std::nullopt;
+  std::optional<std::pair<int, int>> k = kernel_major_minor(*s.kernel_release);
+  if (!k) return std::nullopt;
+  if (*k < std::pair<int, int>(5, 12)) {
+    why = "kernel " + *s.kernel_release + " predates RDMA DMA-BUF import (Linux 5.12)";
+    return false;
+  }
+  why = "the NVIDIA open GPU kernel module" + ver + " and kernel " + *s.kernel_release +
+        " (RDMA DMA-BUF import since Linux 5.12)";
+  return true;
+}
+
 void eval_peer_memory(const Snapshot& s, const Policy&, Emitter& e) {
+  std::string dmabuf_why;
+  std::optional<bool> dmabuf = dmabuf_capable(s, dmabuf_why);
+  bool proven = s.gpudirect.has_value() && (s.gpudirect->gdrdma_in_use.value_or(false) ||
+                                            s.gpudirect->peer_memory_registered.value_or(false) ||
+                                            s.gpudirect->dmabuf_available.value_or(false));
+  if (!proven && dmabuf.value_or(false)) {
+    Finding& f = e.pass("host", "DMA-BUF can register GPU memory with the NIC: " + dmabuf_why +
+                                    "; NCCL uses it when available (NCCL_DMABUF_ENABLE, default 1), nvidia-peermem "
+                                    "is not needed");
+    add_evidence(f, s.nvidia_driver.source);
+    add_evidence(f, s.kernel_release.source);
+    return;
+  }
   if (!s.gpudirect.has_value()) {
     e.missing("host", "GPUDirect RDMA evidence", s.gpudirect);
     return;
@@ -151,8 +189,10 @@ void eval_peer_memory(const Snapshot& s, const Policy&, Emitter& e) {
   };
   if (g.peermem_loaded && !*g.peermem_loaded) {
     Finding& f = e.fail("host", "nvidia_peermem is not loaded and no peer-memory client is "
-                                "registered: GPUDirect RDMA falls back to host bounce buffers");
+                                "registered" + (dmabuf == false ? ", and DMA-BUF cannot work: " + dmabuf_why : std::string()) +
+                                ": GPUDirect RDMA falls back to host bounce buffers");
     add_evidence(f, s.gpudirect.source);
+    if (dmabuf == false) add_evidence(f, s.nvidia_driver->open_module == false ? s.nvidia_driver.source : s.kernel_release.source);
     fix(f);
     return;
   }
