@@ -144,6 +144,18 @@ int relation_rank(std::string_view relation) {
   return 5;
 }
 
+const GpuNicLink* closest_nic(const Gpu& g) {
+  const GpuNicLink* best = nullptr;
+  for (const GpuNicLink& l : g.nics)
+    if (!best || relation_rank(l.relation) < relation_rank(best->relation)) best = &l;
+  return best;
+}
+
+const PciFunction* rdma_function(const Snapshot& s, const std::string& rdma_device) {
+  const RdmaDevice* d = s.find_rdma(rdma_device);
+  return d && d->bdf ? s.find_pci(*d->bdf) : nullptr;
+}
+
 std::optional<std::vector<const PciBridge*>> bridges_between(const std::vector<const PciBridge*>& a,
                                                              const std::vector<const PciBridge*>& b) {
   for (std::size_t i = 0; i < a.size(); ++i) {

@@ -23,6 +23,12 @@ std::string pcie_relation(const std::vector<std::string>& a, std::optional<int> 
 /// Order of those names, nearest first: PIX 0, PXB 1, PHB 2, NODE 3, SYS 4, anything else 5.
 int relation_rank(std::string_view relation);
 
+/// A GPU's nearest NIC by relation (the first of equals, in topology order); nullptr without NICs.
+const GpuNicLink* closest_nic(const Gpu& g);
+
+/// The PCI function of an RDMA device, when the snapshot ties the device to an address it holds.
+const PciFunction* rdma_function(const Snapshot& s, const std::string& rdma_device);
+
 /// The bridges above a device, nearest first, from parent_bdf links (`parent` is the device's
 /// own). Stops at a bridge the snapshot does not hold, and after 64 hops.
 std::vector<const PciBridge*> bridges_above(const Snapshot& s, const std::optional<std::string>& parent);

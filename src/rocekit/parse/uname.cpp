@@ -6,24 +6,16 @@
 #include "rocekit/core/text.hpp"
 
 namespace rk::parse {
-namespace {
-
-/// A Linux kernel release: "<major>.<minor>[.<patch>][-/+ suffix]", e.g. "5.15.0-91-generic".
-bool release_word(std::string_view w, int* major = nullptr, int* minor = nullptr) {
+std::optional<std::pair<int, int>> kernel_major_minor(std::string_view w) {
   std::size_t dot = w.find('.');
-  if (dot == 0 || dot == std::string_view::npos || dot > 2) return false;
+  if (dot == 0 || dot == std::string_view::npos || dot > 2) return std::nullopt;
   std::size_t end = dot + 1;
   while (end < w.size() && w[end] >= '0' && w[end] <= '9') ++end;
-  if (end == dot + 1) return false;
   std::optional<std::uint64_t> a = text::parse_uint(w.substr(0, dot));
   std::optional<std::uint64_t> b = text::parse_uint(w.substr(dot + 1, end - dot - 1));
-  if (!a || !b || *a > 99 || *b > 999) return false;
-  if (major) *major = static_cast<int>(*a);
-  if (minor) *minor = static_cast<int>(*b);
-  return true;
+  if (!a || !b || *a > 99 || *b > 999) return std::nullopt;
+  return std::pair<int, int>(static_cast<int>(*a), static_cast<int>(*b));
 }
-
-}  // namespace
 
 Result<Parsed<Uname>> parse_uname(std::string_view text) {
   Parsed<Uname> out;
@@ -37,10 +29,10 @@ Result<Parsed<Uname>> parse_uname(std::string_view text) {
       continue;
     }
     std::vector<std::string_view> w = text::words(t);
-    int major = 0, minor = 0;
-    if (w.size() == 1 && release_word(w[0], &major, &minor)) {
+    std::optional<std::pair<int, int>> mm;
+    if (w.size() == 1 && (mm = kernel_major_minor(w[0]))) {
       u.release = std::string(w[0]);
-    } else if (w.size() >= 3 && w[0] == "Linux" && release_word(w[2], &major, &minor)) {
+    } else if (w.size() >= 3 && w[0] == "Linux" && (mm = kernel_major_minor(w[2]))) {
       u.nodename = std::string(w[1]);
       u.release = std::string(w[2]);
       // machine: the word after the version's year-ended timestamp is not marked; take the
@@ -52,8 +44,8 @@ Result<Parsed<Uname>> parse_uname(std::string_view text) {
       return rk::unexpected(ErrorKind::malformed_input,
                             "line " + std::to_string(i + 1) + ": not a kernel release (`uname -r`) or a `uname -a` line");
     }
-    u.major = major;
-    u.minor = minor;
+    u.major = mm->first;
+    u.minor = mm->second;
     u.line = i + 1;
   }
   if (!u.line) return rk::unexpected(ErrorKind::malformed_input, "empty: no `uname -r` output");
@@ -70,7 +62,7 @@ bool looks_like_uname(std::string_view text) {
     std::string_view t = text::trim(l);
     if (t.empty()) continue;
     std::vector<std::string_view> w = text::words(t);
-    return w.size() >= 3 && w[0] == "Linux" && release_word(w[2]) && text::contains(t, " SMP ");
+    return w.size() >= 3 && w[0] == "Linux" && kernel_major_minor(w[2]) && text::contains(t, " SMP ");
   }
   return false;
 }

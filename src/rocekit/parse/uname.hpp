@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -25,6 +26,10 @@ struct Uname {
   std::optional<int> minor;
   std::size_t line = 0;
 };
+
+/// The leading "<major>.<minor>" of a Linux kernel release ("6.8.0-1013-nvidia-64k" -> {6, 8});
+/// nullopt when the word does not start that way.
+std::optional<std::pair<int, int>> kernel_major_minor(std::string_view release);
 
 /// Errors when the first non-blank line is neither a bare release nor a `Linux <host> <release>` line.
 Result<Parsed<Uname>> parse_uname(std::string_view text);

@@ -38,13 +38,10 @@ PathHop bridge_hop(const PciBridge& b) {
 /// The NIC a GPU's GPUDirect traffic would use: the closest by relation; on a Grace GPU, one on
 /// the GPU's own CPU when the NICs' NUMA nodes are known.
 const GpuNicLink* chosen_nic(const Snapshot& s, const Gpu& g) {
-  const GpuNicLink* best = nullptr;
-  for (const GpuNicLink& l : g.nics)
-    if (!best || build::relation_rank(l.relation) < build::relation_rank(best->relation)) best = &l;
+  const GpuNicLink* best = build::closest_nic(g);
   if (best && c2c_coupling(g) && g.numa_node)
     for (const GpuNicLink& l : g.nics) {
-      const RdmaDevice* d = s.find_rdma(l.nic);
-      const PciFunction* fn = d && d->bdf ? s.find_pci(*d->bdf) : nullptr;
+      const PciFunction* fn = build::rdma_function(s, l.nic);
       if (fn && fn->numa_node == g.numa_node) return &l;
     }
   return best;
@@ -110,11 +107,8 @@ std::vector<DataPath> data_paths(const Snapshot& s, const Policy& policy) {
     if (l) {
       row.nic = l->nic;
       row.relation = l->relation;
-      const RdmaDevice* d = s.find_rdma(l->nic);
-      if (d && d->bdf) {
-        row.nic_bdf = d->bdf;
-        fn = s.find_pci(*d->bdf);
-      }
+      fn = build::rdma_function(s, l->nic);
+      if (fn) row.nic_bdf = fn->bdf;
     }
     if (!l) row.hops_unknown = "no NIC in the topology";
     else if (!g.bdf || !fn) row.hops_unknown = "the PCI address of " + (!g.bdf ? "GPU " + std::to_string(g.index) : l->nic) + " is not in the input";

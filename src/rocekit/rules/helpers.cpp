@@ -158,17 +158,6 @@ std::optional<int> gen_of(const std::optional<double>& gts) {
   return std::nullopt;
 }
 
-std::optional<std::pair<int, int>> kernel_major_minor(std::string_view release) {
-  std::size_t dot = release.find('.');
-  if (dot == std::string_view::npos) return std::nullopt;
-  std::size_t end = dot + 1;
-  while (end < release.size() && std::isdigit(static_cast<unsigned char>(release[end]))) ++end;
-  std::optional<std::int64_t> a = text::parse_int(release.substr(0, dot));
-  std::optional<std::int64_t> b = text::parse_int(release.substr(dot + 1, end - dot - 1));
-  if (!a || !b || *a < 0 || *b < 0 || *a > 99 || *b > 999) return std::nullopt;
-  return std::pair<int, int>(static_cast<int>(*a), static_cast<int>(*b));
-}
-
 std::optional<std::string> c2c_coupling(const Gpu& g) {
   if (g.memory_numa_node) return "GPU NUMA ID " + std::to_string(*g.memory_numa_node);
   if (!g.model) return std::nullopt;

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <optional>
-#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,9 +28,6 @@ bool judged_pci_function(const PciFunction& p, Emitter& e, const std::string& vf
 /// The GPUs to judge, or nullptr with the finding emitted: unknown when the topology was not
 /// collected, not_applicable when there is no NVIDIA GPU.
 const std::vector<Gpu>* judged_gpus(const Snapshot& s, Emitter& e);
-
-/// "6.8.0-1013-nvidia-64k" -> {6, 8}; nullopt when the release does not start "<major>.<minor>".
-std::optional<std::pair<int, int>> kernel_major_minor(std::string_view release);
 
 /// Why a GPU is coupled to a Grace CPU over NVLink-C2C (no PCIe switch to its NICs by design):
 /// nvidia-smi's `GPU NUMA ID` is set (NVML fills it only where the GPU is a NUMA node), or its

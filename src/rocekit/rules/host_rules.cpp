@@ -4,6 +4,7 @@
 #include "rocekit/build/pci_tree.hpp"
 #include "rocekit/core/shell.hpp"
 #include "rocekit/fix/fix.hpp"
+#include "rocekit/parse/uname.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -124,7 +125,7 @@ std::optional<bool> dmabuf_capable(const Snapshot& s, std::string& why) {
     return false;
   }
   if (!s.kernel_release.has_value()) return std::nullopt;
-  std::optional<std::pair<int, int>> k = kernel_major_minor(*s.kernel_release);
+  std::optional<std::pair<int, int>> k = parse::kernel_major_minor(*s.kernel_release);
   if (!k) return std::nullopt;
   if (*k < std::pair<int, int>(5, 12)) {
     why = "kernel " + *s.kernel_release + " predates RDMA DMA-BUF import (Linux 5.12)";
@@ -224,8 +225,7 @@ void judge_c2c(const Snapshot& s, const Gpu& g, const std::string& c2c, const st
   std::vector<std::string> local, remote;
   const GpuNicLink* local_link = nullptr;
   for (const GpuNicLink& l : g.nics) {
-    const RdmaDevice* d = s.find_rdma(l.nic);
-    const PciFunction* fn = d && d->bdf ? s.find_pci(*d->bdf) : nullptr;
+    const PciFunction* fn = build::rdma_function(s, l.nic);
     if (!fn || !fn->numa_node || !g.numa_node) continue;
     if (*fn->numa_node == *g.numa_node) {
       local.push_back(l.nic);
@@ -252,9 +252,11 @@ void judge_c2c(const Snapshot& s, const Gpu& g, const std::string& c2c, const st
         "NIC on its CPU (NCCL_IB_HCA).";
     return;
   }
-  Finding& f = e.pass(subject, "closest NIC at " + closest + ", through the Grace CPU; " + why +
-                                   ". The NICs' NUMA nodes are not in the input, so which CPU each NIC hangs off "
-                                   "is not judged (add `lspci -vvv -D` or `mst status -v`)");
+  Finding& f = e.unknown(subject, "closest NIC at " + closest + ", through the Grace CPU, which is no fault (" + why +
+                                      "); whether a NIC hangs off the GPU's own CPU is not known: the " +
+                                      (g.numa_node ? std::string("NICs' NUMA nodes are") : std::string("GPU's NUMA node is")) +
+                                      " not in the input (add `lspci -vvv -D` or `mst status -v`)");
+  f.reason_kind = ReasonKind::not_captured;
   add_evidence(f, g.source);
 }
 
@@ -267,9 +269,7 @@ void eval_affinity(const Snapshot& s, const Policy& pol, Emitter& e) {
       e.unknown(subject, "the topology lists no NIC");
       continue;
     }
-    const GpuNicLink* best = nullptr;
-    for (const GpuNicLink& l : g.nics)
-      if (!best || build::relation_rank(l.relation) < build::relation_rank(best->relation)) best = &l;
+    const GpuNicLink* best = build::closest_nic(g);
     std::string msg = "closest NIC " + best->nic + " at " + best->relation;
     bool ok = false;
     for (const std::string& r : pol.gpu_nic_relations) ok = ok || r == best->relation;

@@ -40,8 +40,7 @@ void eval_acs(const Snapshot& s, const Policy&, Emitter& e) {
     }
     for (const GpuNicLink* l : near) {
       std::string subject = gs + " <-> " + l->nic;
-      const RdmaDevice* d = s.find_rdma(l->nic);
-      const PciFunction* fn = d && d->bdf ? s.find_pci(*d->bdf) : nullptr;
+      const PciFunction* fn = build::rdma_function(s, l->nic);
       if (!g.bdf || !fn) {
         Finding& f = e.unknown(subject, std::string("the PCI address of ") + (!g.bdf ? gs : l->nic) +
                                             " is not in the input (save `lspci -vvv -D` as root as lspci_vvv@tree.txt, "

@@ -263,9 +263,7 @@ HostJudgement judge_host(const Snapshot& s, const cat::Catalog& c) {
     hg.index = g.index;
     hg.numa_node = g.numa_node;
     hg.cpu_affinity = g.cpu_affinity;
-    const GpuNicLink* best = nullptr;
-    for (const GpuNicLink& l : g.nics)
-      if (!best || build::relation_rank(l.relation) < build::relation_rank(best->relation)) best = &l;
+    const GpuNicLink* best = build::closest_nic(g);
     if (best) {
       hg.nic = best->nic;
       hg.relation = best->relation;
