@@ -323,5 +323,17 @@ done
 if grep -q "$(printf '\033')" "$tmp/out" || grep -q "^## injected" "$tmp/out"; then bad "fleet let the escape through"; else ok; fi
 "$rk" check "$tmp/h.json" >"$tmp/out" 2>&1; grep -qF 'rocekit check: gpu01\x0a## injected\x1b[31m' "$tmp/out" && ok || bad "check does not show the escaped hostname"
 
+# The real uname (coreutils) of this machine: `uname -r` and `uname -a` both parse to its release.
+if command -v uname >/dev/null 2>&1; then
+  rel=$(uname -r)
+  uname -r >"$tmp/uname_r.txt"
+  uname -a >"$tmp/uname_a.txt"
+  for f in uname_r uname_a; do
+    expect_rc 0 "parse uname ($f)" "$rk" parse uname "$tmp/$f.txt"
+    grep -qF "\"release\": \"$rel\"" "$tmp/out" && grep -q '"warnings": \[\]' "$tmp/out" && ok ||
+      bad "the real $f output did not parse to release $rel"
+  done
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
