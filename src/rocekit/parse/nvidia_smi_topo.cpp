@@ -8,6 +8,7 @@
 
 #include "rocekit/core/json_optional.hpp"
 #include "rocekit/core/text.hpp"
+#include "rocekit/parse/prompt.hpp"
 
 namespace rk::parse {
 
@@ -96,6 +97,7 @@ std::optional<std::pair<std::uint32_t, std::string>> list_line(std::string_view 
 
 /// An echoed command line: "$ nvidia-smi topo -m", " nvidia-smi -L", "# nvidia-smi topo -m".
 bool command_line(std::string_view line) {
+  if (std::optional<PromptCommand> p = parse_prompt_line(line)) return p->tool == "nvidia_smi_topo";
   if (line.starts_with("$ ") || line.starts_with("# ")) line = text::trim(line.substr(2));
   if (line.starts_with("sudo ")) line = text::trim(line.substr(5));
   return line == "nvidia-smi" || line.starts_with("nvidia-smi ");

@@ -4,6 +4,7 @@
 
 #include "rocekit/core/json_optional.hpp"
 #include "rocekit/core/text.hpp"
+#include "rocekit/parse/prompt.hpp"
 
 namespace rk::parse {
 namespace {
@@ -28,6 +29,14 @@ Result<Parsed<NvidiaVersion>> parse_nvidia_version(std::string_view text) {
   for (std::size_t i = 0; i < ls.size(); ++i) {
     std::string_view t = text::trim(ls[i]);
     if (t.empty()) continue;
+    if (std::optional<PromptCommand> p = parse_prompt_line(t); p && p->tool == "nvidia_version") continue;
+    if (t.starts_with(k_nvrm) && seen) {
+      bool same = text::trim(t.substr(k_nvrm.size())) == v.banner;
+      out.warnings.push_back({i + 1, same ? "duplicate_line" : "conflicting_line",
+                              std::string(same ? "the same" : "a different") + " \"NVRM version:\" line again; line " +
+                                  std::to_string(v.line) + " is used"});
+      continue;
+    }
     if (t.starts_with(k_nvrm) && !seen) {
       seen = true;
       v.line = i + 1;
@@ -46,7 +55,10 @@ Result<Parsed<NvidiaVersion>> parse_nvidia_version(std::string_view text) {
       // Proprietary form: "NVIDIA UNIX x86_64 Kernel Module": the word before "Kernel".
       for (std::size_t k = 1; !v.arch && k + 1 < w.size(); ++k)
         if (w[k + 1] == "Kernel" && w[k] != "Open" && w[k - 1] == "UNIX") v.arch = std::string(w[k]);
-      if (!v.version) out.warnings.push_back({i + 1, "unrecognised_line", "no driver version after \"Module\""});
+      // A cut or garbled banner says nothing about the module type: an error, not "proprietary".
+      if (!v.version || !text::contains(v.banner, "Kernel Module"))
+        return rk::unexpected(ErrorKind::malformed_input,
+                              "line " + std::to_string(i + 1) + ": \"NVRM version:\" without \"Kernel Module <version>\"");
       continue;
     }
     if (t.starts_with("GCC version:")) {

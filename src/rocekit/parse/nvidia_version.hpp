@@ -27,7 +27,7 @@ struct NvidiaVersion {
   std::size_t line = 0;              ///< the NVRM line
 };
 
-/// Errors when no "NVRM version:" line is present.
+/// Errors when no "NVRM version:" line is present, or its banner lacks "Kernel Module <version>".
 Result<Parsed<NvidiaVersion>> parse_nvidia_version(std::string_view text);
 nlohmann::json to_json(const NvidiaVersion& v);
 bool looks_like_nvidia_version(std::string_view text);

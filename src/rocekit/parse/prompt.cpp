@@ -129,7 +129,11 @@ std::optional<PromptCommand> classify(const std::vector<std::string>& a) {
   if (cmd == "mst" && has_word(a, "status")) return make("mst_status", "");
   if (cmd == "devlink" && has_word(a, "dev") && has_word(a, "info")) return make("devlink_dev_info", "");
   if (cmd == "lspci") return make("lspci_vvv", option_value(a, "-s"));
-  if (cmd == "nvidia-smi" && has_word(a, "topo")) return make("nvidia_smi_topo", "");
+  // `nvidia-smi -L` is pasted above the matrix: the GPU models topo -m does not print.
+  if (cmd == "nvidia-smi" && (has_word(a, "topo") || has_word(a, "-L") || has_word(a, "--list-gpus")))
+    return make("nvidia_smi_topo", "");
+  if (cmd == "uname") return make("uname", "");
+  if (cmd == "cat" && a.size() == 2 && a[1] == "/proc/driver/nvidia/version") return make("nvidia_version", "");
   if (cmd == "ip" && has_word(a, "link")) {
     std::string dev = option_value(a, "dev");
     return make("ip_link", dev);

@@ -4,6 +4,7 @@
 
 #include "rocekit/core/json_optional.hpp"
 #include "rocekit/core/text.hpp"
+#include "rocekit/parse/prompt.hpp"
 
 namespace rk::parse {
 std::optional<std::pair<int, int>> kernel_major_minor(std::string_view w) {
@@ -24,6 +25,8 @@ Result<Parsed<Uname>> parse_uname(std::string_view text) {
   for (std::size_t i = 0; i < ls.size(); ++i) {
     std::string_view t = text::trim(ls[i]);
     if (t.empty()) continue;
+    // A pasted prompt ("root@gpu01:~# uname -a") above the output.
+    if (std::optional<PromptCommand> p = parse_prompt_line(t); p && p->tool == "uname") continue;
     if (u.line) {
       out.warnings.push_back({i + 1, "unrecognised_line", "more than one uname line"});
       continue;
