@@ -510,6 +510,13 @@ def main():
                          "gids/0": "fe80:0000:0000:0000:0000:00ff:fe00:00%02x" % (idx * 2 + j),
                          "gid_attrs/types/0": "RoCE v2", "gid_attrs/ndevs/0": nd}})
     h.text("sys/module/nvidia_peermem/version", "550.144.03")
+    # V100 (Volta) runs only the proprietary kernel module (the open modules need Turing or
+    # later), so DMA-BUF cannot stand in for the unregistered peermem. Banner in the proprietary
+    # form of testdata/corpus/nvidia_version (nv-procfs.c "NVRM version: %s").
+    h.text("proc/driver/nvidia/version",
+           "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.144.03  Mon Dec 30 17:44:08 UTC 2024\n"
+           "GCC version:  gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04)")
+    h.text("proc/sys/kernel/osrelease", "5.15.0-126-generic")
     h.text("proc/modules", "nvidia_peermem 16384 0 - Live 0x0000000000000000\n"
                            "nvidia 56123392 1 nvidia_peermem, Live 0x0000000000000000\n"
                            "mlx5_ib 483328 0 - Live 0x0000000000000000\n"

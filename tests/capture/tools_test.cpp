@@ -188,7 +188,8 @@ TEST(Capture, NcclDmaBufLineProvesTheGpuDirectMechanism) {
 
 // Real Grace captures: every GPU<->NIC pair is SYS (GB200, GPU NUMA ID set) or NODE (DGX Spark
 // GB10, named by the pasted `nvidia-smi -L`). No PCIe switch by design, so the affinity rule does not
-// fail; the NICs' NUMA nodes are not in a topology alone, so which CPU they hang off is unknown.
+// fail. GB200 puts every NIC at SYS and a topology alone lacks the NICs' NUMA nodes, so which CPU
+// they hang off is unknown; GB10 puts them at NODE, within the GPU's NUMA node: a pass.
 TEST(Capture, GracePlatformIsNotFailedForHavingNoPcieSwitch) {
   struct Case {
     const char* file;
@@ -197,11 +198,14 @@ TEST(Capture, GracePlatformIsNotFailedForHavingNoPcieSwitch) {
     const char* model;
     std::size_t gpu0_line;
     const char* why;
+    Outcome outcome;
   };
   for (const Case& k : {Case{"gb200-4gpu-8nic-all-sys-gpu-numa-id-topo-m.txt", 4, 2, "", 6,
-                             "closest NIC at SYS, through the Grace CPU, which is no fault (GPU NUMA ID 2: the GPU is coupled"},
+                             "closest NIC at SYS, through the Grace CPU, which is no fault (GPU NUMA ID 2: the GPU is coupled",
+                             Outcome::unknown},
                         Case{"dgx-spark-gb10-cx7-rocep-node-topo-m.txt", 1, std::nullopt, "NVIDIA GB10", 9,
-                             "closest NIC at NODE, through the Grace CPU, which is no fault (NVIDIA GB10: the GPU is coupled"}}) {
+                             "rocep1s0f0 at NODE, on the GPU's own CPU (nvidia-smi NODE: within one NUMA node); NVIDIA GB10: the GPU is coupled",
+                             Outcome::pass}}) {
     SCOPED_TRACE(k.file);
     Snapshot s = capture_of("nvidia_smi_topo.txt", std::string("nvidia_smi_topo/") + k.file);
     ASSERT_TRUE(s.gpus.has_value()) << s.gpus.reason;
@@ -214,8 +218,10 @@ TEST(Capture, GracePlatformIsNotFailedForHavingNoPcieSwitch) {
     rules::Report r = rules::evaluate(s, default_policy(), {"gpudirect.gpu-nic-affinity"});
     ASSERT_EQ(r.findings.size(), k.gpus);
     for (const Finding& f : r.findings) {
-      EXPECT_EQ(f.outcome, Outcome::unknown) << f.subject << ": " << f.message;
-      EXPECT_EQ(f.reason_kind, ReasonKind::not_captured) << f.subject;
+      EXPECT_EQ(f.outcome, k.outcome) << f.subject << ": " << f.message;
+      if (k.outcome == Outcome::unknown) {
+        EXPECT_EQ(f.reason_kind, ReasonKind::not_captured) << f.subject;
+      }
     }
     EXPECT_EQ(r.findings[0].message.rfind(k.why, 0), 0u) << r.findings[0].message;
   }

@@ -283,7 +283,11 @@ TEST(CollectFixture, TwoNumaNodesGpusAndPeermem) {
   EXPECT_EQ(s.find_netdev("ens1f1np1")->rdma_device, "mlx5_1");
   EXPECT_EQ(s.pci_functions.size(), 4u);  // the NICs; GPUs are not PCI functions of the audit
   // Loaded but no /sys/kernel/mm/memory_peers entry (the tree has none): the rule's "loaded is
-  // not registered" failure (host-facts G, NCCL #1939).
+  // not registered" failure (host-facts G, NCCL #1939), as the V100's proprietary driver rules out
+  // DMA-BUF.
+  EXPECT_EQ(s.nvidia_driver->open_module, false);
+  EXPECT_EQ(s.nvidia_driver->version, "550.144.03");
+  EXPECT_EQ(s.kernel_release.value, "5.15.0-126-generic");
   EXPECT_EQ(s.gpudirect->peer_memory_registered, false);
   rules::Report r = rules::evaluate(s, default_policy());
   bool peer = false;
@@ -291,7 +295,10 @@ TEST(CollectFixture, TwoNumaNodesGpusAndPeermem) {
     if (f.rule == "gpudirect.peer-memory") {
       peer = true;
       EXPECT_EQ(f.outcome, Outcome::fail) << f.message;
-      EXPECT_NE(f.message.find("although nvidia_peermem is loaded"), std::string::npos) << f.message;
+      EXPECT_NE(f.message.find("although nvidia_peermem is loaded, and DMA-BUF cannot work: the NVIDIA driver "
+                               "550.144.03 is the proprietary kernel module"),
+                std::string::npos)
+          << f.message;
     }
   EXPECT_TRUE(peer);
 }

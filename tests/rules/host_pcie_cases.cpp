@@ -285,8 +285,28 @@ const Cases k_cases{
     host_case("gpudirect.peer-memory", Outcome::fail, "host",
               "DMA-BUF cannot work: kernel 5.4.0-146-generic predates RDMA DMA-BUF import (Linux 5.12)",
               [] { return driver(true, "535.104.05", "5.4.0-146-generic"); }),
-    host_case("gpudirect.peer-memory", Outcome::fail, "host", "nvidia_peermem is not loaded",
+    // No peermem, and the driver and kernel are not in the input: DMA-BUF may work, so not a failure.
+    host_case("gpudirect.peer-memory", Outcome::unknown, "host",
+              "nvidia_peermem is not loaded and no peer-memory client is registered; whether DMA-BUF can replace it is "
+              "not known: the NVIDIA driver "
+              "(`cat /proc/driver/nvidia/version` as nvidia_version.txt) is not in the input",
               [] { return gpudirect(false, std::nullopt, std::nullopt); }),
+    host_case("gpudirect.peer-memory", Outcome::unknown, "host",
+              "whether DMA-BUF can replace it is not known: the kernel release (`uname -r` as uname.txt) is not in the input",
+              [] {
+                Snapshot s = driver(true, "555.42.02", "6.8.0");
+                s.kernel_release.value.reset();
+                return s;
+              }),
+    host_case("gpudirect.peer-memory", Outcome::fail, "host",
+              "peer memory not registered (no /sys/kernel/mm/memory_peers entry) although nvidia_peermem is loaded, and "
+              "DMA-BUF cannot work: the NVIDIA driver 515.76 is the proprietary kernel module",
+              [] {
+                Snapshot s = driver(false, "515.76", "5.4.0-146-generic");
+                s.gpudirect.value->peermem_loaded = true;
+                s.gpudirect.value->peer_memory_registered = false;
+                return s;
+              }),
     host_case("gpudirect.peer-memory", Outcome::unknown, "host", "no proof of GPUDirect RDMA either way",
               [] { return gpudirect(std::nullopt, std::nullopt, std::nullopt); }),
     host_case("gpudirect.gpu-nic-affinity", Outcome::pass, "gpu0", "closest NIC mlx5_1 at PIX",
@@ -303,8 +323,13 @@ const Cases k_cases{
               [] { return grace({1, 1}); }),
     // Without the NICs' NUMA nodes the CPU they hang off is not known: unknown, not a PCIe-switch failure.
     host_case("gpudirect.gpu-nic-affinity", Outcome::unknown, "gpu0",
-              "closest NIC at NODE, through the Grace CPU, which is no fault (NVIDIA GB10: the GPU is coupled to a "
+              "closest NIC at SYS, through the Grace CPU, which is no fault (GPU NUMA ID 2: the GPU is coupled to a "
               "Grace CPU",
+              [] { return grace({std::nullopt}); }),
+    // nvidia-smi NODE (DGX Spark GB10): the NIC is within the GPU's NUMA node, on its own CPU.
+    host_case("gpudirect.gpu-nic-affinity", Outcome::pass, "gpu0",
+              "mlx5_0 at NODE, on the GPU's own CPU (nvidia-smi NODE: within one NUMA node); NVIDIA GB10: the GPU "
+              "is coupled to a Grace CPU",
               [] { return grace({std::nullopt}, true); }),
     host_case("gpudirect.gpu-nic-affinity", Outcome::unknown, "host", "GPU topology not collected",
               [] { Snapshot s; s.gpus.reason = "no nvidia-smi topo -m in the input"; return s; }),

@@ -258,7 +258,7 @@ check "log: cma_roce_mode@mlx5_1 skipped (no configfs entry)" \
     grep -E -q "^skipped\(no configfs entry[^${TAB}]*\)${TAB}cma_roce_mode${TAB}mlx5_1${TAB}" "$LOG"
 check "log: hw_counters@mlx5_1 skipped" grep -E -q "^skipped\([^${TAB}]+\)${TAB}sysfs_hw_counters${TAB}mlx5_1${TAB}" "$LOG"
 if [ "$HAVE_TIMEOUT" = 1 ]; then
-    check "log: hanging nvidia-smi is cut by timeout" has_line "$LOG" "failed(124)${TAB}nvidia_smi_topo${TAB}-${TAB}nvidia-smi topo -m"
+    check "log: hanging nvidia-smi is cut by timeout" has_line "$LOG" "failed(124)${TAB}nvidia_smi_topo${TAB}-${TAB}nvidia-smi -L; nvidia-smi topo -m"
     check "timed-out capture notes say so" file_has "$O/nvidia_smi_topo.txt" "# notes: exit status 124 (timed out after 2 s)"
 else
     echo "SKIP: timeout(1) not installed; time-limit check not run"
@@ -269,7 +269,7 @@ BDF_RE='(0000:01:00\.0|0001:02:00\.0|0000:00:05\.0)'
 READ_FORMS="ethtool (-[iclgaS] )?(ens6|eth9|eth8)|mlnx_qos -i (ens6|eth9|eth8)|(mstconfig|mlxconfig) -d $BDF_RE -e q"
 READ_FORMS="$READ_FORMS|(mstflint|flint) -d $BDF_RE q|lspci -vvv -s $BDF_RE|lspci -vvv -D -A linux-sysfs -O sysfs\.path=[^ ]*/sys/bus/pci|devlink dev info pci/$BDF_RE"
 READ_FORMS="$READ_FORMS|ibv_devinfo -v -d mlx5_[01]|rdma (link|statistic) show|ip -s -s link show dev (ens6|eth9|eth8)"
-READ_FORMS="$READ_FORMS|ibdev2netdev -v|nvidia-smi topo -m|show_gids |lsmod |dmesg "
+READ_FORMS="$READ_FORMS|ibdev2netdev -v|nvidia-smi -L|nvidia-smi topo -m|show_gids |lsmod |dmesg "
 check "ethtool: read flags only" calls_only ethtool 'ethtool (-[iclgaS] )?ens6'
 check "mlnx_qos: exactly -i <if>" calls_only mlnx_qos 'mlnx_qos -i ens6'
 check "mstconfig: -d <BDF> -e q only" calls_only mstconfig 'mstconfig -d (0000:01:00\.0|0001:02:00\.0) -e q'
@@ -280,7 +280,7 @@ check "ibv_devinfo: -v -d <dev>" calls_only ibv_devinfo 'ibv_devinfo -v -d mlx5_
 check "rdma: link/statistic show only" calls_only rdma 'rdma (link show|statistic show)'
 check "ip: link show only" calls_only ip 'ip -s -s link show dev ens6'
 check "ibdev2netdev: -v" calls_only ibdev2netdev 'ibdev2netdev -v'
-check "nvidia-smi: topo -m" calls_only nvidia-smi 'nvidia-smi topo -m'
+check "nvidia-smi: -L and topo -m only" calls_only nvidia-smi 'nvidia-smi (-L|topo -m)'
 check "setpci never called" never_called setpci
 check "cma_roce_mode never called" never_called cma_roce_mode
 check "mlxconfig/flint not used when mstconfig/mstflint exist" never_called '(mlxconfig|flint)'
@@ -309,7 +309,7 @@ check "fallback mlxconfig: -d <BDF> -e q only" calls_only mlxconfig 'mlxconfig -
 check "fallback flint: -d <BDF> q only" calls_only flint 'flint -d (0000:01:00\.0|0001:02:00\.0|0000:00:05\.0) q'
 check "fallback header command" header_cmd_is "$TMP/all/mlxconfig_q@0000:00:05.0.txt" "mlxconfig -d 0000:00:05.0 -e q"
 check "nvidia-smi missing in the second PATH" has_line "$TMP/all/rocekit-capture.log" \
-    "missing${TAB}nvidia_smi_topo${TAB}-${TAB}nvidia-smi topo -m"
+    "missing${TAB}nvidia_smi_topo${TAB}-${TAB}nvidia-smi -L; nvidia-smi topo -m"
 
 # -z: DIR.tar.gz lists the capture files and the log.
 mkdir "$TMP/z"

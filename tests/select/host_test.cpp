@@ -1,6 +1,9 @@
 // `select --host` on the real bundles in testdata/hosts: the downgraded x8 link of
 // homelab-host02 and the one-NIC-for-four-GPUs cross-socket topology of tf-gdr-k40.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
@@ -100,17 +103,43 @@ TEST(SelectHost, RendersEveryFormat) {
   EXPECT_EQ(sel::to_json(h)["nics"][0]["effective_gbps"], 52.9);
 }
 
-// aerial: only nvidia-smi topo (GPU0 PIX mlx5_0): placement is good, the link is unknown, and the
-// NIC is still listed rather than silently dropped.
+// aerial: only nvidia-smi topo (GPU0 PIX to both ports mlx5_0 and mlx5_1): placement is good, the
+// link is unknown, and both NICs are still listed rather than silently dropped.
 TEST(SelectHost, AerialTopologyOnlyNicIsUnknownNotDropped) {
   sel::HostJudgement h = judge("aerial-21-4-a100-cx6dx");
   ASSERT_EQ(h.gpus.size(), 1u);
   EXPECT_EQ(h.gpus[0].relation, "PIX");
-  ASSERT_EQ(h.nics.size(), 1u);
+  ASSERT_EQ(h.nics.size(), 2u);
   EXPECT_EQ(h.nics[0].rdma_device, "mlx5_0");
+  EXPECT_EQ(h.nics[0].gpus, std::vector<int>{0});  // GPU0's GPUDirect NIC: the first of the PIX pair
+  EXPECT_EQ(h.nics[1].rdma_device, "mlx5_1");
+  EXPECT_TRUE(h.nics[1].gpus.empty());
   const sel::HostAdvice* link = find(h, "host.pcie-link");
   ASSERT_NE(link, nullptr);
   EXPECT_EQ(link->severity, "unknown");
   EXPECT_EQ(find(h, "host.gpu-nic-cross-socket"), nullptr);
   EXPECT_FALSE(h.any_error());
+}
+
+// GB200 (testdata/corpus/nvidia_smi_topo, GPU NUMA ID 2/10/18/26, every GPU <-> NIC pair SYS): the
+// GPUs reach their NICs through the Grace CPU by design, so no PCIe placement advice contradicts
+// `check`, and all eight NICs of the topology are listed.
+TEST(SelectHost, GraceTopologyGivesNoPcieSwitchAdvice) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("rk-select-grace-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(fs::path(RK_TESTDATA_DIR) / "corpus/nvidia_smi_topo/gb200-4gpu-8nic-all-sys-gpu-numa-id-topo-m.txt",
+                dir / "nvidia_smi_topo.txt", fs::copy_options::overwrite_existing);
+  rk::Result<rk::Snapshot> s = rk::load_input(dir.string());
+  fs::remove_all(dir);
+  ASSERT_TRUE(s) << s.error().describe();
+  sel::HostJudgement h = sel::judge_host(*s, rk::catalog::Catalog::builtin());
+  ASSERT_EQ(h.gpus.size(), 4u);
+  ASSERT_EQ(h.nics.size(), 8u);
+  EXPECT_EQ(h.nics[7].rdma_device, "mlx5_7");
+  for (const char* id : {"host.gpu-nic-cross-socket", "host.gpu-nic-through-cpu", "host.nic-shared-by-gpus"})
+    EXPECT_EQ(find(h, id), nullptr) << id;
+  EXPECT_FALSE(h.any_error());
+  ASSERT_EQ(h.data_paths.size(), 4u);
+  EXPECT_EQ(h.data_paths[2].c2c, "GPU NUMA ID 18");
 }

@@ -72,7 +72,11 @@ if "$rk" collect --root "$root/testdata/sysroots/dgx-h100-8gpu-8nic" -o "$tmp/dg
   "$rk" select --host "$tmp/dgx.json" -f json >"$tmp/dgx-sel.json"
   if python3 - "$tmp/dgx-sel.json" <<'PY'
 import json, sys
-paths = json.load(open(sys.argv[1]))["data_paths"]
+doc = json.load(open(sys.argv[1]))
+paths = doc["data_paths"]
+# One row per card: the storage NICs' second functions (29:00.1, aa:00.1) are their card's row.
+cards = [n["bdf"] for n in doc["nics"]]
+assert len(cards) == 10 and "0000:29:00.1" not in cards and "0000:aa:00.1" not in cards, cards
 assert [p["nic"] for p in paths] == ["mlx5_0", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_9", "mlx5_10", "mlx5_11"], paths
 bad = {p["gpu"]: sorted(v["rule"] for v in p["verdicts"] if v["outcome"] == "fail") for p in paths}
 assert bad == {0: [], 1: [], 2: ["pcie.acs-redirect"], 3: [], 4: ["pcie.relaxed-ordering"], 5: ["pcie.path-link"],

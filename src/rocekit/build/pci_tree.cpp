@@ -1,6 +1,7 @@
 #include "rocekit/build/pci_tree.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 
 #include "rocekit/core/text.hpp"
@@ -154,6 +155,30 @@ const GpuNicLink* closest_nic(const Gpu& g) {
 const PciFunction* rdma_function(const Snapshot& s, const std::string& rdma_device) {
   const RdmaDevice* d = s.find_rdma(rdma_device);
   return d && d->bdf ? s.find_pci(*d->bdf) : nullptr;
+}
+
+std::optional<std::string> c2c_coupling(const Gpu& g) {
+  if (g.memory_numa_node) return "GPU NUMA ID " + std::to_string(*g.memory_numa_node);
+  if (!g.model) return std::nullopt;
+  // NVIDIA's Grace superchips: Grace Hopper (GH200), Grace Blackwell (GB200, GB300, GB10).
+  for (const char* name : {"GH200", "GB200", "GB300", "GB10"}) {
+    std::size_t p = g.model->find(name);
+    std::size_t end = p + std::string_view(name).size();
+    // Whole word: "GB10" must not match a future "GB100".
+    if (p != std::string::npos && (end == g.model->size() || !std::isalnum(static_cast<unsigned char>((*g.model)[end]))))
+      return *g.model;
+  }
+  return std::nullopt;
+}
+
+const GpuNicLink* gpudirect_nic(const Snapshot& s, const Gpu& g) {
+  const GpuNicLink* best = closest_nic(g);
+  if (best && c2c_coupling(g) && g.numa_node)
+    for (const GpuNicLink& l : g.nics) {
+      const PciFunction* fn = rdma_function(s, l.nic);
+      if (fn && fn->numa_node == g.numa_node) return &l;
+    }
+  return best;
 }
 
 std::optional<std::vector<const PciBridge*>> bridges_between(const std::vector<const PciBridge*>& a,

@@ -26,6 +26,15 @@ int relation_rank(std::string_view relation);
 /// A GPU's nearest NIC by relation (the first of equals, in topology order); nullptr without NICs.
 const GpuNicLink* closest_nic(const Gpu& g);
 
+/// Why a GPU is coupled to a Grace CPU over NVLink-C2C (no PCIe switch to its NICs by design):
+/// nvidia-smi's `GPU NUMA ID` is set (NVML fills it only where the GPU is a NUMA node), or its
+/// product name is a Grace superchip (GH200, GB200, GB300, GB10). nullopt for a PCIe GPU.
+std::optional<std::string> c2c_coupling(const Gpu& g);
+
+/// The NIC a GPU's GPUDirect RDMA uses: the closest by relation; on a Grace GPU (c2c_coupling),
+/// the first NIC on the GPU's own CPU when the NICs' NUMA nodes are known. nullptr without NICs.
+const GpuNicLink* gpudirect_nic(const Snapshot& s, const Gpu& g);
+
 /// The PCI function of an RDMA device, when the snapshot ties the device to an address it holds.
 const PciFunction* rdma_function(const Snapshot& s, const std::string& rdma_device);
 

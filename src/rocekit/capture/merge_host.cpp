@@ -155,6 +155,13 @@ void on_lsmod(Ctx& c) {
     if (!g.peermem_loaded) g.peermem_loaded = false;
     c.snap.gpudirect.value = g;
     if (c.snap.gpudirect.source.file.empty()) c.snap.gpudirect.source = c.whole();
+  } else if (!c.snap.gpudirect.has_value()) {
+    c.snap.gpudirect.set_missing(
+        c.file.name + " lists " + std::to_string(v->modules.size()) + " modules" +
+            (v->header_shown ? "" : " without lsmod's \"Module Size Used by\" header") +
+            ", none of them nvidia_peermem: a filtered listing proves a module present, not absent (save the "
+            "whole `lsmod`, or `ls /sys/kernel/mm/memory_peers`)",
+        ReasonKind::not_captured, "lsmod");
   }
 }
 

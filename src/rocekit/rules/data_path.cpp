@@ -35,18 +35,6 @@ PathHop bridge_hop(const PciBridge& b) {
   return h;
 }
 
-/// The NIC a GPU's GPUDirect traffic would use: the closest by relation; on a Grace GPU, one on
-/// the GPU's own CPU when the NICs' NUMA nodes are known.
-const GpuNicLink* chosen_nic(const Snapshot& s, const Gpu& g) {
-  const GpuNicLink* best = build::closest_nic(g);
-  if (best && c2c_coupling(g) && g.numa_node)
-    for (const GpuNicLink& l : g.nics) {
-      const PciFunction* fn = build::rdma_function(s, l.nic);
-      if (fn && fn->numa_node == g.numa_node) return &l;
-    }
-  return best;
-}
-
 void add_hops(const Snapshot& s, const Gpu& g, const PciFunction& fn, DataPath& row) {
   if (!s.pci_bridges.has_value()) {
     row.hops_unknown = "PCIe bridges not in the input: " + s.pci_bridges.reason;
@@ -101,8 +89,8 @@ std::vector<DataPath> data_paths(const Snapshot& s, const Policy& policy) {
     row.gpu = g.index;
     row.gpu_bdf = g.bdf;
     row.gpu_model = g.model;
-    row.c2c = c2c_coupling(g);
-    const GpuNicLink* l = chosen_nic(s, g);
+    row.c2c = build::c2c_coupling(g);
+    const GpuNicLink* l = build::gpudirect_nic(s, g);
     const PciFunction* fn = nullptr;
     if (l) {
       row.nic = l->nic;

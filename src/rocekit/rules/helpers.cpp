@@ -158,18 +158,4 @@ std::optional<int> gen_of(const std::optional<double>& gts) {
   return std::nullopt;
 }
 
-std::optional<std::string> c2c_coupling(const Gpu& g) {
-  if (g.memory_numa_node) return "GPU NUMA ID " + std::to_string(*g.memory_numa_node);
-  if (!g.model) return std::nullopt;
-  // NVIDIA's Grace superchips: Grace Hopper (GH200), Grace Blackwell (GB200, GB300, GB10).
-  for (const char* name : {"GH200", "GB200", "GB300", "GB10"}) {
-    std::size_t p = g.model->find(name);
-    std::size_t end = p + std::string_view(name).size();
-    // Whole word: "GB10" must not match a future "GB100".
-    if (p != std::string::npos && (end == g.model->size() || !std::isalnum(static_cast<unsigned char>((*g.model)[end]))))
-      return *g.model;
-  }
-  return std::nullopt;
-}
-
 }  // namespace rk::rules

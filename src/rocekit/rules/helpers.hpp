@@ -29,10 +29,6 @@ bool judged_pci_function(const PciFunction& p, Emitter& e, const std::string& vf
 /// collected, not_applicable when there is no NVIDIA GPU.
 const std::vector<Gpu>* judged_gpus(const Snapshot& s, Emitter& e);
 
-/// Why a GPU is coupled to a Grace CPU over NVLink-C2C (no PCIe switch to its NICs by design):
-/// nvidia-smi's `GPU NUMA ID` is set (NVML fills it only where the GPU is a NUMA node), or its
-/// product name is a Grace superchip (GH200, GB200, GB300, GB10). nullopt for a PCIe GPU.
-std::optional<std::string> c2c_coupling(const Gpu& g);
 
 /// "dev/port", the subject of RDMA-port rules.
 std::string port_subject(const RdmaDevice& d, const RdmaPort& p);

@@ -115,18 +115,28 @@ void eval_channels(const Snapshot& s, const Policy& pol, Emitter& e) {
 /// (the proprietary module does not export GPU memory as DMA-BUF; NVIDIA GPU Operator docs,
 /// "GPUDirect RDMA and GPUDirect Storage") and a kernel whose RDMA core imports DMA-BUF (Linux
 /// 5.12, "RDMA/umem: Support importing dma-buf as user memory region"). true/false with the
-/// reason in `why`; nullopt when the driver or kernel is not in the input.
+/// reason in `why`; nullopt, with the missing input in `why`, when the driver or kernel is not
+/// in the input.
 std::optional<bool> dmabuf_capable(const Snapshot& s, std::string& why) {
-  if (!s.nvidia_driver.has_value() || !s.nvidia_driver->open_module) return std::nullopt;
+  if (!s.nvidia_driver.has_value() || !s.nvidia_driver->open_module) {
+    why = "the NVIDIA driver (`cat /proc/driver/nvidia/version` as nvidia_version.txt) is not in the input";
+    return std::nullopt;
+  }
   const NvidiaDriver& d = *s.nvidia_driver;
   std::string ver = d.version ? " " + *d.version : std::string();
   if (!*d.open_module) {
     why = "the NVIDIA driver" + ver + " is the proprietary kernel module, which cannot export GPU memory as DMA-BUF";
     return false;
   }
-  if (!s.kernel_release.has_value()) return std::nullopt;
+  if (!s.kernel_release.has_value()) {
+    why = "the kernel release (`uname -r` as uname.txt) is not in the input";
+    return std::nullopt;
+  }
   std::optional<std::pair<int, int>> k = parse::kernel_major_minor(*s.kernel_release);
-  if (!k) return std::nullopt;
+  if (!k) {
+    why = "the kernel release \"" + *s.kernel_release + "\" has no major.minor version";
+    return std::nullopt;
+  }
   if (*k < std::pair<int, int>(5, 12)) {
     why = "kernel " + *s.kernel_release + " predates RDMA DMA-BUF import (Linux 5.12)";
     return false;
@@ -188,22 +198,27 @@ void eval_peer_memory(const Snapshot& s, const Policy&, Emitter& e) {
         "version or /sys/module/nvidia_peermem/version exists, or via DMA-BUF. Confirm with "
         "`ib_write_bw --use_cuda=0` and NCCL_DEBUG=INFO `GDRDMA` lines.";
   };
-  if (g.peermem_loaded && !*g.peermem_loaded) {
-    Finding& f = e.fail("host", "nvidia_peermem is not loaded and no peer-memory client is "
-                                "registered" + (dmabuf == false ? ", and DMA-BUF cannot work: " + dmabuf_why : std::string()) +
-                                ": GPUDirect RDMA falls back to host bounce buffers");
+  // Without peermem, DMA-BUF may still carry GPUDirect RDMA: fail only when it cannot.
+  auto without_peermem = [&](const std::string& what) {
+    if (dmabuf != false) {
+      Finding& f = e.unknown("host", what + "; whether DMA-BUF can replace it is not known: " + dmabuf_why);
+      f.reason_kind = ReasonKind::not_captured;
+      add_evidence(f, s.gpudirect.source);
+      return;
+    }
+    Finding& f = e.fail("host", what + ", and DMA-BUF cannot work: " + dmabuf_why +
+                                    ": GPUDirect RDMA falls back to host bounce buffers");
     add_evidence(f, s.gpudirect.source);
-    if (dmabuf == false) add_evidence(f, s.nvidia_driver->open_module == false ? s.nvidia_driver.source : s.kernel_release.source);
+    add_evidence(f, s.nvidia_driver->open_module == false ? s.nvidia_driver.source : s.kernel_release.source);
     fix(f);
+  };
+  if (g.peermem_loaded && !*g.peermem_loaded) {
+    without_peermem("nvidia_peermem is not loaded and no peer-memory client is registered");
     return;
   }
   if (g.peer_memory_registered && !*g.peer_memory_registered) {
-    Finding& f = e.fail("host", "peer memory not registered (no /sys/kernel/mm/memory_peers entry)" +
-                                    std::string(g.peermem_loaded.value_or(false)
-                                                    ? " although nvidia_peermem is loaded"
-                                                    : ""));
-    add_evidence(f, s.gpudirect.source);
-    fix(f);
+    without_peermem(std::string("peer memory not registered (no /sys/kernel/mm/memory_peers entry)") +
+                    (g.peermem_loaded.value_or(false) ? " although nvidia_peermem is loaded" : ""));
     return;
   }
   e.unknown("host", std::string(g.peermem_loaded.value_or(false)
@@ -252,6 +267,15 @@ void judge_c2c(const Snapshot& s, const Gpu& g, const std::string& c2c, const st
         "NIC on its CPU (NCCL_IB_HCA).";
     return;
   }
+  if (const GpuNicLink* best = build::closest_nic(g); best && (best->relation == "PHB" || best->relation == "NODE")) {
+    // nvidia-smi topo legend: PHB = through a PCIe host bridge (the CPU), NODE = between the host
+    // bridges of one NUMA node. Either way the NIC hangs off the GPU's own CPU.
+    Finding& f = e.pass(subject, best->nic + " at " + best->relation + ", on the GPU's own CPU (nvidia-smi " +
+                                     best->relation + ": within one NUMA node); " + why);
+    add_evidence(f, best->source.file.empty() ? g.source : best->source);
+    add_evidence(f, g.source);
+    return;
+  }
   Finding& f = e.unknown(subject, "closest NIC at " + closest + ", through the Grace CPU, which is no fault (" + why +
                                       "); whether a NIC hangs off the GPU's own CPU is not known: the " +
                                       (g.numa_node ? std::string("NICs' NUMA nodes are") : std::string("GPU's NUMA node is")) +
@@ -278,7 +302,7 @@ void eval_affinity(const Snapshot& s, const Policy& pol, Emitter& e) {
       add_evidence(f, best->source.file.empty() ? g.source : best->source);
       continue;
     }
-    if (std::optional<std::string> c2c = c2c_coupling(g)) {
+    if (std::optional<std::string> c2c = build::c2c_coupling(g)) {
       judge_c2c(s, g, *c2c, best->relation, subject, e);
       continue;
     }
@@ -321,7 +345,8 @@ void add_host_rules(std::vector<RuleInfo>& out) {
                  "and memory_peers (host-facts §G, §K.8).", eval_peer_memory,
                  k_pass_fail_unknown,
                  "nvidia_peermem / nv_peer_mem module (lsmod), /sys/kernel/mm/memory_peers, NCCL GDRDMA transport "
-                 "lines and NCCL's \"DMA-BUF is available\" line"});
+                 "lines and NCCL's \"DMA-BUF is available\" line, the NVIDIA driver (/proc/driver/nvidia/version: "
+                 "open or proprietary module) and the kernel release (uname -r)"});
   out.push_back({"gpudirect.gpu-nic-affinity", "Each GPU has a NIC under its PCIe switch (on Grace: on its CPU)",
                  Severity::error, "gpu",
                  "GPUDirect RDMA through the CPU root complex or across sockets loses bandwidth "

@@ -226,11 +226,15 @@ HostJudgement judge_host(const Snapshot& s, const cat::Catalog& c) {
     }
     out.nics.push_back(n);
   }
-  // NICs only seen through RDMA (no lspci): keep them in the table.
-  for (const RdmaDevice& r : s.rdma_devices) {
-    bool have = std::any_of(out.nics.begin(), out.nics.end(), [&](const HostNic& n) {
-      return n.rdma_device == r.name || (r.bdf && n.bdf == *r.bdf);
+  // NICs only seen through RDMA (no lspci): keep them in the table. A further function of a
+  // listed card (0000:29:00.1 of 0000:29:00.0) is that card's row, not a NIC of its own.
+  auto on_listed_card = [&](const RdmaDevice& r) {
+    return std::any_of(out.nics.begin(), out.nics.end(), [&](const HostNic& n) {
+      return n.rdma_device == r.name || (r.bdf && n.bdf != "unknown" && device_of(n.bdf) == device_of(*r.bdf));
     });
+  };
+  for (const RdmaDevice& r : s.rdma_devices) {
+    bool have = on_listed_card(r);
     if (have) continue;
     HostNic n;
     n.bdf = r.bdf.value_or("unknown");
@@ -257,29 +261,36 @@ HostJudgement judge_host(const Snapshot& s, const cat::Catalog& c) {
   std::map<std::string, std::vector<int>> gpus_by_nic;
   std::map<std::string, std::vector<int>> far_gpus;  // relation -> gpus (PHB/NODE/SYS)
   std::map<std::string, Evidence> far_evidence;
+  std::map<std::string, std::vector<int>> pcie_gpus_by_nic;  // PCIe-attached GPUs only
   std::map<std::string, Evidence> nic_evidence;
   for (const Gpu& g : *s.gpus) {
     HostGpu hg;
     hg.index = g.index;
     hg.numa_node = g.numa_node;
     hg.cpu_affinity = g.cpu_affinity;
-    const GpuNicLink* best = build::closest_nic(g);
+    for (const GpuNicLink& l : g.nics) nic_evidence.emplace(l.nic, l.source.file.empty() ? g.source : l.source);
+    const GpuNicLink* best = build::gpudirect_nic(s, g);
     if (best) {
       hg.nic = best->nic;
       hg.relation = best->relation;
       gpus_by_nic[best->nic].push_back(g.index);
-      nic_evidence.emplace(best->nic, best->source.file.empty() ? g.source : best->source);
-      if (build::relation_rank(best->relation) >= 2) {
-        far_gpus[best->relation].push_back(g.index);
-        far_evidence.emplace(best->relation, g.source);
+      // A Grace GPU (NVLink-C2C) reaches every NIC through its CPU by design: no PCIe-switch
+      // placement advice; gpudirect.gpu-nic-affinity judges the CPU its NIC hangs off.
+      if (!build::c2c_coupling(g)) {
+        pcie_gpus_by_nic[best->nic].push_back(g.index);
+        if (build::relation_rank(best->relation) >= 2) {
+          far_gpus[best->relation].push_back(g.index);
+          far_evidence.emplace(best->relation, g.source);
+        }
       }
     }
     out.gpus.push_back(hg);
   }
   // NICs only named by the GPU topology (no lspci, no ibv_devinfo): list them, link unknown.
-  for (const auto& [nic, idx] : gpus_by_nic) {
-    bool have = std::any_of(out.nics.begin(), out.nics.end(),
-                            [&](const HostNic& n) { return n.rdma_device == nic; });
+  for (const auto& [nic, ev] : nic_evidence) {
+    const RdmaDevice* r = s.find_rdma(nic);
+    bool have = r ? on_listed_card(*r)
+                  : std::any_of(out.nics.begin(), out.nics.end(), [&](const HostNic& n) { return n.rdma_device == nic; });
     if (have) continue;
     HostNic n;
     n.bdf = "unknown";
@@ -288,11 +299,18 @@ HostJudgement judge_host(const Snapshot& s, const cat::Catalog& c) {
     out.advice.push_back(HostAdvice{"host.pcie-link", "unknown", nic,
                                     "PCIe link and model not known: the NIC appears only in the GPU topology",
                                     "capture `lspci -vvv` as root and `ibv_devinfo` (scripts/rocekit-capture)",
-                                    nic_evidence[nic]});
+                                    ev});
     out.nics.push_back(n);
   }
-  for (HostNic& n : out.nics)
+  // A card's GPUs: those whose GPUDirect NIC is any of its functions.
+  for (HostNic& n : out.nics) {
     if (n.rdma_device) n.gpus = gpus_by_nic[*n.rdma_device];
+    if (n.bdf == "unknown") continue;
+    for (const RdmaDevice& r : s.rdma_devices)
+      if (r.bdf && r.name != n.rdma_device && device_of(*r.bdf) == device_of(n.bdf))
+        for (int g : gpus_by_nic[r.name]) n.gpus.push_back(g);
+    std::sort(n.gpus.begin(), n.gpus.end());
+  }
   auto affinity_of = [&](const std::vector<int>& idx) {
     std::vector<std::string> a;
     for (const HostGpu& g : out.gpus)
@@ -301,15 +319,19 @@ HostJudgement judge_host(const Snapshot& s, const cat::Catalog& c) {
         a.push_back(*g.cpu_affinity);
     return a.empty() ? std::string("unknown") : fmt::format("{}", fmt::join(a, ", "));
   };
+  auto gpu_list = [](const std::vector<int>& idx) {
+    return fmt::format("{} {}", idx.size() > 1 ? "GPUs" : "GPU", fmt::join(idx, ", "));
+  };
   if (auto it = far_gpus.find("SYS"); it != far_gpus.end()) {
     std::string nic = out.gpus.empty() ? "" : *std::find_if(out.gpus.begin(), out.gpus.end(), [&](const HostGpu& g) {
       return g.index == it->second.front();
     })->nic;
     out.advice.push_back(HostAdvice{
         "host.gpu-nic-cross-socket", "error", fmt::format("gpu {}", fmt::join(it->second, ",")),
-        fmt::format("GPU {} reach their closest NIC {} only across the socket interconnect (SYS): GPUDirect "
-                    "RDMA from these GPUs crosses the inter-socket link",
-                    fmt::join(it->second, ", "), nic),
+        fmt::format("{} {} closest NIC {} only across the socket interconnect (SYS): GPUDirect RDMA from {} "
+                    "crosses the inter-socket link",
+                    gpu_list(it->second), it->second.size() > 1 ? "reach their" : "reaches its", nic,
+                    it->second.size() > 1 ? "these GPUs" : "it"),
         fmt::format("add a NIC on the other socket (the root complex of CPUs {}), under the same PCIe switch as "
                     "GPU {}; or move those GPUs next to {}. Until then pin their ranks to the nearest NIC "
                     "(NCCL_IB_HCA) and expect lower GPUDirect bandwidth",
@@ -321,12 +343,12 @@ HostJudgement judge_host(const Snapshot& s, const cat::Catalog& c) {
     if (it == far_gpus.end()) continue;
     out.advice.push_back(HostAdvice{
         "host.gpu-nic-through-cpu", "warning", fmt::format("gpu {}", fmt::join(it->second, ",")),
-        fmt::format("GPU {} reach their closest NIC at {}: traffic goes through the CPU root complex, not a "
-                    "PCIe switch", fmt::join(it->second, ", "), rel),
+        fmt::format("{} {} closest NIC at {}: traffic goes through the CPU root complex, not a PCIe switch",
+                    gpu_list(it->second), it->second.size() > 1 ? "reach their" : "reaches its", rel),
         "put each GPU's NIC under the GPU's PCIe switch (PIX/PXB), as HGX/DGX boards do",
         far_evidence[rel]});
   }
-  for (const auto& [nic, idx] : gpus_by_nic) {
+  for (const auto& [nic, idx] : pcie_gpus_by_nic) {
     if (idx.size() < 2) continue;
     std::set<int> numas;
     for (const HostGpu& g : out.gpus)

@@ -227,8 +227,8 @@ std::string render(const Selection& s, Format f) {
   h("Warnings");
   if (s.warnings.empty()) o += md ? "None.\n" : "  none\n";
   for (const Warning& w : s.warnings)
-    o += fmt::format("{}{} [{}] {}\n{}fix: {}\n", md ? "- **" : "  ", w.severity, w.id + (md ? "**" : ""),
-                     w.message, md ? "  " : "      ", w.fix);
+    o += md ? fmt::format("- **{}** [{}] {}\n  fix: {}\n", w.severity, w.id, w.message, w.fix)
+            : fmt::format("  {} [{}] {}\n      fix: {}\n", w.severity, w.id, w.message, w.fix);
   h("Alternatives (best first)");
   if (md) o += "| rank | NIC | ports | PCIe ratio | why it lost |\n|---|---|---|---|---|\n";
   for (const Alternative& a : s.alternatives) {
@@ -276,8 +276,8 @@ std::string render(const HostJudgement& hj, Format f) {
   for (const HostAdvice& a : hj.advice) {
     std::string where = a.evidence.file.empty() ? "" : " (" + a.evidence.file +
                                                            (a.evidence.line ? ":" + std::to_string(a.evidence.line) : "") + ")";
-    o += fmt::format("{}{} [{}] {}: {}{}\n{}action: {}\n", md ? "- **" : "  ", a.severity, a.id + (md ? "**" : ""),
-                     a.subject, a.message, where, md ? "  " : "      ", a.action);
+    o += md ? fmt::format("- **{}** [{}] {}: {}{}\n  action: {}\n", a.severity, a.id, a.subject, a.message, where, a.action)
+            : fmt::format("  {} [{}] {}: {}{}\n      action: {}\n", a.severity, a.id, a.subject, a.message, where, a.action);
   }
   return o;
 }
