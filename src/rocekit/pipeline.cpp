@@ -7,7 +7,7 @@ namespace rk {
 
 Result<Snapshot> load_input(const std::filesystem::path& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
+  if (path != "-" && !std::filesystem::exists(path, ec))
     return unexpected(ErrorKind::not_found, "no such file or directory", path.string());
   if (path.extension() == ".json" && std::filesystem::is_regular_file(path, ec))
     return load_snapshot_file(path);

@@ -180,6 +180,39 @@ expect_rc 3 "tarball with unsafe paths" "$rk" check "$tmp/evil.tar.gz"
 grep -q "unsafe path" "$tmp/out" && ok || bad "unsafe tar path not reported"
 [ ! -e "$tmp/etc" ] && ok || bad "something was extracted"
 
+# 6b. The same output as one file, from stdin, and in the other archive formats: the same
+# findings as the directory (rule, subject, outcome).
+q="$hosts/netarbiter-eth4-qos-healthy"
+"$rk" check -f json -o "$tmp/dir.json" "$q" >/dev/null 2>&1; want_rc=$?
+verdicts_match() { python3 - "$tmp/dir.json" "$1" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+key = lambda r: sorted((f["rule"], f["subject"], f["outcome"]) for f in r["findings"])
+assert key(a) == key(b) and len(key(a)) > 5, (key(a), key(b))
+PY
+}
+expect_rc "$want_rc" "single named file" "$rk" check -f json -o "$tmp/one.json" "$q/mlnx_qos@eth4.txt"
+verdicts_match "$tmp/one.json" && ok || bad "single file: findings differ from the directory"
+{ echo '$ sudo mlnx_qos -i eth4'; sed '1,/^# ---$/d' "$q/mlnx_qos@eth4.txt"; } >"$tmp/paste.txt"
+expect_rc "$want_rc" "stdin paste with a prompt" sh -c '"$1" check -f json -o "$2" - <"$3"' sh "$rk" "$tmp/stdin.json" "$tmp/paste.txt"
+verdicts_match "$tmp/stdin.json" && ok || bad "stdin: findings differ from the directory"
+"$rk" check --save-snapshot "$tmp/stdin-snap.json" - <"$tmp/paste.txt" >/dev/null 2>&1
+grep -q '"kind": "capture_file"' "$tmp/stdin-snap.json" && ok || bad "stdin: source kind is not capture_file"
+mkdir -p "$tmp/x/cap" && cp "$q/mlnx_qos@eth4.txt" "$tmp/x/cap/"
+(cd "$tmp/x" && tar cJf "$tmp/cap.tar.xz" cap && tar cjf "$tmp/cap.tar.bz2" cap)
+python3 - "$tmp/x/cap/mlnx_qos@eth4.txt" "$tmp/cap.zip" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:
+    z.write(sys.argv[1], "cap/mlnx_qos@eth4.txt")
+PY
+for a in cap.tar.xz cap.tar.bz2 cap.zip; do
+  expect_rc "$want_rc" "archive $a" "$rk" check -f json -o "$tmp/$a.json" "$tmp/$a"
+  verdicts_match "$tmp/$a.json" && ok || bad "$a: findings differ from the directory"
+done
+head -c 4096 "$rk" >"$tmp/binary.txt"
+expect_rc 2 "a binary file is an input error naming the file, not a crash" "$rk" check "$tmp/binary.txt"
+grep -q "binary.txt: binary content" "$tmp/err" && ok || bad "binary single file not reported"
+
 # 7. Usage and input errors exit 2 with a message naming the input.
 expect_rc 2 "missing input" "$rk" check /nonexistent/capture
 grep -q "rocekit: error: /nonexistent/capture: no such file or directory" "$tmp/err" && ok || bad "error message"

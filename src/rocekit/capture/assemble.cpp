@@ -4,10 +4,12 @@
 #include "rocekit/capture/assemble.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 
 #include "rocekit/build/builder.hpp"
 #include "rocekit/capture/merge.hpp"
+#include "rocekit/capture/paste.hpp"
 #include "rocekit/capture/tools.hpp"
 #include "rocekit/core/text.hpp"
 #include "rocekit/parse/common.hpp"
@@ -144,6 +146,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
     std::string target;
   };
   std::vector<Item> items;
+  std::deque<CaptureFile> parts;  // the commands of pasted files, split at their prompt lines
   for (const CaptureFile& f : set.files) {
     std::string base = f.name.substr(f.name.find_last_of('/') == std::string::npos ? 0 : f.name.find_last_of('/') + 1);
     if (base == "rocekit-capture.log" && f.problem.empty()) {
@@ -172,6 +175,13 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
       continue;
     }
     if (!named) {
+      if (std::vector<PastePart> pp = split_paste(f.bytes); !pp.empty()) {
+        for (const PastePart& p : pp) {
+          parts.push_back({f.name, paste_lines(f.bytes, p.first_line, p.last_line), "", p.first_line - 1});
+          items.push_back({&parts.back(), p.tool, p.target});
+        }
+        continue;
+      }
       parse::CaptureText ct = parse::strip_capture_header(f.bytes);
       std::optional<parse::PromptCommand> pc =
           ct.prompt_line.empty() ? std::nullopt : parse::parse_prompt_line(ct.prompt_line);
@@ -209,6 +219,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
       continue;
     }
     Ctx c{s, *it.file, it.tool, it.target, parse::strip_capture_header(it.file->bytes), in};
+    c.text.body_first_line += it.file->line_offset;
     c.seen_gpus = &seen_gpus;
     tool->merge(c);
   }

@@ -4,6 +4,8 @@
 #include <archive_entry.h>
 
 #include <fstream>
+#include <iostream>
+#include <optional>
 #include <map>
 #include <memory>
 #include <system_error>
@@ -88,10 +90,22 @@ Result<CaptureSet> read_archive(const fs::path& path) {
   set.origin = path.string();
   set.kind = SourceKind::capture_tarball;
   std::unique_ptr<archive, ArchiveCloser> a(archive_read_new());
+  // Every compression libarchive decodes itself (never filter_all: its fallbacks run external
+  // programs) and the archive formats people send; never mtree, which names files on this
+  // machine to read.
   archive_read_support_filter_gzip(a.get());
+  archive_read_support_filter_bzip2(a.get());
+  archive_read_support_filter_xz(a.get());
+  archive_read_support_filter_lzma(a.get());
+  archive_read_support_filter_zstd(a.get());
+  archive_read_support_filter_lz4(a.get());
+  archive_read_support_filter_compress(a.get());
   archive_read_support_filter_none(a.get());
   archive_read_support_format_tar(a.get());
   archive_read_support_format_gnutar(a.get());
+  archive_read_support_format_zip(a.get());
+  archive_read_support_format_7zip(a.get());
+  archive_read_support_format_cpio(a.get());
   if (archive_read_open_filename(a.get(), path.c_str(), 65536) != ARCHIVE_OK)
     return unexpected(ErrorKind::malformed_input, archive_error_string(a.get()) ? archive_error_string(a.get()) : "cannot open archive", path.string());
   archive_entry* entry = nullptr;
@@ -126,30 +140,42 @@ Result<CaptureSet> read_archive(const fs::path& path) {
       set.files.push_back({name, "", "not a regular file"});
       continue;
     }
-    la_int64_t size = archive_entry_size(entry);
+    la_int64_t size = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
     if (size < 0 || static_cast<std::uint64_t>(size) > k_max_file_bytes) {
       set.files.push_back({name, "", "entry is " + std::to_string(size) + " bytes, over the limit"});
       continue;
     }
-    total += static_cast<std::uint64_t>(size);
-    if (total > 16ull * k_max_file_bytes) {
-      set.files.push_back({name, "", "archive content over the total size limit: rest skipped"});
-      break;
+    // Read in chunks up to the limit: a zip entry may not say its size until it is read, and a
+    // declared size may lie.
+    std::string bytes;
+    char buf[65536];
+    la_ssize_t got = 0;
+    bool over = false;
+    while ((got = archive_read_data(a.get(), buf, sizeof buf)) > 0) {
+      if (bytes.size() + static_cast<std::size_t>(got) > k_max_file_bytes) {
+        over = true;
+        break;
+      }
+      bytes.append(buf, static_cast<std::size_t>(got));
     }
-    std::string bytes(static_cast<std::size_t>(size), '\0');
-    la_ssize_t got = size ? archive_read_data(a.get(), bytes.data(), bytes.size()) : 0;
     if (got < 0) {
       set.files.push_back({name, "", std::string("read error: ") +
                                          (archive_error_string(a.get()) ? archive_error_string(a.get()) : "?")});
       break;
     }
-    bytes.resize(static_cast<std::size_t>(got));
+    if (over) {
+      set.files.push_back({name, "", "entry is over the " + std::to_string(k_max_file_bytes) + "-byte limit"});
+      continue;
+    }
+    total += bytes.size();
+    if (total > 16ull * k_max_file_bytes) {
+      set.files.push_back({name, "", "archive content over the total size limit: rest skipped"});
+      break;
+    }
     set.files.push_back({name, std::move(bytes), ""});
   }
   return set;
 }
-
-}  // namespace
 
 /// An archive may hold the same path twice (a re-tar, or tampering): the copies could disagree,
 /// so none is used and each is reported.
@@ -164,13 +190,58 @@ void drop_duplicates(CaptureSet& set) {
     }
 }
 
+/// Up to k_max_file_bytes of a stream; nullopt when it holds more.
+std::optional<std::string> read_bounded(std::istream& in) {
+  std::string bytes;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    if (bytes.size() + static_cast<std::size_t>(in.gcount()) > k_max_file_bytes) return std::nullopt;
+    bytes.append(buf, static_cast<std::size_t>(in.gcount()));
+  }
+  return bytes;
+}
+
+/// One pasted or saved output: a capture of one file, named as given (so `mlnx_qos@eth4.txt`
+/// is still named; any other name is identified by its prompt line or content).
+Result<CaptureSet> single_file(const std::string& origin, const std::string& name, std::istream& in) {
+  std::optional<std::string> bytes = read_bounded(in);
+  if (!bytes)
+    return unexpected(ErrorKind::unsupported, "over the " + std::to_string(k_max_file_bytes) + "-byte limit", origin);
+  CaptureSet set;
+  set.origin = origin;
+  set.kind = SourceKind::capture_file;
+  set.files.push_back({name, std::move(*bytes), ""});
+  return set;
+}
+
+bool archive_magic(const std::string& head) {
+  auto at = [&](std::size_t off, std::string_view magic) { return head.compare(off, magic.size(), magic) == 0; };
+  return at(0, "\x1f\x8b") || at(0, "BZh") || at(0, "\xfd" "7zXZ") || at(0, "\x5d\x00\x00") ||
+         at(0, "\x28\xb5\x2f\xfd") || at(0, "\x04\x22\x4d\x18") || at(0, "\x1f\x9d") || at(0, "PK\x03\x04") ||
+         at(0, "PK\x05\x06") || at(0, "7z\xbc\xaf\x27\x1c") || at(0, "070707") || at(0, "07070") ||
+         at(0, "\xc7\x71") || at(257, "ustar");
+}
+
+}  // namespace
+
 Result<CaptureSet> read_capture(const fs::path& path) {
+  if (path == "-") return single_file("-", "stdin", std::cin);
   std::error_code ec;
   fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) return unexpected(ErrorKind::not_found, "no such file or directory", path.string());
   if (fs::is_directory(st)) return read_dir(path);
   if (!fs::is_regular_file(st))
-    return unexpected(ErrorKind::unsupported, "not a directory or a tarball", path.string());
+    return unexpected(ErrorKind::unsupported, "not a directory, an archive or a text file", path.string());
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return unexpected(ErrorKind::io, "cannot open (permission denied?)", path.string());
+  std::string head(512, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (!archive_magic(head)) {
+    in.clear();
+    in.seekg(0);
+    return single_file(path.string(), path.filename().string(), in);
+  }
   Result<CaptureSet> set = read_archive(path);
   if (set) drop_duplicates(*set);
   return set;

@@ -22,6 +22,9 @@ struct CaptureFile {
   std::string name;   ///< path inside the capture, '/'-separated, no leading "./"
   std::string bytes;  ///< whole content (empty when `problem` is set)
   std::string problem; ///< why the file was skipped: "too large", "symbolic link", ...
+  /// Lines of the file before `bytes` when this is one command's part of a paste (paste.hpp),
+  /// so that evidence cites the pasted file's own line numbers; 0 for a whole file.
+  std::size_t line_offset = 0;
 };
 
 struct CaptureSet {

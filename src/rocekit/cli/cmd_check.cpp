@@ -139,9 +139,10 @@ void run_check(Context& ctx, const CheckOptions& o) {
 void add_check_command(CLI::App& app, Context& ctx) {
   auto opts = std::make_shared<CheckOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "check", "Audit a host capture (directory or .tar.gz) or snapshot .json against the policy");
+      "check", "Audit a host capture (directory, archive or one pasted file) or snapshot .json against the policy");
   cmd->add_option("input", opts->input,
-                  "Capture directory, capture .tar.gz or snapshot .json (none: collect this host)");
+                  "Capture directory, archive (.tar.gz, .tar.xz, .zip, ...), one text file of pasted outputs, - for "
+                  "stdin, or snapshot .json (none: collect this host)");
   cmd->add_option("--root", opts->root, "Without input: collect from /sys, /proc under this directory");
   cmd->add_flag("--nv-config", opts->nv_config, "Without input: also query firmware NV config (mstconfig -e q)");
   cmd->add_option("-f,--format", opts->format, "Output format: text, json or markdown")

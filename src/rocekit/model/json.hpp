@@ -39,7 +39,7 @@ inline void from_json(const nlohmann::json& j, SourceKind& v) {
     return;
   }
   std::optional<SourceKind> e = j.is_string() ? source_kind_from_string(j.get<std::string>()) : std::nullopt;
-  if (!e) throw_bad_enum(j, "a source kind (capture_dir, capture_tarball, snapshot, live)");
+  if (!e) throw_bad_enum(j, "a source kind (capture_dir, capture_tarball, capture_file, snapshot, live)");
   v = *e;
 }
 #undef RK_JSON_ENUM

@@ -64,6 +64,7 @@ std::string_view to_string(SourceKind v) {
     case SourceKind::capture_tarball: return "capture_tarball";
     case SourceKind::snapshot: return "snapshot";
     case SourceKind::live: return "live";
+    case SourceKind::capture_file: return "capture_file";
   }
   return "?";
 }

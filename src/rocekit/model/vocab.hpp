@@ -27,7 +27,8 @@ enum class GidType { ib, roce_v1, roce_v2 };
 enum class Trust { pcp, dscp };
 
 /// Where a snapshot came from.
-enum class SourceKind { capture_dir, capture_tarball, snapshot, live };
+/// capture_file: one pasted or saved text file (or stdin), not a directory or archive.
+enum class SourceKind { capture_dir, capture_tarball, snapshot, live, capture_file };
 
 /// Why a Collected<T> has no value, so that consumers branch on a kind instead of matching the
 /// reason text.

@@ -107,7 +107,8 @@ std::string loop_line(char var, const std::vector<std::string>& values, const st
 }
 
 bool is_capture(const Snapshot& s) {
-  return s.source.kind == SourceKind::capture_dir || s.source.kind == SourceKind::capture_tarball;
+  return s.source.kind == SourceKind::capture_dir || s.source.kind == SourceKind::capture_tarball ||
+         s.source.kind == SourceKind::capture_file;
 }
 
 /// The exact commands that write a missing tool's capture files for these subjects.

@@ -1,0 +1,29 @@
+// Several commands' outputs pasted into one file ("$ sudo mlnx_qos -i eth4", its output, then
+// "[root@h ~]# ethtool -S eth4", ...): split at the prompt lines, each part read as the file the
+// command would have written. Line numbers stay those of the pasted file.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rk::capture {
+
+struct PastePart {
+  std::size_t first_line = 0;  ///< 1-based line of the pasted file: the prompt line
+  std::size_t last_line = 0;   ///< last line of the part's output (a ``` fence ends a part early)
+  std::string tool;            ///< capture tool id the prompt names
+  std::string target;          ///< netdev, RDMA device or BDF the prompt names, or ""
+};
+
+/// The parts of `text` (a whole capture file, provenance header included), one per prompt line
+/// that runs a command rocekit reads; consecutive cma_roce_mode prompts stay one transcript (its
+/// parser reads them). Empty unless the prompts name at least two commands or targets, so a
+/// single-command file is left as it is.
+std::vector<PastePart> split_paste(std::string_view text);
+
+/// The text of lines first..last (1-based, inclusive) of `text`, each with its newline.
+std::string paste_lines(std::string_view text, std::size_t first, std::size_t last);
+
+}  // namespace rk::capture
