@@ -73,9 +73,61 @@ TEST(Paste, SplitsAtEachPromptAndFence) {
     EXPECT_EQ(ls[p.last_line - 1].find("```"), std::string_view::npos) << p.tool;  // the fence ends the part
     EXPECT_LE(p.first_line, p.last_line);
   }
-  // One command, or the same command again, is not a paste to split.
+  // One command is not a paste to split.
   EXPECT_TRUE(split_paste("$ mlnx_qos -i eth4\nPriority trust state: dscp\n").empty());
   EXPECT_TRUE(split_paste("no prompt here\n").empty());
+}
+
+// Prompt forms from a new-user trial: conda prefix, redirections, another command's output
+// between two parts, an indented block.
+TEST(Paste, PromptFormsRedirectionsForeignCommandsAndIndentation) {
+  std::string text =
+      "(base) user@gpu01:~$ sudo ethtool -c eth4 2>&1\n"
+      "Coalesce parameters for eth4:\n"
+      "Adaptive RX: on  TX: on\n"
+      "[root@gpu01 ~]# uptime\n"
+      " 10:00:00 up 3 days\n"
+      "$ ssh gpu02 sudo mlnx_qos -i eth4\n"
+      "Priority trust state: pcp\n"
+      "    $ mlnx_qos -i=eth4\n"
+      "    DCBX mode: OS controlled\n"
+      "    Priority trust state: dscp\n"
+      "      indented more\n";
+  std::vector<PastePart> parts = split_paste(text);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].tool, "ethtool_c");
+  EXPECT_EQ(parts[0].target, "eth4");  // not "2" from 2>&1
+  EXPECT_EQ(parts[0].last_line, 3u);   // uptime's output is not taken
+  EXPECT_EQ(parts[1].tool, "mlnx_qos");
+  EXPECT_EQ(parts[1].target, "eth4");  // -i=eth4
+  EXPECT_EQ(parts[1].first_line, 8u);  // gpu02's output (ssh) belongs to no part
+  EXPECT_EQ(paste_lines(text, parts[1].first_line, parts[1].last_line),
+            "$ mlnx_qos -i=eth4\nDCBX mode: OS controlled\nPriority trust state: dscp\n  indented more\n");
+}
+
+// The same command pasted twice: a different second output is an input problem (exit 3, not
+// healthy on whichever came first); an identical one is noted and not used.
+TEST(Paste, TheSameCommandTwice) {
+  std::string whole = test::read_file(test::testdata_dir() / "hosts/netarbiter-eth4-qos-healthy/mlnx_qos@eth4.txt");
+  std::string qos(parse::strip_capture_header(whole).body);
+  std::string changed = qos;
+  changed.replace(changed.find("trust state: dscp"), 17, "trust state: pcp");
+  for (bool same : {true, false}) {
+    CaptureSet set;
+    set.origin = "mem";
+    set.kind = SourceKind::capture_file;
+    set.files.push_back({"before-after.txt", "$ sudo mlnx_qos -i eth4\n" + qos + "$ sudo mlnx_qos -i eth4\n" + (same ? qos : changed), ""});
+    Snapshot s = snapshot_from_capture(set);
+    ASSERT_EQ(s.inputs.size(), 2u);
+    const InputFile& second = s.inputs[0].status == "parsed" ? s.inputs[1] : s.inputs[0];
+    EXPECT_EQ(second.status, same ? "unused" : "ignored");
+    ASSERT_EQ(second.messages.size(), 1u);
+    EXPECT_NE(second.messages[0].find(same ? "the same output as line 1" : "with a different output than line 1"),
+              std::string::npos)
+        << second.messages[0];
+    ASSERT_NE(s.find_netdev("eth4"), nullptr);
+    EXPECT_EQ(s.find_netdev("eth4")->qos->trust, Trust::dscp);  // the first is used
+  }
 }
 
 // The done-when of "a paste of several commands is checked like the files": same verdict on every

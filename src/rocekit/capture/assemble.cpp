@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <optional>
 
 #include "rocekit/build/builder.hpp"
@@ -176,8 +177,24 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
     }
     if (!named) {
       if (std::vector<PastePart> pp = split_paste(f.bytes); !pp.empty()) {
+        // The same command for the same target twice (before/after): the first is used; a
+        // different second output is an input problem, so the report is not called healthy on
+        // whichever happened to come first.
+        std::map<std::pair<std::string, std::string>, std::pair<std::size_t, std::string>> first;
         for (const PastePart& p : pp) {
-          parts.push_back({f.name, paste_lines(f.bytes, p.first_line, p.last_line), "", p.first_line - 1});
+          std::string bytes = paste_lines(f.bytes, p.first_line, p.last_line);
+          std::string body(parse::strip_capture_header(bytes).body);
+          auto [it, fresh] = first.try_emplace({p.tool, p.target}, p.first_line, body);
+          if (!fresh) {
+            bool same = it->second.second == body;
+            std::string what = "`" + p.tool + (p.target.empty() ? "" : " " + p.target) + "`";
+            s.inputs.push_back({f.name, p.tool, p.target, same ? "unused" : "ignored",
+                                {f.name + ":" + std::to_string(p.first_line) + ": " + what + " again" +
+                                 (same ? ", the same output as line " : ", with a different output than line ") +
+                                 std::to_string(it->second.first) + (same ? "" : ": not used (check each paste on its own to compare them)")}});
+            continue;
+          }
+          parts.push_back({f.name, std::move(bytes), "", p.first_line - 1});
           items.push_back({&parts.back(), p.tool, p.target});
         }
         continue;

@@ -19,11 +19,13 @@ struct PastePart {
 
 /// The parts of `text` (a whole capture file, provenance header included), one per prompt line
 /// that runs a command rocekit reads; consecutive cma_roce_mode prompts stay one transcript (its
-/// parser reads them). Empty unless the prompts name at least two commands or targets, so a
-/// single-command file is left as it is.
+/// parser reads them). A part ends at a fence or at the prompt of any other command, whose
+/// output is not taken. Empty unless there are two parts or more, so a one-command file is left
+/// as it is.
 std::vector<PastePart> split_paste(std::string_view text);
 
-/// The text of lines first..last (1-based, inclusive) of `text`, each with its newline.
+/// The text of lines first..last (1-based, inclusive) of `text`, each with its newline, less the
+/// leading whitespace all its non-empty lines share.
 std::string paste_lines(std::string_view text, std::size_t first, std::size_t last);
 
 }  // namespace rk::capture

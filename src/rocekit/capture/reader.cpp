@@ -215,7 +215,9 @@ Result<CaptureSet> single_file(const std::string& origin, const std::string& nam
 }
 
 bool archive_magic(const std::string& head) {
-  auto at = [&](std::size_t off, std::string_view magic) { return head.compare(off, magic.size(), magic) == 0; };
+  auto at = [&](std::size_t off, std::string_view magic) {
+    return off + magic.size() <= head.size() && std::string_view(head).substr(off, magic.size()) == magic;
+  };
   return at(0, "\x1f\x8b") || at(0, "BZh") || at(0, "\xfd" "7zXZ") || at(0, "\x5d\x00\x00") ||
          at(0, "\x28\xb5\x2f\xfd") || at(0, "\x04\x22\x4d\x18") || at(0, "\x1f\x9d") || at(0, "PK\x03\x04") ||
          at(0, "PK\x05\x06") || at(0, "7z\xbc\xaf\x27\x1c") || at(0, "070707") || at(0, "07070") ||
@@ -238,6 +240,12 @@ Result<CaptureSet> read_capture(const fs::path& path) {
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in.gcount()));
   if (!archive_magic(head)) {
+    std::string n = path.filename().string();
+    for (const char* ext : {".tar", ".tgz", ".gz", ".xz", ".bz2", ".zst", ".zip", ".7z", ".cpio"})
+      if (n.ends_with(ext))
+        return unexpected(ErrorKind::malformed_input,
+                          std::string("named like an archive (") + ext + ") but holds no archive format rocekit reads",
+                          path.string());
     in.clear();
     in.seekg(0);
     return single_file(path.string(), path.filename().string(), in);

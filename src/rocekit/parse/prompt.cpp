@@ -28,7 +28,11 @@ std::vector<std::string> split_words(std::string_view s) {
       in_word = false;
       continue;
     }
-    if (c == '|' || c == ';' || c == '>' || c == '&') break;  // the first command of a pipeline
+    if (c == '|' || c == ';' || c == '>' || c == '<' || c == '&') {  // the first command of a pipeline
+      // "2>&1", "2>/dev/null": the digits are the redirected descriptor, not an argument.
+      if ((c == '>' || c == '<') && in_word && cur.find_first_not_of("0123456789") == std::string::npos) in_word = false;
+      break;
+    }
     cur += c;
     in_word = true;
   }
@@ -39,6 +43,16 @@ std::vector<std::string> split_words(std::string_view s) {
 // Length of the prompt before the command, or npos when `line` does not start with one.
 std::size_t prompt_length(std::string_view line) {
   std::size_t i = 0;
+  // A conda or virtualenv name before the prompt: "(base) user@gpu01:~$ ".
+  if (line.starts_with("(")) {
+    std::size_t close = line.find(") ");
+    if (close != std::string_view::npos && line.substr(1, close - 1).find(' ') == std::string_view::npos) {
+      std::size_t skip = close + 2;
+      while (skip < line.size() && line[skip] == ' ') ++skip;
+      std::size_t rest = prompt_length(line.substr(skip));
+      return rest == std::string_view::npos ? rest : skip + rest;
+    }
+  }
   if (!line.empty() && line[0] == '[') {  // [user@host dir]# or [user@host dir]$
     std::size_t close = line.find(']');
     if (close == std::string_view::npos) return std::string_view::npos;
@@ -70,7 +84,7 @@ std::string option_value(const std::vector<std::string>& a, std::string_view opt
   for (std::size_t k = 1; k < a.size(); ++k) {
     if (a[k] == opt || (!long_opt.empty() && a[k] == long_opt)) return k + 1 < a.size() ? a[k + 1] : "";
     if (!long_opt.empty() && a[k].starts_with(std::string(long_opt) + "=")) return a[k].substr(long_opt.size() + 1);
-    if (opt.size() == 2 && a[k].size() > 2 && a[k].starts_with(opt)) return a[k].substr(2);
+    if (opt.size() == 2 && a[k].size() > 2 && a[k].starts_with(opt)) return a[k].substr(a[k][2] == '=' ? 3 : 2);
   }
   return "";
 }
@@ -143,6 +157,13 @@ std::optional<PromptCommand> classify(const std::vector<std::string>& a) {
 }
 
 }  // namespace
+
+bool shell_prompt_line(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  std::size_t p = prompt_length(line);
+  // A bare "# " is also how comments start: only a prompt when the command is one rocekit reads.
+  return p != std::string_view::npos && p < line.size() && !line.starts_with("#");
+}
 
 std::optional<PromptCommand> parse_prompt_line(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);

@@ -18,9 +18,15 @@ struct PromptCommand {
 };
 
 /// Recognises `line` as a shell prompt followed by a command rocekit parses. Prompt forms:
-/// "$ ", "# ", "user@host:dir$ ", "[user@host dir]# "; a leading `sudo` (with its flags) and
+/// "$ ", "# ", "user@host:dir$ ", "[user@host dir]# ", each optionally after a conda or virtualenv
+/// "(name) "; redirections ("2>&1") end the arguments; a leading `sudo` (with its flags) and
 /// VAR=value assignments are skipped. Returns nullopt for any other line, including a prompt
 /// followed by a command that is not one of rocekit's tools (so "# comment" stays a comment).
 std::optional<PromptCommand> parse_prompt_line(std::string_view line);
+
+/// Whether `line` is a shell prompt with a command (any command: `uptime`, `ssh gpu02 ...`) in
+/// a form that is not also a comment: "$ ", "user@host:dir$ ", "[user@host dir]# ", "(env) ...".
+/// A paste's part ends at such a line even when rocekit does not read that command.
+bool shell_prompt_line(std::string_view line);
 
 }  // namespace rk::parse

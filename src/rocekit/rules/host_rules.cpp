@@ -203,6 +203,9 @@ void eval_peer_memory(const Snapshot& s, const Policy&, Emitter& e) {
     if (dmabuf != false) {
       Finding& f = e.unknown("host", what + "; whether DMA-BUF can replace it is not known: " + dmabuf_why);
       f.reason_kind = ReasonKind::not_captured;
+      // The capture tools whose output decides it (the NOT JUDGED list names their commands).
+      if (!s.nvidia_driver.has_value() || !s.nvidia_driver->open_module) f.needs.push_back("nvidia_version");
+      else if (!s.kernel_release.has_value()) f.needs.push_back("uname");
       add_evidence(f, s.gpudirect.source);
       return;
     }
