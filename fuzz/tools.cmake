@@ -39,5 +39,7 @@ set(RK_FUZZ_TOOLS
   sysfs_peermem
   nvidia_version
   uname
+  proc_cmdline
+  sysfs_iommu_groups
   dmesg
 )

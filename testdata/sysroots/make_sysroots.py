@@ -47,7 +47,8 @@ def link(root, rel, target_rel):
 
 
 def pcie_config(vendor, device, mps_cap, mps, mrrs, cap_speed, cap_width, sta_speed, sta_width,
-                class_code=0x020000, port_type=0x0, acs_ctl=None, buses=None, relaxed_ordering=True):
+                class_code=0x020000, port_type=0x0, acs_ctl=None, buses=None, relaxed_ordering=True,
+                ats=None):
     """256 bytes of config space: a PM capability at 0x40, the PCIe capability at 0x60.
     port_type: PCIe capability device/port type (0 endpoint, 4 root port, 5 switch upstream,
     6 switch downstream); types 4-6 get a type-1 (bridge) header, with `buses` (primary,
@@ -55,8 +56,10 @@ def pcie_config(vendor, device, mps_cap, mps, mrrs, cap_speed, cap_width, sta_sp
     extended capability at 0x100: capability 0x005f (SrcValid TransBlk ReqRedir CmpltRedir
     UpstreamFwd DirectTrans, a PEX switch port's set) and control `acs_ctl`. DevCtl has Enable
     Relaxed Ordering (bit 4) set unless `relaxed_ordering` is False, as Linux leaves it on hosts
-    without a root-port erratum."""
-    c = bytearray(4096 if acs_ctl is not None else 256)
+    without a root-port erratum. With `ats` (True: Enable+, False: Enable-), 4096 bytes with an
+    ATS extended capability (ID 0x000f, pciutils lib/header.h PCI_EXT_CAP_ID_ATS): capability
+    register 0 (Invalidate Queue Depth 0), control bit 15 Enable (PCI_ATS_CTRL_ENABLE 0x8000)."""
+    c = bytearray(4096 if acs_ctl is not None or ats is not None else 256)
     code = {128: 0, 256: 1, 512: 2, 1024: 3, 2048: 4, 4096: 5}
     gen = {2.5: 1, 5: 2, 8: 3, 16: 4, 32: 5, 64: 6}
     struct.pack_into("<HHHH", c, 0, vendor, device, 0x0006, 0x0010)  # status: capability list
@@ -66,7 +69,11 @@ def pcie_config(vendor, device, mps_cap, mps, mrrs, cap_speed, cap_width, sta_sp
         if buses:
             c[0x18], c[0x19], c[0x1a] = buses
     if acs_ctl is not None:
-        struct.pack_into("<IHH", c, 0x100, 0x000d | (1 << 16), 0x005f, acs_ctl)  # ACS v1, end of list
+        nxt = 0x140 if ats is not None else 0
+        struct.pack_into("<IHH", c, 0x100, 0x000d | (1 << 16) | (nxt << 20), 0x005f, acs_ctl)  # ACS v1
+    if ats is not None:
+        at = 0x140 if acs_ctl is not None else 0x100
+        struct.pack_into("<IHH", c, at, 0x000f | (1 << 16), 0x0000, 0x8000 if ats else 0x0000)  # ATS v1, end
     c[0x34] = 0x40
     c[0x40], c[0x41] = 0x01, 0x60  # power management -> next 0x60
     c[0x60], c[0x61] = 0x10, 0x00  # PCI Express, end of list
@@ -295,6 +302,12 @@ DGX_ACS_SWITCH = 2          # the PCIe switch of GPU2 and mlx5_4: ACS redirect o
 ACS_REDIRECT_ON = 0x001d    # SrcValid+ ReqRedir+ CmpltRedir+ UpstreamFwd+ (what Linux sets with an IOMMU)
 
 
+DGX_NO_ATS = "mlx5_3"       # ATS off (ATSCtl Enable-; GPU1's NIC): the IOMMU translates at the root complex
+DGX_CMDLINE = ("BOOT_IMAGE=/boot/vmlinuz-5.15.0-1053-nvidia root=UUID=2f5fb668-5b04-4469-9731-f83447e7f283 ro "
+               "intel_iommu=on console=tty0 console=ttyS0,115200n8")
+DGX_GROUP_TYPE = "DMA"      # every IOMMU group's default domain: translated (intel_iommu=on, no iommu=pt)
+
+
 DGX_LOW_MPS_SWITCH = 5      # GPU5 / mlx5_9's switch: upstream port MaxPayload 128 (the NIC's is 256)
 DGX_X8_SWITCH = 7           # GPU7 / mlx5_11's switch: upstream port trained x8 of x16
 
@@ -310,6 +323,18 @@ def bridge(h, path, bdf, vendor, device, port_type, numa, acs_ctl=0, buses=None,
                                                acs_ctl=acs_ctl, buses=buses))
     pci_sysfs_extras(h.root, path)
     link(h.root, f"sys/bus/pci/devices/{bdf}", path)
+
+
+def iommu_groups(h, groups):
+    """/sys/kernel/iommu_groups/<n>/{devices/<bdf> -> device, type} and each device's
+    iommu_group link back (drivers/iommu/iommu.c iommu_group_add_device()); `groups` is a list
+    of device directory lists, numbered from 0 in order."""
+    for n, devs in enumerate(groups):
+        g = f"sys/kernel/iommu_groups/{n}"
+        write(h.root, f"{g}/type", DGX_GROUP_TYPE)
+        for dev in devs:
+            link(h.root, f"{g}/devices/{os.path.basename(dev)}", dev)
+            link(h.root, f"{dev}/iommu_group", g)
 
 
 def dgx_h100():
@@ -341,6 +366,8 @@ def dgx_h100():
     for node, cpus in DGX_CPULIST.items():
         write(h.root, f"sys/devices/system/node/node{node}/cpulist", cpus)
     h.text("proc/sys/kernel/hostname", "dgx-h100-01")
+    h.text("proc/cmdline", DGX_CMDLINE)
+    groups = []  # IOMMU groups, each a list of device directories
     h.text("sys/module/mlx5_core/version", "23.10-3.2.2")
     h.text("sys/module/nvidia/version", "550.144.03")
     h.text("sys/module/nvidia_peermem/version", "550.144.03")
@@ -359,6 +386,7 @@ def dgx_h100():
         # Root ports keep ACS on (above the switch it does not touch GPU <-> NIC traffic).
         bridge(h, root_port, f"0000:{hb:02x}:01.0", 0x8086, 0x352a, 4, node,  # Sapphire Rapids root port
                acs_ctl=ACS_REDIRECT_ON, buses=(hb, hb + 1, gpu_bus))
+        groups += [[root_port], [up]]
         bridge(h, up, f"0000:{hb + 1:02x}:00.0", 0x1000, 0xc030, 5, node,      # Broadcom PEX890xx switch
                buses=(hb + 1, hb + 2, gpu_bus), mps=128 if i == DGX_LOW_MPS_SWITCH else 256,
                sta_width=8 if i == DGX_X8_SWITCH else 16)
@@ -369,7 +397,16 @@ def dgx_h100():
         gpu_parent = f"{up}/0000:{hb + 2:02x}:03.0"
         gdev = h.pci(f"0000:{gpu_bus:02x}:00.0", 0x10de, 0x2330, driver="nvidia", numa=node,
                      parent=gpu_parent,
-                     config=pcie_config(0x10de, 0x2330, 256, 256, 512, 32, 16, 32, 16, class_code=0x030200))
+                     config=pcie_config(0x10de, 0x2330, 256, 256, 512, 32, 16, 32, 16, class_code=0x030200,
+                                        ats=True))
+        nic_parent = f"{up}/0000:{hb + 2:02x}:00.0"
+        nic_dev = f"{nic_parent}/0000:{nic_bus:02x}:00.0"
+        # Without ACS at the downstream ports the kernel cannot isolate GPU and NIC: one group
+        # (drivers/iommu/iommu.c pci_device_group()); with it, one group each.
+        if i == DGX_ACS_SWITCH:
+            groups += [[nic_parent], [gpu_parent], [nic_dev], [gdev]]
+        else:
+            groups.append([nic_parent, gpu_parent, nic_dev, gdev])
         write(h.root, f"{gdev}/class", "0x030200")
         write(h.root, f"{gdev}/local_cpulist", DGX_CPULIST[node])
         nics.append((nic_bus, 0, node, f"{up}/0000:{hb + 2:02x}:00.0", i, 1))
@@ -377,6 +414,8 @@ def dgx_h100():
         root_port = f"sys/devices/pci0000:{hb:02x}/0000:{hb:02x}:01.0"
         bridge(h, root_port, f"0000:{hb:02x}:01.0", 0x8086, 0x352a, 4, node, acs_ctl=ACS_REDIRECT_ON,
                buses=(hb, nic_bus, nic_bus))
+        # The two functions of a card without ACS of its own share a group.
+        groups += [[root_port], [f"{root_port}/0000:{nic_bus:02x}:00.0", f"{root_port}/0000:{nic_bus:02x}:00.1"]]
         for fn in (0, 1):
             nics.append((nic_bus, fn, node, root_port, 8 + 2 * j + fn, 2))
     nics.sort()
@@ -387,7 +426,7 @@ def dgx_h100():
         mrrs = 512 if ib == DGX_BAD_MRRS else 4096
         dev = h.pci(bdf, 0x15b3, 0x1021, driver="mlx5_core", numa=node, parent=parent,
                     config=pcie_config(0x15b3, 0x1021, 512, 256, mrrs, 32, 16, 32, 16,
-                                       relaxed_ordering=ib != DGX_NO_RO))
+                                       relaxed_ordering=ib != DGX_NO_RO, ats=ib != DGX_NO_ATS))
         write(h.root, f"{dev}/class", "0x020000")
         write(h.root, f"{dev}/local_cpulist", DGX_CPULIST[node])
         if nports == 1:  # the part number of the PSID above (data/catalog.json parts)
@@ -424,6 +463,8 @@ def dgx_h100():
                           "sys_image_guid": f"0200:0003:0000:{0x1a00 + n - fn:04x}"}, {1: files})
         write(h.root, f"sys/kernel/config/rdma_cm/{ib}/ports/1/default_roce_mode", "RoCE v2")
         write(h.root, f"sys/kernel/config/rdma_cm/{ib}/ports/1/default_roce_tos", "106")
+    # Groups numbered in bus order, as the kernel adds devices at enumeration.
+    iommu_groups(h, sorted(groups, key=lambda devs: os.path.basename(devs[0])))
     return h
 
 

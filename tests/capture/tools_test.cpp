@@ -124,7 +124,7 @@ TEST(ToolTable, EverySectionHasExactlyOneGap) {
   std::map<int, int> owners;
   for (const Tool& t : all_tools())
     for (const Gap& g : t.gaps) ++owners[static_cast<int>(g.section)];
-  for (int s = 0; s <= static_cast<int>(Section::host_persistence); ++s)
+  for (int s = 0; s <= static_cast<int>(Section::host_iommu); ++s)
     EXPECT_EQ(owners[s], 1) << "section " << s << " needs exactly one \"not captured\" reason";
 }
 

@@ -11,6 +11,9 @@ namespace {
 constexpr const char* k_limited = "dmesg/jiegec-cx5-nfs-rdma-pcie-x8-limited.txt";
 constexpr const char* k_full = "dmesg/netdev-2021-cx5-probe-failed-5.10.65.txt";
 constexpr const char* k_aer = "dmesg/linux-perf-notes-nvme-aer-corrected.txt";
+constexpr const char* k_pt = "dmesg/osx-kvm-notes-dmesg-iommu-passthrough-skylake.txt";
+constexpr const char* k_amd = "dmesg/cn-looking-glass-amd-renoir-dmesg-iommu-pt.txt";
+constexpr const char* k_translated = "dmesg/cn-notes-virtme-6.6.41-dmesg-iommu-translated-lazy.txt";
 
 nlohmann::json wrap(std::string_view body) {
   auto r = parse_dmesg(body);
@@ -19,7 +22,44 @@ nlohmann::json wrap(std::string_view body) {
 }
 
 TEST(DmesgGolden, Corpus) {
-  for (const char* f : {k_limited, k_full, k_aer}) rk::test::check_golden(f, wrap);
+  for (const char* f : {k_limited, k_full, k_aer, k_pt, k_amd, k_translated}) rk::test::check_golden(f, wrap);
+}
+
+// drivers/iommu/iommu.c: "iommu: Default domain type: %s", iommu_group_add_device()'s "Adding to
+// iommu group %d"; init/main.c's "Kernel command line: ".
+TEST(Dmesg, IommuDefaultDomainGroupsAndCommandLine) {
+  auto pt = parse_dmesg(rk::test::corpus_body(k_pt));
+  ASSERT_TRUE(pt);
+  ASSERT_TRUE(pt->value.iommu_default_domain);
+  EXPECT_EQ(pt->value.iommu_default_domain->type, "Passthrough");
+  EXPECT_TRUE(pt->value.iommu_default_domain->set_via_cmdline);
+  EXPECT_EQ(pt->value.iommu_default_domain->line, 3u);
+  ASSERT_EQ(pt->value.iommu_groups.size(), 4u);
+  EXPECT_EQ(pt->value.iommu_groups[3].device, "0000:00:14.0");
+  EXPECT_EQ(pt->value.iommu_groups[3].group, 3u);
+  EXPECT_EQ(pt->value.iommu_groups[3].line, 7u);
+  EXPECT_FALSE(pt->value.cmdline);
+  auto amd = parse_dmesg(rk::test::corpus_body(k_amd));
+  ASSERT_TRUE(amd);
+  ASSERT_TRUE(amd->value.cmdline);
+  EXPECT_EQ(amd->value.cmdline->line, 2u);  // "Kernel command line:", not x86's early "Command line:"
+  EXPECT_EQ(amd->value.cmdline->iommu.parameters, (std::vector<std::string>{"amd_iommu=on", "iommu=pt"}));
+  EXPECT_EQ(amd->value.cmdline->iommu.mode, "passthrough");
+  EXPECT_EQ(amd->value.iommu_default_domain->type, "Passthrough");
+  EXPECT_EQ(amd->value.iommu_groups.size(), 4u);
+  EXPECT_TRUE(amd->warnings.empty());
+  auto tr = parse_dmesg(rk::test::corpus_body(k_translated));
+  ASSERT_TRUE(tr);  // no "<driver> <BDF>:" line at all: the IOMMU line is enough
+  EXPECT_EQ(tr->value.kernel_lines, 0u);
+  ASSERT_TRUE(tr->value.iommu_default_domain);
+  EXPECT_EQ(tr->value.iommu_default_domain->type, "Translated");
+  EXPECT_FALSE(tr->value.iommu_default_domain->set_via_cmdline);
+  EXPECT_EQ(tr->value.iommu_default_domain->line, 6u);
+  // Older kernels print "%s %s": a trailing space; a syslog prefix.
+  auto old = parse_dmesg("May 27 15:47:45 host kernel: iommu: Default domain type: Translated \n");
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->value.iommu_default_domain->type, "Translated");
+  EXPECT_FALSE(parse_dmesg("iommu: Default domain type: \n"));
 }
 
 TEST(Dmesg, LimitedLinkWithItsBdfSpeedWidthAndCapability) {
@@ -92,7 +132,8 @@ TEST(Dmesg, PrefixesFlitModeUnknownSpeedAndBadInput) {
 }
 
 TEST(Dmesg, LooksLike) {
-  for (const char* f : {k_limited, k_full, k_aer}) EXPECT_TRUE(looks_like_dmesg(rk::test::corpus_body(f))) << f;
+  for (const char* f : {k_limited, k_full, k_aer, k_pt, k_amd, k_translated})
+    EXPECT_TRUE(looks_like_dmesg(rk::test::corpus_body(f))) << f;
   for (const char* other : {"mlnx_qos/netarbiter-eth4-dscp-pfc3.txt", "misc/do-nccl-lsmod-grep-nvid-peermem.txt",
                             "lspci/homelab-host01-cx4lx-dell-x8.txt", "ethtool_i/cn-notes-cx4lx-eth01-fw14.28.txt"})
     EXPECT_FALSE(looks_like_dmesg(rk::test::corpus_body(other))) << other;

@@ -222,7 +222,7 @@ check "ip_link header command" header_cmd_is "$O/ip_link@ens6.txt" "ip -s -s lin
 check "sysfs_ecn header command" header_cmd_is "$O/sysfs_ecn@ens6.txt" "grep -r -H . $S/class/net/ens6/ecn"
 check "cma_roce_mode header is cat of the configfs file" header_cmd_is "$O/cma_roce_mode@mlx5_0.txt" \
     "cat $S/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_mode"
-check "dmesg header shows the filter" header_cmd_is "$O/dmesg.txt" "dmesg | grep -E 'mlx5|PCIe bandwidth'"
+check "dmesg header shows the filter" header_cmd_is "$O/dmesg.txt" "dmesg | grep -E 'mlx5|PCIe bandwidth|iommu|Kernel command line'"
 printf 'driver: mlx5_core\nfirmware-version: 22.39.1002 (MT_0000000359)\n\tindented \n\nbus-info: 0000:01:00.0\n' >"$TMP/exp"
 check "ethtool -i body is byte for byte" body_is "$O/ethtool_i@ens6.txt" "$TMP/exp"
 printf 'DEV\tPORT\tINDEX\tGID\nmlx5_0\t1\t3\tfe80::1\tv2\tens6' >"$TMP/exp"

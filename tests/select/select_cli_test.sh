@@ -64,7 +64,8 @@ expect catalog-overlay 0 'typical power 120 W' -- "$rk" select --input "$tmp/mt.
 
 # The GPU data path of the DGX fixture (one PCIe switch per GPU/NIC pair): each GPU's hops to
 # its NIC with links, the Gen5 x16 MPS 256 ceiling (catalog.md 3.2 model: 415.8 Gb/s), and the
-# path rules' verdicts; ACS redirect (an error) behind gpu2's switch makes the exit code 1.
+# path rules' verdicts (gpu1's NIC mlx5_3 without ATS under the translating IOMMU: pcie.iommu-ats);
+# ACS redirect (an error) behind gpu2's switch makes the exit code 1.
 if "$rk" collect --root "$root/testdata/sysroots/dgx-h100-8gpu-8nic" -o "$tmp/dgx.json" 2>/dev/null; then
   expect dgx-data-path-text 1 'GPU 2 0000:52:00.0 -> mlx5_4 0000:4f:00.0 at PIX; ceiling 415.8 at 0000:4e:03.0 (Downstream Port)' -- \
     "$rk" select --host "$tmp/dgx.json"
@@ -79,7 +80,7 @@ cards = [n["bdf"] for n in doc["nics"]]
 assert len(cards) == 10 and "0000:29:00.1" not in cards and "0000:aa:00.1" not in cards, cards
 assert [p["nic"] for p in paths] == ["mlx5_0", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_9", "mlx5_10", "mlx5_11"], paths
 bad = {p["gpu"]: sorted(v["rule"] for v in p["verdicts"] if v["outcome"] == "fail") for p in paths}
-assert bad == {0: [], 1: [], 2: ["pcie.acs-redirect"], 3: [], 4: ["pcie.relaxed-ordering"], 5: ["pcie.path-link"],
+assert bad == {0: [], 1: ["pcie.iommu-ats"], 2: ["pcie.acs-redirect"], 3: [], 4: ["pcie.relaxed-ordering"], 5: ["pcie.path-link"],
                6: [], 7: ["pcie.path-link"]}, bad
 g2 = paths[2]
 assert [h["bdf"] for h in g2["hops"]] == ["0000:52:00.0", "0000:4e:03.0", "0000:4e:00.0", "0000:4f:00.0"], g2["hops"]

@@ -185,4 +185,50 @@ void max_read_request(PciFunction& p, long long bytes, const Evidence& source) {
       ReasonKind::none);
 }
 
+Collected<IommuState> iommu_state(const IommuEvidence& e) {
+  Collected<IommuState> out;
+  IommuState st;
+  if (e.cmdline) st.parameters = e.cmdline->parameters;
+  auto decide = [&](std::string mode, std::string by, const Evidence& ev) {
+    st.mode = std::move(mode);
+    st.decided_by = std::move(by);
+    out.value = st;
+    out.source = ev;
+    return out;
+  };
+  if (e.group_count && *e.group_count == 0)
+    return decide("off", "iommu groups", e.groups_source);
+  if (e.cmdline && e.cmdline->mode == std::optional<std::string>("off"))
+    return decide("off", "kernel command line", e.cmdline_source);
+  if (e.default_domain == std::optional<std::string>("Translated"))
+    return decide("translated", "dmesg", e.domain_source);
+  if (e.default_domain == std::optional<std::string>("Passthrough"))
+    return decide("passthrough", "dmesg", e.domain_source);
+  if (e.cmdline && e.cmdline->mode) return decide(*e.cmdline->mode, "kernel command line", e.cmdline_source);
+  std::string why;
+  if (e.default_domain)
+    why = "dmesg's default domain type is \"" + *e.default_domain + "\"";
+  else if (e.cmdline)
+    why = "the kernel command line sets no IOMMU parameter that decides the default domain" +
+          (st.parameters.empty() ? std::string() : " (" + [&] {
+            std::string p;
+            for (const std::string& w : st.parameters) p += (p.empty() ? "" : " ") + w;
+            return p;
+          }() + ")") +
+          ": the kernel's build default does (CONFIG_IOMMU_DEFAULT_PASSTHROUGH)";
+  else
+    why = "the IOMMU mode is not in the input";
+  out.set_missing(why + "; dmesg's \"iommu: Default domain type:\" line tells (save `dmesg` as dmesg.txt, as root), "
+                        "or the groups' types (`grep -H . /sys/kernel/iommu_groups/*/type` as sysfs_iommu_groups.txt)",
+                  ReasonKind::not_captured, "dmesg");
+  return out;
+}
+
+std::optional<bool> group_translates(const IommuGroup& g) {
+  if (!g.type) return std::nullopt;
+  if (*g.type == "DMA" || *g.type == "DMA-FQ" || *g.type == "unmanaged") return true;
+  if (*g.type == "identity") return false;
+  return std::nullopt;
+}
+
 }  // namespace rk::build

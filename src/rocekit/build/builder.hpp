@@ -73,4 +73,27 @@ void kernel_pcie_link(PciFunction& p, const parse::DmesgPcieBandwidth& b, const 
 /// one (a power of two, 128..4096), else the section absent with the reason.
 void max_read_request(PciFunction& p, long long bytes, const Evidence& source);
 
+// ---------------------------------------------------------------- IOMMU -------------------
+
+/// The evidence of the host's default IOMMU mode, each part with where it was read.
+struct IommuEvidence {
+  std::optional<parse::CmdlineIommu> cmdline;  ///< /proc/cmdline or dmesg "Kernel command line:"
+  Evidence cmdline_source;
+  std::optional<std::string> default_domain;   ///< dmesg "Default domain type:" value, "Translated"
+  Evidence domain_source;
+  /// How many IOMMU groups the host has (nullopt: not read). Zero: no IOMMU driver runs.
+  std::optional<std::size_t> group_count;
+  Evidence groups_source;
+};
+
+/// The host's mode: no IOMMU group at all -> off (decided_by "iommu groups"); an explicit "off"
+/// parameter -> off (dmesg prints its default domain line whether or not an IOMMU driver runs);
+/// dmesg's "Translated"/"Passthrough" (what the kernel did); else the command line's mode. Missing
+/// (not_captured, the reason naming what to save) when none decides.
+Collected<IommuState> iommu_state(const IommuEvidence& e);
+
+/// True for group types whose default domain translates DMA: "DMA", "DMA-FQ" and "unmanaged" (a
+/// user such as VFIO maps it); false for "identity"; nullopt for "blocked", "unknown" or no type.
+std::optional<bool> group_translates(const IommuGroup& g);
+
 }  // namespace rk::build

@@ -101,6 +101,7 @@ void place_gpus(Snapshot& s, std::vector<SeenGpu> seen) {
       for (std::size_t i = 0; i < seen.size(); ++i) {
         by_index[i]->bdf = seen[i].bdf;
         if (!by_index[i]->numa_node) by_index[i]->numa_node = seen[i].numa_node;
+        by_index[i]->ats_enabled = seen[i].ats_enabled;
       }
       s.gpus.notes.push_back("GPU PCI addresses from lspci, matched to the topology's GPU indexes in PCI bus "
                              "order (nvidia-smi's enumeration order)");
@@ -113,6 +114,7 @@ void place_gpus(Snapshot& s, std::vector<SeenGpu> seen) {
       out.bdf = g.bdf;
       out.numa_node = g.numa_node;
       out.source = g.source;
+      out.ats_enabled = g.ats_enabled;
       gpus.push_back(std::move(out));
     }
     s.gpus.value = std::move(gpus);

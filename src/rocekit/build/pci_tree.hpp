@@ -62,6 +62,7 @@ struct SeenGpu {
   std::string bdf;
   std::optional<int> numa_node;
   Evidence source;
+  Collected<bool> ats_enabled;  ///< lspci ATSCtl of the GPU's function
 };
 
 /// Captures: gives the GPUs their PCI addresses. With nvidia-smi topo GPUs of the same count,

@@ -114,10 +114,19 @@ void fill_reasons(Snapshot& s) {
     default_reason(p.link, r(Section::pci_link));
     default_reason(p.max_read_request_bytes, r(Section::pci_mrrs));
     default_reason(p.relaxed_ordering, r(Section::pci_mrrs));  // the same DevCtl line
+    default_reason(p.ats_enabled, r(Section::pci_ats));
+    default_reason(p.iommu_group, r(Section::pci_iommu_group));
     default_reason(p.firmware, r(Section::pci_firmware));
     default_reason(p.nv_config, r(Section::pci_nv_config));
   }
   default_reason(s.gpus, gap_reason(s, Section::host_gpus));
+  if (s.gpus.value)
+    for (Gpu& g : *s.gpus.value) {
+      std::string bdf = g.bdf.value_or("the GPU");
+      default_reason(g.ats_enabled, gap_reason(s, Section::pci_ats, "", "", "", bdf));
+      default_reason(g.iommu_group, gap_reason(s, Section::pci_iommu_group, "", "", "", bdf));
+    }
+  default_reason(s.iommu, gap_reason(s, Section::host_iommu));
   if (!s.pci_bridges.has_value() && s.pci_bridges.reason.empty())
     s.pci_bridges.set_missing("no PCI bridge in the capture: save `lspci -vvv -D` (the whole tree, as root) "
                               "as lspci_vvv@tree.txt",
@@ -225,6 +234,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
   std::stable_sort(items.begin(), items.end(),
                    [&](const Item& a, const Item& b) { return order_of(a.tool) < order_of(b.tool); });
   std::vector<build::SeenGpu> seen_gpus;
+  IommuSeen iommu;
   for (const Item& it : items) {
     s.inputs.push_back({it.file->name, it.tool, it.target, "parsed", {}});
     InputFile& in = s.inputs.back();
@@ -238,9 +248,11 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
     Ctx c{s, *it.file, it.tool, it.target, parse::strip_capture_header(it.file->bytes), in};
     c.text.body_first_line += it.file->line_offset;
     c.seen_gpus = &seen_gpus;
+    c.iommu = &iommu;
     tool->merge(c);
   }
   build::place_gpus(s, std::move(seen_gpus));  // also links the PCI tree
+  apply_iommu(s, iommu);
   std::sort(s.inputs.begin(), s.inputs.end(), [](const InputFile& a, const InputFile& b) { return a.file < b.file; });
   build::finish_links(s);
   std::sort(s.netdevs.begin(), s.netdevs.end(), [](const NetDev& a, const NetDev& b) { return a.name < b.name; });

@@ -4,11 +4,13 @@
 // tool table (tools.cpp).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "rocekit/build/builder.hpp"
 #include "rocekit/build/pci_tree.hpp"
 #include "rocekit/capture/reader.hpp"
 #include "rocekit/capture/tools.hpp"
@@ -17,6 +19,19 @@
 #include "rocekit/parse/common.hpp"
 
 namespace rk::capture {
+
+/// IOMMU facts gathered from several files; apply_iommu writes them into the snapshot.
+struct IommuSeen {
+  struct Group {
+    IommuGroup group;
+    Evidence source;
+  };
+  std::map<std::string, Group> by_bdf;                           ///< PCI address -> its group
+  std::map<int, std::pair<std::string, Evidence>> type_of;       ///< group number -> type line
+  std::optional<std::pair<std::string, Evidence>> untagged_type; ///< every `cat */type` line alike
+  bool listing = false;  ///< a whole sysfs_iommu_groups listing was read: a function absent from it is in no group
+  build::IommuEvidence host;
+};
 
 /// One file being merged.
 struct Ctx {
@@ -29,6 +44,9 @@ struct Ctx {
   std::vector<std::string_view> body_lines = text::lines(text.body);  ///< split once per file
   /// NVIDIA GPUs lspci listed, placed once every file is merged (build::place_gpus).
   std::vector<build::SeenGpu>* seen_gpus = nullptr;
+  /// IOMMU facts several files give (groups, cmdline, dmesg), applied once every file is merged
+  /// and the GPUs are placed (apply_iommu).
+  IommuSeen* iommu = nullptr;
 
   /// Evidence for the first body line containing `needle` (line numbers are file lines).
   Evidence find(std::string_view needle, std::size_t from_body_line = 1) const {
@@ -116,6 +134,8 @@ void on_lsmod(Ctx& c);
 void on_topo(Ctx& c);
 void on_sysfs_peermem(Ctx& c);
 void on_nvidia_version(Ctx& c);
+void on_proc_cmdline(Ctx& c);
+void on_sysfs_iommu_groups(Ctx& c);
 void on_uname(Ctx& c);
 void on_sysfs_ib_links(Ctx& c);
 void on_cma_roce_mode(Ctx& c);
@@ -133,5 +153,9 @@ void on_mlxfwmanager(Ctx& c);
 void on_devlink(Ctx& c);
 void on_lspci(Ctx& c);
 void on_dmesg(Ctx& c);
+
+/// After every file is merged and the GPUs are placed: each function's and GPU's IOMMU group
+/// (and its type), and the host's IOMMU mode (build::iommu_state).
+void apply_iommu(Snapshot& s, const IommuSeen& seen);
 
 }  // namespace rk::capture

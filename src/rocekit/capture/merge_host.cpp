@@ -7,6 +7,8 @@
 #include "rocekit/capture/merge.hpp"
 #include "rocekit/parse/lsmod.hpp"
 #include "rocekit/parse/nvidia_version.hpp"
+#include "rocekit/parse/proc_cmdline.hpp"
+#include "rocekit/parse/sysfs_iommu_groups.hpp"
 #include "rocekit/parse/uname.hpp"
 #include "rocekit/parse/nccl_log.hpp"
 #include "rocekit/parse/nvidia_smi_topo.hpp"
@@ -225,6 +227,76 @@ void on_uname(Ctx& c) {
   c.snap.kernel_release.value = v->release;
   c.snap.kernel_release.reason.clear();
   c.snap.kernel_release.source = c.at(v->line);
+}
+
+void on_proc_cmdline(Ctx& c) {
+  auto v = c.take(parse::parse_proc_cmdline(c.text.body));
+  if (!v || !c.iommu) return;
+  c.iommu->host.cmdline = v->iommu;
+  c.iommu->host.cmdline_source = c.at(v->line);
+}
+
+void on_sysfs_iommu_groups(Ctx& c) {
+  auto v = c.take(parse::parse_sysfs_iommu_groups(c.text.body));
+  if (!v || !c.iommu) return;
+  IommuSeen& seen = *c.iommu;
+  bool members = false;
+  for (const parse::IommuGroupListing& g : v->groups) {
+    if (g.type) seen.type_of[static_cast<int>(g.number)] = {*g.type, c.at(g.type_line)};
+    for (const std::string& bdf : g.devices) {
+      members = true;
+      std::size_t line = 0;
+      for (std::size_t i = g.line; i <= c.body_lines.size() && !line; ++i)
+        if (c.body_lines[i - 1].find(bdf.substr(5)) != std::string_view::npos) line = i;
+      seen.by_bdf[bdf] = IommuSeen::Group{IommuGroup{static_cast<int>(g.number), std::nullopt}, c.at(line ? line : g.line)};
+    }
+  }
+  if (!v->untagged_types.empty() &&
+      std::all_of(v->untagged_types.begin(), v->untagged_types.end(), [&](const std::string& t) { return t == v->untagged_types.front(); }))
+    seen.untagged_type = {v->untagged_types.front(), c.at(v->untagged_first_line)};
+  // A listing of members (find's lines) is the whole set: a function not in it is in no group.
+  // Type lines alone do not say which devices the groups hold.
+  if (members || v->groups.empty()) seen.listing = true;
+  seen.host.group_count = v->groups.size() + (v->groups.empty() ? v->untagged_types.size() : 0);
+  seen.host.groups_source = v->groups.empty() && v->untagged_types.empty()
+                                ? Evidence{c.file.name, 0, "no IOMMU group under /sys/kernel/iommu_groups"}
+                                : c.at(v->groups.empty() ? v->untagged_first_line : v->groups.front().line);
+}
+
+namespace {
+
+/// One device's group from what the files said; `kind` names the device for the reason.
+Collected<IommuGroup> group_for(const IommuSeen& seen, const std::string& bdf) {
+  Collected<IommuGroup> out;
+  auto it = seen.by_bdf.find(bdf);
+  if (it == seen.by_bdf.end()) {
+    if (seen.listing)
+      out.set_missing("in no IOMMU group of the sysfs_iommu_groups listing: no IOMMU translates its DMA",
+                      ReasonKind::not_applicable);
+    return out;  // the tool table's gap fills the reason
+  }
+  IommuGroup g = it->second.group;
+  out.source = it->second.source;
+  if (auto t = seen.type_of.find(g.number); t != seen.type_of.end()) {
+    g.type = t->second.first;
+    out.source = t->second.second;
+  } else if (seen.untagged_type) {
+    g.type = seen.untagged_type->first;
+    out.notes.push_back("type from `cat /sys/kernel/iommu_groups/*/type`: every group is " + seen.untagged_type->first);
+  }
+  out.value = g;
+  return out;
+}
+
+}  // namespace
+
+void apply_iommu(Snapshot& s, const IommuSeen& seen) {
+  for (PciFunction& p : s.pci_functions) p.iommu_group = group_for(seen, p.bdf);
+  if (s.gpus.value)
+    for (Gpu& g : *s.gpus.value)
+      if (g.bdf) g.iommu_group = group_for(seen, *g.bdf);
+  const build::IommuEvidence& h = seen.host;
+  if (h.cmdline || h.default_domain || h.group_count) s.iommu = build::iommu_state(h);
 }
 
 }  // namespace rk::capture

@@ -189,6 +189,35 @@ void add_bridge(Ctx& c, const parse::LspciDevice& d) {
   if (c.snap.pci_bridges.source.file.empty()) c.snap.pci_bridges.source = c.at(d.line);
 }
 
+/// ATSCtl of a device block (pciutils ls-ecaps.c cap_ats(): "ATSCtl:\tEnable%c, Smallest
+/// Translation Unit: %02x", printed with -vv and above).
+Collected<bool> ats_of(const Ctx& c, const parse::LspciDevice& d) {
+  Collected<bool> a;
+  if (d.ats_enabled) {
+    a.value = *d.ats_enabled;
+    a.source = c.find("ATSCtl:", d.line);
+  } else if (d.has_ats) {
+    a.set_missing(c.file.name + ":" + std::to_string(c.at(d.line).line) + ": " + d.bdf +
+                      " has an Address Translation Service capability but no ATSCtl line (save `lspci -vvv`)",
+                  ReasonKind::unreadable);
+  } else if (d.capabilities_denied) {
+    a.set_missing("lspci ran without root: Capabilities <access denied> (save `lspci -vvv -D` as root)", ReasonKind::needs_root);
+  } else if (!d.full_listing) {
+    a.set_missing("the lspci output was filtered (no capability list): save `lspci -vvv -D` as root", ReasonKind::not_captured);
+  } else {
+    a.set_missing("no Address Translation Service (ATS) capability in lspci -vvv", ReasonKind::not_applicable);
+  }
+  return a;
+}
+
+/// lspci's "IOMMU group: N" line (the device's iommu_group link); the sysfs listing, which also
+/// has the type, is read in preference.
+void note_group(Ctx& c, const parse::LspciDevice& d) {
+  if (!c.iommu || !d.iommu_group) return;
+  c.iommu->by_bdf.emplace(d.bdf, IommuSeen::Group{IommuGroup{static_cast<int>(*d.iommu_group), std::nullopt},
+                                                 c.find("IOMMU group:", d.line)});
+}
+
 }  // namespace
 
 void on_lspci(Ctx& c) {
@@ -203,9 +232,10 @@ void on_lspci(Ctx& c) {
       continue;
     }
     if (is_nvidia_gpu(d)) {
+      note_group(c, d);
       if (c.seen_gpus)
         c.seen_gpus->push_back({d.bdf, d.numa_node && *d.numa_node >= 0 ? std::optional<int>(static_cast<int>(*d.numa_node)) : std::nullopt,
-                                c.at(d.line)});
+                                c.at(d.line), ats_of(c, d)});
       continue;
     }
     bool mellanox = d.vendor_id ? text::to_lower(*d.vendor_id) == "15b3" : text::contains(d.name, "Mellanox");
@@ -243,6 +273,8 @@ void on_lspci(Ctx& c) {
     } else {
       p.relaxed_ordering.set_missing("the lspci output has no DevCtl RlxdOrd flag for this function", ReasonKind::not_captured);
     }
+    p.ats_enabled = ats_of(c, d);
+    note_group(c, d);
     if (d.max_read_request_bytes) {
       build::max_read_request(p, *d.max_read_request_bytes, c.find("MaxReadReq", from));
     } else if (d.capabilities_denied) {
@@ -266,6 +298,19 @@ void on_dmesg(Ctx& c) {
   auto wanted = [&](const std::string& bdf, const std::string&) {
     return mlx5.count(bdf) || c.snap.find_pci(bdf) != nullptr;
   };
+  if (c.iommu) {
+    for (const parse::DmesgIommuGroup& g : v->iommu_groups)
+      c.iommu->by_bdf.emplace(g.device, IommuSeen::Group{IommuGroup{static_cast<int>(g.group), std::nullopt}, c.at(g.line)});
+    if (v->iommu_default_domain) {
+      c.iommu->host.default_domain = v->iommu_default_domain->type;
+      c.iommu->host.domain_source = c.at(v->iommu_default_domain->line);
+    }
+    // /proc/cmdline, when captured, is read in preference: the same words, of this boot.
+    if (v->cmdline && !c.iommu->host.cmdline) {
+      c.iommu->host.cmdline = v->cmdline->iommu;
+      c.iommu->host.cmdline_source = c.at(v->cmdline->line);
+    }
+  }
   for (const parse::DmesgFirmware& f : v->firmware)
     if (wanted(f.device, f.driver)) build::running_firmware(c.snap.pci(f.device), f.version, std::nullopt, c.at(f.line));
   for (const parse::DmesgPcieBandwidth& b : v->pcie_bandwidth) {

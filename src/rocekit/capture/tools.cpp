@@ -20,6 +20,8 @@
 #include "rocekit/parse/ip_link.hpp"
 #include "rocekit/parse/lsmod.hpp"
 #include "rocekit/parse/nvidia_version.hpp"
+#include "rocekit/parse/proc_cmdline.hpp"
+#include "rocekit/parse/sysfs_iommu_groups.hpp"
 #include "rocekit/parse/uname.hpp"
 #include "rocekit/parse/lspci_vv.hpp"
 #include "rocekit/parse/mlnx_qos.hpp"
@@ -81,7 +83,7 @@ const std::vector<Tool>& all_tools() {
       {"flint_q", "mstflint -d <BDF> q", parse::looks_like_flint_query, RK_PARSE(parse_flint_query), on_flint, 100, {{Section::pci_firmware, "flint/mstflint q, mlxfwmanager or devlink dev info"}}},
       {"mst_status", "mst status -v", parse::looks_like_mst_status, RK_PARSE(parse_mst_status), nullptr, 100, {}},
       {"devlink_dev_info", "devlink dev info", parse::looks_like_devlink_dev_info, RK_PARSE(parse_devlink_dev_info), on_devlink, 100, {}},
-      {"lspci_vvv", "lspci -vvv -s <BDF>", parse::looks_like_lspci_vv, RK_PARSE(parse_lspci_vv), on_lspci, 5, {{Section::pci_link, "lspci -vv -s <bdf>"}, {Section::pci_mrrs, "lspci -vv -s <bdf>"}}},
+      {"lspci_vvv", "lspci -vvv -s <BDF>", parse::looks_like_lspci_vv, RK_PARSE(parse_lspci_vv), on_lspci, 5, {{Section::pci_link, "lspci -vv -s <bdf>"}, {Section::pci_mrrs, "lspci -vv -s <bdf>"}, {Section::pci_ats, "lspci -vvv -s <bdf> (as root)"}}},
       {"nccl_log", "NCCL_DEBUG=INFO output", parse::looks_like_nccl_log, RK_PARSE(parse_nccl_log), on_nccl_log, 100, {}},
       {"perftest", "ib_write_bw and other perftest tools", parse::looks_like_perftest, RK_PARSE(parse_perftest), nullptr, 100, {}},
       {"cma_roce_mode", "cat /sys/kernel/config/rdma_cm/<dev>/ports/<p>/default_roce_mode", parse::looks_like_cma_roce_mode, RK_PARSE(parse_cma_roce_mode), on_cma_roce_mode, 100, {{Section::port_cm_mode, "not captured: read /sys/kernel/config/rdma_cm/<rdma>/ports/<port>/default_roce_mode when it exists; without it the kernel default applies (RoCE v2 on upstream kernels)", true}}},
@@ -95,7 +97,9 @@ const std::vector<Tool>& all_tools() {
       {"sysfs_peermem", "ls /sys/kernel/mm/memory_peers; grep -H . /sys/module/nvidia_peermem/*", parse::looks_like_sysfs_peermem, RK_PARSE(parse_sysfs_peermem), on_sysfs_peermem, 100, {}},
       {"nvidia_version", "cat /proc/driver/nvidia/version", parse::looks_like_nvidia_version, RK_PARSE(parse_nvidia_version), on_nvidia_version, 100, {{Section::host_nvidia_driver, "/proc/driver/nvidia/version"}}},
       {"uname", "uname -r", parse::looks_like_uname, RK_PARSE(parse_uname), on_uname, 100, {{Section::host_kernel_release, "uname -r"}}},
-      {"dmesg", "dmesg | grep -E 'mlx5|PCIe bandwidth'", parse::looks_like_dmesg, RK_PARSE(parse_dmesg), on_dmesg, 100, {}},
+      {"proc_cmdline", "cat /proc/cmdline", parse::looks_like_proc_cmdline, RK_PARSE(parse_proc_cmdline), on_proc_cmdline, 100, {}},
+      {"sysfs_iommu_groups", "find /sys/kernel/iommu_groups/ -type l; grep -H . /sys/kernel/iommu_groups/*/type", parse::looks_like_sysfs_iommu_groups, RK_PARSE(parse_sysfs_iommu_groups), on_sysfs_iommu_groups, 100, {{Section::pci_iommu_group, "find /sys/kernel/iommu_groups/ -type l; grep -H . /sys/kernel/iommu_groups/*/type"}}},
+      {"dmesg", "dmesg | grep -E 'mlx5|PCIe bandwidth|iommu|Kernel command line'", parse::looks_like_dmesg, RK_PARSE(parse_dmesg), on_dmesg, 100, {{Section::host_iommu, "not captured: the IOMMU mode comes from dmesg's \"iommu: Default domain type:\" line (save `dmesg` as dmesg.txt, as root) or `cat /proc/cmdline` (proc_cmdline.txt)", true}}},
   };
   return k_tools;
 }

@@ -22,6 +22,7 @@ enum class Section {
   port_state, port_gids, port_cm_mode, port_counters,
   pci_link, pci_mrrs, pci_firmware, pci_nv_config,
   host_gpus, host_gpudirect, host_modules, host_persistence, host_nvidia_driver, host_kernel_release,
+  pci_ats, pci_iommu_group, host_iommu,
 };
 
 /// The reason a section is missing when no file of this tool filled it. In `what`, "<netdev>",

@@ -19,6 +19,7 @@
 #include "rocekit/core/text.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
 #include "rocekit/parse/nvidia_version.hpp"
+#include "rocekit/parse/proc_cmdline.hpp"
 
 namespace rk::collect {
 
@@ -56,6 +57,56 @@ std::optional<int> read_numa(const HostView& host, const std::string& path) {
 std::string after_colon(const std::string& s) {
   std::size_t c = s.find(':');
   return std::string(text::trim(c == std::string::npos ? std::string_view(s) : std::string_view(s).substr(c + 1)));
+}
+
+/// ATS Enable of a function from its config space (extended capability 0x000f, Control bit 15):
+/// the extended space needs root (an unprivileged read stops at 64 bytes).
+Collected<bool> ats_of(const std::string& cfg_path, const Result<std::vector<std::uint8_t>>& cfg) {
+  Collected<bool> a;
+  if (!cfg) {
+    set_failed(a, cfg.error());
+    return a;
+  }
+  Result<PcieConfigFacts> f = parse_pcie_config(*cfg);
+  if (!f) {
+    a.set_missing(cfg_path + ": " + f.error().message,
+                  f.error().kind == ErrorKind::permission_denied ? ReasonKind::needs_root : ReasonKind::unreadable);
+  } else if (f->ats_enabled) {
+    set_value(a, *f->ats_enabled, ev(cfg_path, std::string("ATSCtl: Enable") + (*f->ats_enabled ? "+" : "-")));
+  } else {
+    a.set_missing(cfg_path + ": " + f->ats_reason, f->ats_reason_kind);
+  }
+  return a;
+}
+
+/// The IOMMU group of the device at sysfs `base`: its `iommu_group` link, made by
+/// drivers/iommu/iommu.c iommu_group_add_device(), and the group's `type` (iommu_group_show_type(),
+/// Linux >= 5.11). No link: the device is in no group, no IOMMU translates its DMA.
+Collected<IommuGroup> read_iommu_group(const HostView& host, const std::string& base) {
+  Collected<IommuGroup> out;
+  Result<std::string> link = host.read_link(base + "/iommu_group");
+  if (!link) {
+    if (link.error().kind == ErrorKind::not_found)
+      out.set_missing(base + "/iommu_group not present: the device is in no IOMMU group (no IOMMU translates its DMA)",
+                      ReasonKind::not_applicable);
+    else
+      set_failed(out, link.error());
+    return out;
+  }
+  std::optional<std::int64_t> n = text::parse_int(basename(*link));
+  if (!n || *n < 0 || *n > 1000000) {
+    out.set_missing(base + "/iommu_group -> " + *link + ": not an IOMMU group", ReasonKind::unreadable);
+    return out;
+  }
+  IommuGroup g{static_cast<int>(*n), std::nullopt};
+  std::string type_path = "/sys/kernel/iommu_groups/" + std::to_string(*n) + "/type";
+  Evidence e = ev(base + "/iommu_group", "IOMMU group " + std::to_string(*n));
+  if (Result<std::string> t = host.read_text(type_path)) {
+    g.type = std::string(text::trim(*t));
+    e = ev(type_path, *g.type);
+  }
+  set_value(out, g, e);
+  return out;
 }
 
 // ------------------------------------------------------------------ netdev -----------------
@@ -430,6 +481,8 @@ PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRun
     set_value(p.relaxed_ordering, f->relaxed_ordering,
               ev(cfg_path, std::string("DevCtl RlxdOrd") + (f->relaxed_ordering ? "+" : "-")));
   }
+  p.ats_enabled = ats_of(cfg_path, cfg);
+  p.iommu_group = read_iommu_group(host, base);
   // VPD (product name, part number, serial number) of an NVIDIA/Mellanox PF: the first 1 KiB
   // holds the ID string and VPD-R. Root-only (0600) on real sysfs; when unreadable the fields
   // stay empty and pcie.bandwidth-feeds-ports says the card's port count is not known. The
@@ -487,6 +540,8 @@ void read_gpus(const HostView& host, Snapshot& s, std::vector<std::string> gpu_b
                                                   std::to_string(*g.numa_node) + "/cpulist"))
         g.cpu_affinity = *cl;
     g.source = ev(base, "GPU " + b + " -> " + *path);
+    g.ats_enabled = ats_of(base + "/config", host.read_bytes(base + "/config", 4096));
+    g.iommu_group = read_iommu_group(host, base);
     for (const RdmaDevice& d : s.rdma_devices) {
       if (!d.bdf) continue;
       const std::optional<std::string>& npath = nic_paths[*d.bdf];
@@ -541,6 +596,30 @@ void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>
     set_value(s.kernel_modules, names, ev("/proc/modules", std::to_string(names.size()) + " modules"));
   } else {
     set_failed(s.kernel_modules, mods.error());
+  }
+  // The IOMMU mode: the kernel command line's IOMMU parameters, and whether any IOMMU group
+  // exists (none: no IOMMU driver runs). dmesg is not read live (root-only on most hosts); the
+  // groups' types, read per device, are the more direct evidence.
+  {
+    build::IommuEvidence ie;
+    if (Result<std::string> c = host.read_text("/proc/cmdline")) {
+      std::string line(text::trim(*c));
+      ie.cmdline = parse::iommu_from_cmdline(line);
+      std::string shown;
+      for (const std::string& w : ie.cmdline->parameters) shown += (shown.empty() ? "" : " ") + w;
+      ie.cmdline_source = ev("/proc/cmdline", shown.empty() ? "no IOMMU parameter" : shown);
+    }
+    // The kernel creates the directory at boot when it has IOMMU support (drivers/iommu/iommu.c
+    // iommu_init(): kset "iommu_groups"); absent or empty, no group exists.
+    if (Result<std::vector<std::string>> groups = host.list_dir("/sys/kernel/iommu_groups")) {
+      ie.group_count = groups->size();
+      ie.groups_source = ev("/sys/kernel/iommu_groups", std::to_string(groups->size()) + " IOMMU group(s)");
+    } else if (groups.error().kind == ErrorKind::not_found) {
+      ie.group_count = 0;
+      ie.groups_source = ev("/sys/kernel/iommu_groups", "not present");
+    }
+    if (ie.cmdline || ie.group_count) s.iommu = build::iommu_state(ie);
+    else s.iommu.set_missing("neither /proc/cmdline nor /sys/kernel/iommu_groups is readable", ReasonKind::unreadable);
   }
   // Kernel release (what `uname -r` prints).
   if (Result<std::string> r = host.read_text("/proc/sys/kernel/osrelease")) {

@@ -30,36 +30,53 @@ std::string port_type_name(unsigned t) {
   }
 }
 
-/// Walks the extended capability list (PCIe r6.0 §7.6) for ACS.
-void read_acs(const std::vector<std::uint8_t>& c, PcieConfigFacts& f) {
+/// Walks the extended capability list (PCIe r6.0 §7.6) for ACS (ID 0x000d) and ATS (0x000f).
+void read_ext_caps(const std::vector<std::uint8_t>& c, PcieConfigFacts& f) {
+  auto both = [&](const std::string& why, ReasonKind k) {
+    if (!f.acs) {
+      f.acs_reason = why;
+      f.acs_reason_kind = k;
+    }
+    if (!f.ats_enabled) {
+      f.ats_reason = why;
+      f.ats_reason_kind = k;
+    }
+  };
   if (c.size() < 0x108) {
-    f.acs_reason = "config space is " + std::to_string(c.size()) +
-                   " bytes: the extended capabilities (ACS) at 0x100 and above are not in it";
-    f.acs_reason_kind = ReasonKind::unreadable;
+    both("config space is " + std::to_string(c.size()) +
+             " bytes: the extended capabilities (ACS, ATS) at 0x100 and above are not in it",
+         ReasonKind::unreadable);
     return;
   }
   std::size_t off = 0x100;
   for (int hops = 0; hops < 512; ++hops) {
     std::uint32_t h = u32(c, off);
     if (h == 0 || h == 0xffffffff) break;
-    if ((h & 0xffff) == 0x000d) {
+    if ((h & 0xffff) == 0x000d && !f.acs) {
       PciAcs acs;
       acs.capability = acs_bits(u16(c, off + 4));
       acs.control = acs_bits(u16(c, off + 6));
       f.acs = acs;
-      return;
+    } else if ((h & 0xffff) == 0x000f && !f.ats_enabled) {
+      f.ats_enabled = (u16(c, off + 6) & 0x8000) != 0;
     }
+    if (f.acs && f.ats_enabled) return;
     std::size_t next = (h >> 20) & 0xffc;
     if (next == 0) break;
     if (next < 0x100 || next + 8 > c.size()) {
-      f.acs_reason = "extended capability list points outside the extended space";
-      f.acs_reason_kind = ReasonKind::unreadable;
+      both("extended capability list points outside the extended space", ReasonKind::unreadable);
       return;
     }
     off = next;
   }
-  f.acs_reason = "no ACS capability: the port cannot redirect peer-to-peer traffic";
-  f.acs_reason_kind = ReasonKind::not_applicable;
+  if (!f.acs) {
+    f.acs_reason = "no ACS capability: the port cannot redirect peer-to-peer traffic";
+    f.acs_reason_kind = ReasonKind::not_applicable;
+  }
+  if (!f.ats_enabled) {
+    f.ats_reason = "no Address Translation Service (ATS) capability";
+    f.ats_reason_kind = ReasonKind::not_applicable;
+  }
 }
 
 }  // namespace
@@ -131,7 +148,7 @@ Result<PcieConfigFacts> parse_pcie_config(const std::vector<std::uint8_t>& c) {
       PcieLinkEnd& sta = f.link.status;
       sta.downgraded = (cap.speed_gts && sta.speed_gts && *sta.speed_gts < *cap.speed_gts) ||
                        (cap.width_lanes && sta.width_lanes && *sta.width_lanes < *cap.width_lanes);
-      read_acs(c, f);
+      read_ext_caps(c, f);
       return f;
     }
     ptr = c[ptr + 1] & 0xfc;

@@ -29,6 +29,11 @@ struct PcieConfigFacts {
   std::optional<PciAcs> acs;
   std::string acs_reason;
   ReasonKind acs_reason_kind = ReasonKind::none;
+  /// The ATS extended capability (ID 0x000f): Control register at +6, bit 15 Enable (pciutils
+  /// lib/header.h PCI_ATS_CTRL, PCI_ATS_CTRL_ENABLE 0x8000). Missing with `ats_reason` as for ACS.
+  std::optional<bool> ats_enabled;
+  std::string ats_reason;
+  ReasonKind ats_reason_kind = ReasonKind::none;
 };
 
 /// Decodes `config` (at least 64 bytes: the header; 256 to reach the capability list).

@@ -217,6 +217,11 @@ FixStep nv_set(const std::string& tool, const std::string& bdf,
   return s;
 }
 
+FixStep nv_ats_enabled(const std::string& bdf) {
+  // mstflint mlxconfig/mlxconfig_dbs/mlxconfig_host.db: ATS_ENABLED (TLV nv_pci_conf, BOOL).
+  return nv_set("mstconfig", bdf, {{"ATS_ENABLED", "1"}});
+}
+
 std::string pfc_list(const std::vector<bool>& on) { return mask_text(on, ",", false); }
 
 std::vector<bool> pfc_mask(const std::vector<int>& priorities) {

@@ -54,6 +54,11 @@ FixStep sysfs_ecn(const std::string& dev, const std::string& point, int prio, bo
 FixStep nv_set(const std::string& tool, const std::string& bdf,
                const std::vector<std::pair<std::string, std::string>>& params);
 
+/// `mstconfig -y -d BDF set ATS_ENABLED=1` (nv_set): the NIC offers Address Translation Services
+/// after a reboot or mstfwreset (mstflint mlxconfig database: nv_pci_conf.ats_enabled, BOOL, "When
+/// set to TRUE, the device will support ATS", available when nv_pci_cap.ats_supported).
+FixStep nv_ats_enabled(const std::string& bdf);
+
 /// PFC enable per priority as mlnx_qos `--pfc` writes it: "0,0,0,1,0,0,0,0".
 std::string pfc_list(const std::vector<bool>& on);
 

@@ -107,9 +107,10 @@ RK_JSON(NvParam, name, default_value, current_value, next_boot_value, new_value,
         line)
 RK_JSON(NvConfig, params, has_current_column, is_set_transcript, set_applied, reboot_requested,
         description, part_number)
+RK_JSON(IommuGroup, number, type)
 RK_JSON(PciFunction, bdf, vendor_id, device_id, device_name, is_vf, flash_recovery, numa_node, driver,
         vpd_part_number, vpd_product_name, board_serial_number, function_uid, link, max_read_request_bytes,
-        relaxed_ordering, firmware, nv_config,
+        relaxed_ordering, ats_enabled, iommu_group, firmware, nv_config,
         parent_bdf, source)
 // Required keys: an ACS register with a bit left out must not read as "redirect off".
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AcsBits, source_validation, translation_blocking, request_redirect,
@@ -118,9 +119,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PciAcs, capability, control)
 RK_JSON(PciBridge, bdf, vendor_id, device_id, name, port_type, secondary_bus, subordinate_bus, parent_bdf,
         link, acs, source)
 RK_JSON(GpuNicLink, nic, relation, source)
-RK_JSON(Gpu, index, bdf, parent_bdf, model, numa_node, cpu_affinity, memory_numa_node, nics, source)
+RK_JSON(Gpu, index, bdf, parent_bdf, model, numa_node, cpu_affinity, memory_numa_node, nics, ats_enabled, iommu_group, source)
 RK_JSON(GpuDirectState, peermem_loaded, peer_memory_registered, gdrdma_in_use, dmabuf_available, source)
 RK_JSON(NvidiaDriver, version, open_module)
+RK_JSON(IommuState, mode, decided_by, parameters)
 RK_JSON(PersistenceState, units, enabled_links, udev_rules, other_scripts)
 RK_JSON(InputFile, file, tool, target, status, messages)
 RK_JSON(ToolRun, tool, target, status, command)

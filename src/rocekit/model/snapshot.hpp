@@ -20,9 +20,10 @@
 namespace rk {
 
 /// Current snapshot schema version. Bump on any incompatible change of the JSON form.
-inline constexpr int k_snapshot_schema_version = 3;  // 2: PciFunction board_serial_number, function_uid
+inline constexpr int k_snapshot_schema_version = 4;  // 2: PciFunction board_serial_number, function_uid
                                                     // 3: pci_bridges; parent_bdf of functions and GPUs; Gpu bdf;
                                                     //    PciFunction relaxed_ordering; GpuDirectState dmabuf_available
+                                                    // 4: ats_enabled and iommu_group of functions and GPUs; iommu
 
 /// Where a value was read: a capture file and 1-based line (line 0 = whole file), or a sysfs
 /// path / command for live collection, with the decisive text.
@@ -235,6 +236,16 @@ struct NvConfig {
   }
 };
 
+/// The IOMMU group of a PCI function or GPU: /sys/kernel/iommu_groups/<number>/devices/<bdf>
+/// (live: the device's `iommu_group` link), and the type of the group's default domain, the
+/// group's `type` file as drivers/iommu/iommu.c iommu_group_show_type() prints it (Linux >= 5.11):
+/// "DMA" or "DMA-FQ" (DMA translated), "identity" (passthrough), "blocked", "unmanaged" (owned by
+/// a user such as VFIO), "unknown". nullopt type: the input names the group but not its type.
+struct IommuGroup {
+  int number = 0;
+  std::optional<std::string> type;
+};
+
 struct PciFunction {
   std::string bdf;                          ///< domain:bus:device.function
   std::optional<std::uint16_t> vendor_id;
@@ -254,6 +265,11 @@ struct PciFunction {
   Collected<PcieLinkState> link;
   Collected<int> max_read_request_bytes;    ///< DevCtl MaxReadReq (MRRS)
   Collected<bool> relaxed_ordering;         ///< DevCtl Enable Relaxed Ordering (lspci RlxdOrd+)
+  /// ATS extended capability (ID 0x000f) Control register bit 15, Enable (lspci `ATSCtl:
+  /// Enable+`). missing: no ATS capability (not_applicable), or extended space not readable.
+  Collected<bool> ats_enabled;
+  /// missing with not_applicable: the function is in no IOMMU group (no IOMMU translates its DMA).
+  Collected<IommuGroup> iommu_group;
   Collected<FirmwareImage> firmware;
   Collected<NvConfig> nv_config;
   /// The bridge directly above (root port or switch downstream port); nullopt when not known.
@@ -326,6 +342,8 @@ struct Gpu {
   /// CPU over NVLink-C2C (GH200, GB200, GB300, GB10). Absent ("N/A") on PCIe-attached GPUs.
   std::optional<int> memory_numa_node;
   std::vector<GpuNicLink> nics;
+  Collected<bool> ats_enabled;            ///< as PciFunction::ats_enabled, for the GPU's function
+  Collected<IommuGroup> iommu_group;      ///< as PciFunction::iommu_group
   Evidence source;
 };
 
@@ -345,6 +363,17 @@ struct GpuDirectState {
 struct NvidiaDriver {
   std::optional<std::string> version;  ///< "555.42.02"
   std::optional<bool> open_module;     ///< the open GPU kernel module (not the proprietary one)
+};
+
+/// How the IOMMU treats the DMA of host-owned devices by default. From the kernel command line's
+/// IOMMU parameters (/proc/cmdline), dmesg's "iommu: Default domain type:" line (what the kernel
+/// did: it wins over the command line, except an explicit "off", since the line is printed
+/// whether or not an IOMMU driver runs), and the IOMMU groups (none at all: no IOMMU runs).
+/// Per device, the group's type (IommuGroup) is more direct.
+struct IommuState {
+  std::string mode;                     ///< "translated", "passthrough" or "off"
+  std::string decided_by;               ///< "dmesg", "kernel command line" or "iommu groups"
+  std::vector<std::string> parameters;  ///< IOMMU parameters on the command line, as written
 };
 
 /// What re-applies runtime RoCE settings (DCB/QoS, ECN, MaxReadReq: lost at reboot or driver
@@ -399,6 +428,7 @@ struct Snapshot {
   Collected<GpuDirectState> gpudirect;
   Collected<NvidiaDriver> nvidia_driver;  ///< /proc/driver/nvidia/version
   Collected<std::string> kernel_release;  ///< `uname -r` (/proc/sys/kernel/osrelease), "6.8.0-1013-nvidia-64k"
+  Collected<IommuState> iommu;            ///< the host's default IOMMU mode
   Collected<std::vector<std::string>> kernel_modules;
   Collected<std::map<int, int>> numa_cpu_count;  ///< NUMA node -> online CPUs (lscpu / sysfs)
   Collected<PersistenceState> persistence;       ///< boot-time re-apply of runtime settings

@@ -150,6 +150,31 @@ std::optional<DmesgAer> aer(std::string_view m) {
   return std::nullopt;
 }
 
+/// "iommu: Default domain type: Translated " / "... Passthrough (set via kernel command line)".
+std::optional<DmesgIommuDomain> default_domain(std::string_view t) {
+  constexpr std::string_view k = "iommu: Default domain type:";
+  if (!t.starts_with(k)) return std::nullopt;
+  std::string_view rest = text::trim(t.substr(k.size()));
+  DmesgIommuDomain d;
+  constexpr std::string_view k_cmd = "(set via kernel command line)";
+  if (std::size_t p = rest.find(k_cmd); p != std::string_view::npos) {
+    d.set_via_cmdline = true;
+    rest = text::trim(rest.substr(0, p));
+  }
+  if (rest.empty() || rest.find(' ') != std::string_view::npos) return std::nullopt;
+  d.type = std::string(rest);
+  return d;
+}
+
+/// "Adding to iommu group 17" -> 17.
+std::optional<unsigned> iommu_group(std::string_view m) {
+  constexpr std::string_view k = "Adding to iommu group ";
+  if (!m.starts_with(k)) return std::nullopt;
+  std::optional<std::uint64_t> n = text::parse_uint(m.substr(k.size()));
+  if (!n || *n > 1000000) return std::nullopt;
+  return static_cast<unsigned>(*n);
+}
+
 nlohmann::json end_json(const DmesgPcieLinkEnd& e) {
   return {{"speed_gts", e.speed_gts}, {"width_lanes", e.width_lanes}};
 }
@@ -160,12 +185,27 @@ Result<Parsed<DmesgLog>> parse_dmesg(std::string_view text) {
   DmesgLog out;
   std::vector<Warning> warnings;
   std::vector<std::string_view> ls = text::lines(text);
+  bool iommu_lines = false;
   for (std::size_t i = 0; i < ls.size(); ++i) {
-    std::optional<KernelLine> k = kernel_line(ls[i]);
-    if (!k) continue;  // a kernel log holds many other lines: not a warning
-    ++out.kernel_lines;
     const std::size_t line = i + 1;
-    if (std::optional<DmesgPcieBandwidth> b = bandwidth(k->message)) {
+    std::optional<KernelLine> k = kernel_line(ls[i]);
+    if (!k) {
+      // A kernel log holds many other lines: not a warning. Two of them name the IOMMU mode.
+      std::string_view t = strip_prefix(ls[i]);
+      if (std::optional<DmesgIommuDomain> d = default_domain(t)) {
+        d->line = line;
+        out.iommu_default_domain = std::move(*d);
+        iommu_lines = true;
+      } else if (std::optional<std::string_view> c = text::value_after(t, "Kernel command line:")) {
+        out.cmdline = DmesgCmdline{std::string(*c), iommu_from_cmdline(*c), line};
+        iommu_lines = true;
+      }
+      continue;
+    }
+    ++out.kernel_lines;
+    if (std::optional<unsigned> g = iommu_group(k->message)) {
+      out.iommu_groups.push_back({std::string(k->device), *g, line});
+    } else if (std::optional<DmesgPcieBandwidth> b = bandwidth(k->message)) {
       b->device = std::string(k->device);
       b->driver = std::string(k->driver);
       b->line = line;
@@ -184,9 +224,10 @@ Result<Parsed<DmesgLog>> parse_dmesg(std::string_view text) {
       out.aer.push_back(std::move(*a));
     }
   }
-  if (out.kernel_lines == 0)
+  if (out.kernel_lines == 0 && !iommu_lines)
     return rk::unexpected(ErrorKind::malformed_input,
-                          "no kernel log line of the form \"<driver> <domain:bus:dev.fn>: <message>\"");
+                          "no kernel log line of the form \"<driver> <domain:bus:dev.fn>: <message>\", "
+                          "\"iommu: Default domain type: ...\" or \"Kernel command line: ...\"");
   return Parsed<DmesgLog>{std::move(out), std::move(warnings)};
 }
 
@@ -211,7 +252,25 @@ nlohmann::json to_json(const DmesgLog& v) {
                   {"type", a.type},
                   {"source", a.source},
                   {"line", a.line}});
-  return {{"firmware", fw}, {"pcie_bandwidth", bw}, {"aer", ae}, {"kernel_lines", v.kernel_lines}};
+  nlohmann::json groups = nlohmann::json::array();
+  for (const DmesgIommuGroup& g : v.iommu_groups)
+    groups.push_back({{"device", g.device}, {"group", g.group}, {"line", g.line}});
+  nlohmann::json domain = nullptr, cmdline = nullptr;
+  if (v.iommu_default_domain)
+    domain = {{"type", v.iommu_default_domain->type},
+              {"set_via_cmdline", v.iommu_default_domain->set_via_cmdline},
+              {"line", v.iommu_default_domain->line}};
+  if (v.cmdline)
+    cmdline = {{"cmdline", v.cmdline->cmdline},
+               {"iommu_parameters", v.cmdline->iommu.parameters},
+               {"iommu_mode", v.cmdline->iommu.mode},
+               {"line", v.cmdline->line}};
+  nlohmann::json out = {{"firmware", fw}, {"pcie_bandwidth", bw}, {"aer", ae}, {"kernel_lines", v.kernel_lines}};
+  // Only when present: the goldens of logs without IOMMU lines stay as they were.
+  if (!groups.empty()) out["iommu_groups"] = groups;
+  if (!domain.is_null()) out["iommu_default_domain"] = domain;
+  if (!cmdline.is_null()) out["cmdline"] = cmdline;
+  return out;
 }
 
 bool looks_like_dmesg(std::string_view text) {
@@ -219,7 +278,10 @@ bool looks_like_dmesg(std::string_view text) {
   std::size_t seen = 0;
   for (std::string_view l : text::lines(text)) {
     std::optional<KernelLine> k = kernel_line(l);
-    if (!k) continue;
+    if (!k) {
+      if (default_domain(strip_prefix(l))) return true;
+      continue;
+    }
     if (k->message.find("available PCIe bandwidth") != std::string_view::npos ||
         k->message.starts_with("firmware version: ") || k->message.find("PCIe Bus Error") != std::string_view::npos)
       return true;

@@ -17,6 +17,12 @@
 // "AER: Corrected error received: %s", on 6.x "AER: Correctable error message received from
 // %s"). A line may carry a "[ 13.409473]"
 // or "[Sun Dec  1 14:54:40 2024]" stamp or a syslog "May 27 15:47:45 host kernel: " prefix.
+// The IOMMU lines (drivers/iommu/iommu.c, pr_fmt "iommu: "): iommu_subsys_init() prints
+// "Default domain type: %s %s" (older kernels "%s%s") with the type from iommu_domain_type_str()
+// ("Translated" for DMA and DMA-FQ, "Passthrough" for identity, "Blocked", "Unmanaged") and
+// "(set via kernel command line)" when a parameter chose it; iommu_group_add_device() prints
+// "<driver> <BDF>: Adding to iommu group %d". The boot line "Kernel command line: <cmdline>"
+// (init/main.c start_kernel()) holds /proc/cmdline's words.
 #pragma once
 
 #include <cstddef>
@@ -29,6 +35,7 @@
 
 #include "rocekit/core/result.hpp"
 #include "rocekit/parse/common.hpp"
+#include "rocekit/parse/proc_cmdline.hpp"
 
 namespace rk::parse {
 
@@ -69,14 +76,39 @@ struct DmesgAer {
   std::size_t line = 0;
 };
 
+/// "iommu: Default domain type: Translated (set via kernel command line)".
+struct DmesgIommuDomain {
+  std::string type;                 ///< "Translated", "Passthrough", "Blocked", "Unmanaged", "Unknown"
+  bool set_via_cmdline = false;     ///< "(set via kernel command line)"
+  std::size_t line = 0;
+};
+
+/// "pci 0000:41:00.0: Adding to iommu group 17".
+struct DmesgIommuGroup {
+  std::string device;
+  unsigned group = 0;
+  std::size_t line = 0;
+};
+
+/// "Kernel command line: BOOT_IMAGE=... intel_iommu=on".
+struct DmesgCmdline {
+  std::string cmdline;
+  CmdlineIommu iommu;
+  std::size_t line = 0;
+};
+
 struct DmesgLog {
   std::vector<DmesgFirmware> firmware;
   std::vector<DmesgPcieBandwidth> pcie_bandwidth;
   std::vector<DmesgAer> aer;
+  std::optional<DmesgIommuDomain> iommu_default_domain;  ///< the last such line (the latest boot)
+  std::vector<DmesgIommuGroup> iommu_groups;
+  std::optional<DmesgCmdline> cmdline;                   ///< the last "Kernel command line:"
   std::size_t kernel_lines = 0;     ///< lines of the form "<driver> <BDF>: ..." seen
 };
 
-/// Errors when no line has the kernel's "<driver> <BDF>: " form.
+/// Errors when no line has the kernel's "<driver> <BDF>: " form and none is an IOMMU default
+/// domain or "Kernel command line:" line.
 Result<Parsed<DmesgLog>> parse_dmesg(std::string_view text);
 nlohmann::json to_json(const DmesgLog& v);
 bool looks_like_dmesg(std::string_view text);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "rocekit/build/builder.hpp"
 #include "rocekit/build/pci_tree.hpp"
 #include "rocekit/catalog/pcie.hpp"
 #include "rocekit/fix/fix.hpp"
@@ -114,6 +115,178 @@ void eval_acs(const Snapshot& s, const Policy&, Emitter& e) {
                                        ? pair + " share their parent bridge: no port redirects between them"
                                        : "no bridge between " + pair + " redirects peer-to-peer traffic (" + via + ")");
       for (const PciBridge* b : *between) add_evidence(f, b->acs.has_value() ? b->acs.source : b->source);
+    }
+  }
+}
+
+/// Whether the IOMMU translates one device's DMA, and why: its group's type (the most direct
+/// evidence), else no group at all, else the host's default mode.
+struct Translation {
+  std::optional<bool> on;
+  std::string why;      ///< "IOMMU group 41 has type DMA-FQ (translated)", "the host's IOMMU is in passthrough mode (dmesg)"
+  Evidence source;
+  std::string unknown;  ///< why it is not known
+  ReasonKind kind = ReasonKind::none;
+};
+
+Translation translation(const Snapshot& s, const Collected<IommuGroup>& g) {
+  Translation t;
+  std::string group;
+  if (g.has_value()) {
+    group = "IOMMU group " + std::to_string(g->number);
+    if (std::optional<bool> tr = build::group_translates(*g)) {
+      t.on = *tr;
+      t.why = group + " has type " + *g->type + (*tr ? " (translated)" : " (passthrough)");
+      t.source = g.source;
+      return t;
+    }
+  } else if (g.reason_kind == ReasonKind::not_applicable) {
+    t.on = false;
+    t.why = "it is in no IOMMU group";
+    t.source = g.source;
+    return t;
+  }
+  if (s.iommu.has_value()) {
+    t.on = s.iommu->mode == "translated";
+    t.why = (group.empty() ? std::string() : group + ", type not in the input; ") + "the host's IOMMU is in " +
+            s.iommu->mode + " mode (" + s.iommu->decided_by + ")";
+    t.source = s.iommu.source;
+    return t;
+  }
+  t.unknown = s.iommu.reason.empty() ? std::string("the IOMMU mode is not in the input") : s.iommu.reason;
+  t.kind = s.iommu.reason_kind == ReasonKind::none ? ReasonKind::not_captured : s.iommu.reason_kind;
+  return t;
+}
+
+/// ATS of one device: on, off (Enable-, or no ATS capability), or not known.
+struct AtsState {
+  std::optional<bool> on;
+  std::string text;     ///< "ATSCtl Enable-", "no ATS capability"
+  Evidence source;
+  std::string unknown;
+  ReasonKind kind = ReasonKind::none;
+};
+
+AtsState ats(const Collected<bool>& a) {
+  AtsState st;
+  if (a.has_value()) {
+    st.on = *a;
+    st.text = std::string("ATSCtl Enable") + (*a ? "+" : "-");
+    st.source = a.source;
+  } else if (a.reason_kind == ReasonKind::not_applicable) {
+    st.on = false;
+    st.text = "no ATS capability";
+  } else {
+    st.unknown = a.reason.empty() ? std::string("not in the input") : a.reason;
+    st.kind = a.reason_kind == ReasonKind::none ? ReasonKind::not_captured : a.reason_kind;
+  }
+  return st;
+}
+
+void eval_iommu_ats(const Snapshot& s, const Policy&, Emitter& e) {
+  const std::vector<Gpu>* gpus = judged_gpus(s, e);
+  if (!gpus) return;
+  for (const Gpu& g : *gpus) {
+    std::string gs = "gpu" + std::to_string(g.index);
+    std::vector<const GpuNicLink*> near;
+    for (const GpuNicLink& l : g.nics)
+      if (l.relation == "PIX" || l.relation == "PXB") near.push_back(&l);
+    if (g.nics.empty()) {
+      Finding& f = e.unknown(gs, "no NIC in the input to pair " + gs + " with: the RDMA devices and their PCI "
+                                 "addresses are missing (`ls -l /sys/class/infiniband` as sysfs_ib_links.txt, "
+                                 "`ibdev2netdev -v`, or `nvidia-smi topo -m`)");
+      f.reason_kind = ReasonKind::not_captured;
+      continue;
+    }
+    if (near.empty()) {
+      e.not_applicable(gs, "no NIC shares a PCIe switch with " + gs +
+                               ": its GPUDirect traffic crosses the root complex anyway (see gpudirect.gpu-nic-affinity)");
+      continue;
+    }
+    for (const GpuNicLink* l : near) {
+      std::string subject = gs + " <-> " + l->nic;
+      const PciFunction* fn = build::rdma_function(s, l->nic);
+      if (!g.bdf || !fn) {
+        Finding& f = e.unknown(subject, std::string("the PCI address of ") + (!g.bdf ? gs : l->nic) +
+                                            " is not in the input (save `lspci -vvv -D` as root as lspci_vvv@tree.txt, "
+                                            "and `ls -l /sys/class/infiniband` as sysfs_ib_links.txt, or run "
+                                            "`rocekit check` live)");
+        f.reason_kind = ReasonKind::not_captured;
+        continue;
+      }
+      std::string nic = l->nic + " (" + fn->bdf + ")", gpu = gs + " (" + *g.bdf + ")";
+      // GPUDirect RDMA is the NIC's DMA into GPU memory: the NIC's domain decides.
+      Translation nt = translation(s, fn->iommu_group);
+      if (!nt.on) {
+        Finding& f = e.unknown(subject, "whether the IOMMU translates " + nic + "'s DMA is not known: " + nt.unknown);
+        f.reason_kind = nt.kind;
+        f.needs.push_back("proc_cmdline");
+        f.needs.push_back("sysfs_iommu_groups");
+        continue;
+      }
+      if (!*nt.on) {
+        Finding& f = e.pass(subject, "the IOMMU does not translate " + nic + "'s DMA (" + nt.why +
+                                         "): its peer-to-peer requests to " + gpu + " need no translation at the root complex");
+        add_evidence(f, nt.source);
+        continue;
+      }
+      // The GPU's own requests to the NIC (doorbells, GPU-initiated networking) follow its domain.
+      Translation gt = translation(s, g.iommu_group);
+      AtsState na = ats(fn->ats_enabled);
+      std::optional<AtsState> ga;
+      if (gt.on != false) ga = ats(g.ats_enabled);
+      std::vector<std::string> off;
+      if (na.on == false) off.push_back(na.text == "no ATS capability" ? nic + " has no ATS capability" : "ATS is off on " + nic + " (" + na.text + ")");
+      if (ga && ga->on == false) off.push_back(ga->text == "no ATS capability" ? gpu + " has no ATS capability" : "ATS is off on " + gpu + " (" + ga->text + ")");
+      if (!off.empty()) {
+        std::string what = off.front() + (off.size() > 1 ? " and " + off[1] : std::string());
+        Finding& f = e.fail(subject, "the IOMMU translates " + nic + "'s DMA (" + nt.why + ") and " + what +
+                                         ": every peer-to-peer request between " + gpu + " and " + l->nic +
+                                         " goes up to the root complex to be translated instead of across the switch");
+        add_evidence(f, nt.source);
+        if (na.on == false && !na.source.file.empty()) add_evidence(f, na.source);
+        if (ga && ga->on == false && !ga->source.file.empty()) add_evidence(f, ga->source);
+        f.remediation.scope = FixScope::firmware_reboot;
+        bool nic_fix = na.on == false && fn->vendor_id == 0x15b3 && !fn->is_vf.value_or(false);
+        if (nic_fix) {
+          FixStep set = fix::nv_ats_enabled(fn->bdf);
+          f.remediation.commands = {fix::command_line(set), "mstfwreset -d " + fn->bdf + " -y reset"};
+          set.argv = set.check_argv;
+          f.remediation.checks = {fix::command_line(set)};
+        }
+        f.remediation.checks.push_back("lspci -vvv -s " + fn->bdf + " | grep ATSCtl");
+        f.remediation.checks.push_back("cat /sys/kernel/iommu_groups/" +
+                                       (fn->iommu_group.has_value() ? std::to_string(fn->iommu_group->number) : std::string("*")) +
+                                       "/type");
+        f.remediation.notes =
+            std::string(nic_fix ? "ATS_ENABLED (mstflint's mlxconfig database, nv_pci_conf; the firmware must report "
+                                  "nv_pci_cap.ats_supported) makes the NIC offer ATS after a reboot or mstfwreset; the "
+                                  "kernel's IOMMU driver then enables it (ATSCtl Enable+) for a translated domain. The "
+                                  "cost: the NIC caches translations and the IOMMU must invalidate them on every unmap, "
+                                  "and translated requests pass the root complex unchecked, so the host trusts the NIC. "
+                                : "") +
+            "The other way keeps ATS off and stops translating the host's own DMA: boot with `iommu=pt` (x86, Intel "
+            "VT-d or AMD-Vi) or `iommu.passthrough=1` (arm64 SMMU) (Documentation/admin-guide/kernel-parameters.txt; "
+            "the default domain becomes identity, dmesg then says \"Default domain type: Passthrough\"). The cost: "
+            "host drivers' DMA is no longer isolated by the IOMMU (devices given to VMs through VFIO stay translated). "
+            "NVIDIA's Network Operator sets ATS_ENABLED=0 for bare metal, where passthrough is the usual choice.";
+        continue;
+      }
+      const AtsState* unknown = na.on ? (ga && !ga->on ? &*ga : nullptr) : &na;
+      if (unknown) {
+        Finding& f = e.unknown(subject, "the IOMMU translates " + nic + "'s DMA (" + nt.why + ") and ATS of " +
+                                            (unknown == &na ? nic : gpu) + " is not known: " + unknown->unknown);
+        f.reason_kind = unknown->kind;
+        f.needs.push_back("lspci_vvv");
+        continue;
+      }
+      Finding& f = e.pass(subject, "the IOMMU translates " + nic + "'s DMA (" + nt.why + "), and ATS is enabled on " +
+                                       nic + (ga ? " and " + gpu : std::string()) +
+                                       " (ATSCtl Enable+): they cache translations and send translated requests the "
+                                       "switch routes directly");
+      add_evidence(f, nt.source);
+      add_evidence(f, na.source);
+      if (ga) add_evidence(f, ga->source);
     }
   }
 }
@@ -289,6 +462,20 @@ void add_path_rules(std::vector<RuleInfo>& out) {
                  eval_acs, k_any_outcome,
                  "GPU and NIC PCI addresses, and ACSCtl of the bridges between them (lspci -vvv of the whole "
                  "tree as root, or live sysfs config space)"});
+  out.push_back({"pcie.iommu-ats", "No translating IOMMU without ATS on a GPU <-> NIC path", Severity::warning,
+                 "gpu <-> rdma device",
+                 "With the IOMMU translating DMA (default domain DMA or DMA-FQ) and ATS off, every peer-to-peer "
+                 "request between a GPU and a NIC under one PCIe switch carries an untranslated address: it must "
+                 "go up to the root complex to be translated, and GPUDirect RDMA loses the switch's bandwidth and "
+                 "latency. A warning, not an error: the traffic still arrives, and translation is often wanted "
+                 "(DMA isolation, VFIO, confidential computing), so the fix (ATS on, or passthrough) is the "
+                 "operator's trade.",
+                 "Issue #17: the seed's GPUDirect check stops at peermem; with a translating IOMMU and no ATS, "
+                 "P2P traffic is translated at the root complex.",
+                 eval_iommu_ats, k_any_outcome,
+                 "GPU and NIC PCI addresses, the NIC's IOMMU group and its type (/sys/kernel/iommu_groups) or the "
+                 "host's IOMMU mode (/proc/cmdline, dmesg \"Default domain type:\"), and ATSCtl of the NIC and the "
+                 "GPU (lspci -vvv as root, or live sysfs config space)"});
 }
 
 }  // namespace rk::rules
