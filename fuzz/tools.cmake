@@ -26,6 +26,7 @@ set(RK_FUZZ_TOOLS
   mst_status
   devlink_dev_info
   lspci_vvv
+  mlxlink_pcie
   nccl_log
   perftest
   cma_roce_mode

@@ -2,11 +2,14 @@
 // outcome of its expected.json for the same rule and subject (extra findings are allowed).
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "golden.hpp"
+#include "rocekit/core/text.hpp"
 #include "rocekit/model/json.hpp"
 #include "rocekit/pipeline.hpp"
 
@@ -79,6 +82,67 @@ TEST_P(Bundle, SnapshotRoundTripsThroughJson) {
     EXPECT_EQ(a.findings[i].rule, b.findings[i].rule);
     EXPECT_EQ(a.findings[i].subject, b.findings[i].subject);
     EXPECT_EQ(a.findings[i].outcome, b.findings[i].outcome);
+  }
+}
+
+/// Whole-word occurrence of `name` in `line` (mlx5_1 is not in mlx5_10).
+bool names(std::string_view line, const std::string& name) {
+  for (std::size_t p = line.find(name); p != std::string_view::npos; p = line.find(name, p + 1)) {
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    bool left = p == 0 || !word(line[p - 1]);
+    bool right = p + name.size() >= line.size() || !word(line[p + name.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+// Evidence never contradicts its finding: every cited line holds the cited text, and in a file
+// that covers several netdevs or RDMA devices (a system-check report, ibv_devinfo of all
+// devices), the last device named at or above the cited line is the finding's own subject.
+TEST_P(Bundle, EvidenceCitesTheSubjectsOwnLine) {
+  std::filesystem::path dir = test::testdata_dir() / "hosts" / GetParam();
+  Result<Snapshot> snap = load_input(dir);
+  ASSERT_TRUE(snap.has_value()) << snap.error().describe();
+  std::vector<std::string> devices;
+  for (const NetDev& n : snap->netdevs) devices.push_back(n.name);
+  for (const RdmaDevice& r : snap->rdma_devices) devices.push_back(r.name);
+  std::map<std::string, std::vector<std::string>> files;
+  std::size_t checked = 0, judged = 0;
+  for (const Finding& f : rules::evaluate(*snap, default_policy()).findings) {
+    judged += f.outcome == Outcome::pass || f.outcome == Outcome::fail;
+    std::string subject = f.subject.substr(0, f.subject.find('/'));  // "mlx5_0/1": the device
+    for (const Evidence& e : f.evidence) {
+      if (e.line == 0 || e.text.empty() || !std::filesystem::exists(dir / e.file)) continue;
+      auto [it, fresh] = files.try_emplace(e.file);
+      if (fresh) {
+        std::string whole = test::read_file(dir / e.file);
+        for (std::string_view l : text::lines(whole)) it->second.emplace_back(l);
+      }
+      const std::vector<std::string>& ls = it->second;
+      ASSERT_LE(e.line, ls.size()) << f.rule << " " << f.subject << ": " << e.file << ":" << e.line;
+      EXPECT_NE(ls[e.line - 1].find(e.text), std::string::npos)
+          << f.rule << " " << f.subject << ": " << e.file << ":" << e.line << " does not hold \"" << e.text << "\"";
+      ++checked;
+      bool own = std::find(devices.begin(), devices.end(), subject) != devices.end();
+      std::set<std::string> in_file;
+      for (const std::string& l : ls)
+        for (const std::string& d : devices)
+          if (names(l, d)) in_file.insert(d);
+      if (!own || in_file.size() < 2 || !in_file.count(subject)) continue;
+      for (std::size_t k = e.line; k >= 1; --k) {
+        std::vector<std::string> named;
+        for (const std::string& d : devices)
+          if (names(ls[k - 1], d)) named.push_back(d);
+        if (named.empty()) continue;
+        EXPECT_NE(std::find(named.begin(), named.end(), subject), named.end())
+            << f.rule << " on " << f.subject << " cites " << e.file << ":" << e.line << " (\"" << e.text
+            << "\"), which is in the section of " << named.front() << " (line " << k << ")";
+        break;
+      }
+    }
+  }
+  if (judged > 0) {  // a VF's bundle judges nothing
+    EXPECT_GT(checked, 0u) << "no finding cites a line";
   }
 }
 

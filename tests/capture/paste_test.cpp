@@ -170,3 +170,139 @@ TEST(Paste, OneFileOfSevenCommandsIsCheckedLikeTheBundle) {
 
 }  // namespace
 }  // namespace rk::capture
+
+namespace rk::capture {
+namespace {
+
+// Two captures of one netdev that disagree (trust dscp in one, pcp in the other) are a conflict:
+// neither is used, the QoS rules are unknown naming both files, whatever their names' order.
+TEST(Conflict, TwoFilesDisagreeingOnTrustMakeTheQosRulesUnknown) {
+  std::string dscp = test::read_file(test::testdata_dir() / "hosts/netarbiter-eth4-qos-healthy/mlnx_qos@eth4.txt");
+  std::string pcp = dscp;
+  pcp.replace(pcp.find("trust state: dscp"), 17, "trust state: pcp");
+  for (bool dscp_first : {true, false}) {
+    CaptureSet set;
+    set.origin = "mem";
+    set.files.push_back({"mlnx_qos@eth4.txt", dscp_first ? dscp : pcp, ""});
+    set.files.push_back({"qos-after-reboot@eth4.txt", dscp_first ? pcp : dscp, ""});
+    Snapshot s = snapshot_from_capture(set);
+    const NetDev* n = s.find_netdev("eth4");
+    ASSERT_NE(n, nullptr);
+    EXPECT_FALSE(n->qos.has_value());
+    EXPECT_EQ(n->qos.reason_kind, ReasonKind::conflicting);
+    EXPECT_NE(n->qos.reason.find("mlnx_qos@eth4.txt:"), std::string::npos) << n->qos.reason;
+    EXPECT_NE(n->qos.reason.find("qos-after-reboot@eth4.txt:"), std::string::npos) << n->qos.reason;
+    EXPECT_NE(n->qos.reason.find(dscp_first ? "trust dscp vs pcp" : "trust pcp vs dscp"), std::string::npos)
+        << n->qos.reason;
+    bool judged = false;
+    for (const Finding& f : rules::evaluate(s, default_policy(), {"qos.trust-dscp"}).findings)
+      if (f.subject == "eth4") {
+        judged = true;
+        EXPECT_EQ(f.outcome, Outcome::unknown) << f.message;
+        EXPECT_NE(f.message.find("conflicting captures of eth4"), std::string::npos) << f.message;
+      }
+    EXPECT_TRUE(judged);
+  }
+  // The same state twice is no conflict.
+  CaptureSet same;
+  same.origin = "mem";
+  same.files.push_back({"mlnx_qos@eth4.txt", dscp, ""});
+  same.files.push_back({"qos-again@eth4.txt", dscp, ""});
+  Snapshot s = snapshot_from_capture(same);
+  ASSERT_TRUE(s.find_netdev("eth4")->qos.has_value());
+  EXPECT_EQ(s.find_netdev("eth4")->qos->trust, Trust::dscp);
+}
+
+}  // namespace
+}  // namespace rk::capture
+
+namespace rk::capture {
+namespace {
+
+// A pasted `lspci -vv -s 81:00.0 | grep -E 'LnkCap|LnkSta'` (no device header): the prompt names
+// the function, and the link rule judges it, citing the file's LnkSta line.
+TEST(Paste, GrepLnkFragmentIsTiedToThePromptsAddress) {
+  CaptureSet set;
+  set.origin = "mem";
+  set.kind = SourceKind::capture_file;
+  set.files.push_back({"slow-nic.txt", test::read_file(test::testdata_dir() / "corpus/lspci/k8s-runbook-grep-lnk-fragment-81-00-0-downgraded.txt"), ""});
+  Snapshot s = snapshot_from_capture(set);
+  const PciFunction* p = s.find_pci("0000:81:00.0");
+  ASSERT_NE(p, nullptr);
+  ASSERT_TRUE(p->link.has_value()) << p->link.reason;
+  EXPECT_EQ(p->link->status.width_lanes, 4);
+  EXPECT_TRUE(p->link->status.downgraded);
+  bool judged = false;
+  for (const Finding& f : rules::evaluate(s, default_policy(), {"pcie.link-at-capability"}).findings)
+    if (f.subject == "0000:81:00.0") {
+      judged = true;
+      EXPECT_EQ(f.outcome, Outcome::fail) << f.message;
+      ASSERT_FALSE(f.evidence.empty());
+      EXPECT_EQ(f.evidence[0].line, 6u);  // the LnkSta line of the file (3 header lines, the prompt, LnkCap)
+    }
+  EXPECT_TRUE(judged);
+  // Without a prompt or an address in the file name, the fragment cannot be placed: said so.
+  CaptureSet bare;
+  bare.origin = "mem";
+  bare.files.push_back({"lspci_vvv.txt", "\t\tLnkSta:\tSpeed 2.5GT/s (downgraded), Width x4 (downgraded)\n", ""});
+  Snapshot b = snapshot_from_capture(bare);
+  ASSERT_EQ(b.inputs.size(), 1u);
+  EXPECT_EQ(b.inputs[0].status, "ignored");
+  EXPECT_NE(b.inputs[0].messages.at(0).find("cannot tell which PCI address"), std::string::npos) << b.inputs[0].messages.at(0);
+}
+
+}  // namespace
+}  // namespace rk::capture
+
+namespace rk::capture {
+namespace {
+
+// `mst status` and `mlxlink -d /dev/mst/mt4123_pciconf0 --port_type PCIE` pasted together (the CX6
+// OCP3 notes): the MST device is tied to 0000:04:00.0 through mst status, and the link rule fails
+// the Gen1 x4 link of a Gen4 x16 card. Without the mst status, the file says why it is not used.
+TEST(Paste, MlxlinkOnAnMstDeviceIsTiedToItsAddressThroughMstStatus) {
+  std::string mlxlink_whole = test::read_file(test::testdata_dir() / "corpus/mlxlink_pcie/cn-notes-cx6-ocp3-x4-slot-gen1-x4-of-gen4-x16.txt");
+  std::string mlxlink(parse::strip_capture_header(mlxlink_whole).body);
+  mlxlink.replace(0, 5, "$ sudo ");  // "sudo mlxlink ..." as a prompt line
+  std::string mst =
+      "$ sudo mst status\n"
+      "MST modules:\n------------\n    MST PCI module is not loaded\n    MST PCI configuration module loaded\n\n"
+      "MST devices:\n------------\n"
+      "/dev/mst/mt4123_pciconf0         - PCI configuration cycles access.\n"
+      "                                   domain:bus:dev.fn=0000:04:00.0 addr.reg=88 data.reg=92 cr_bar.gw_offset=-1\n"
+      "                                   Chip revision is: 00\n";
+  CaptureSet set;
+  set.origin = "mem";
+  set.kind = SourceKind::capture_file;
+  set.files.push_back({"ocp3.txt", mst + mlxlink, ""});
+  Snapshot s = snapshot_from_capture(set);
+  const PciFunction* p = s.find_pci("0000:04:00.0");
+  ASSERT_NE(p, nullptr);
+  ASSERT_TRUE(p->link.has_value()) << p->link.reason;
+  EXPECT_EQ(p->link->status.speed_gts, 2.5);
+  EXPECT_EQ(p->link->status.width_lanes, 4);
+  EXPECT_EQ(p->link->capability.speed_gts, 16.0);
+  EXPECT_TRUE(p->link->status.downgraded);
+  EXPECT_EQ(p->link.source.file, "ocp3.txt");
+  EXPECT_EQ(p->link.source.text, "Link Speed Active (Enabled)        : 2.5G-Gen 1 (16G-Gen 4)");
+  bool judged = false;
+  for (const Finding& f : rules::evaluate(s, default_policy(), {"pcie.link-at-capability"}).findings)
+    if (f.subject == "0000:04:00.0") {
+      judged = true;
+      EXPECT_EQ(f.outcome, Outcome::fail) << f.message;
+    }
+  EXPECT_TRUE(judged);
+
+  CaptureSet alone;
+  alone.origin = "mem";
+  alone.files.push_back({"ocp3.txt", mlxlink, ""});
+  Snapshot a = snapshot_from_capture(alone);
+  ASSERT_EQ(a.inputs.size(), 1u);
+  EXPECT_EQ(a.inputs[0].status, "ignored");
+  EXPECT_NE(a.inputs[0].messages.at(0).find("/dev/mst/mt4123_pciconf0 is an MST device that no `mst status` of this capture maps"),
+            std::string::npos)
+      << a.inputs[0].messages.at(0);
+}
+
+}  // namespace
+}  // namespace rk::capture

@@ -22,11 +22,38 @@ TEST(LspciVvGolden, CorpusFiles) {
                         "lspci/homelab-host02-cx4-100g-x16-downgraded-x8.txt",
                         "lspci/iommu-list-cx7-vf-speed-unknown-x0.txt",
                         "lspci/oci-h100-lspci-vv-grep-mellanox-flash-recovery.txt",
+                        "lspci/k8s-runbook-grep-lnk-fragment-81-00-0-downgraded.txt",
                         "pcie_path/n1sdp-plx8749-lspci-vvxxx-acs-redirect-on.txt",
                         "pcie_path/ben-blog-pex8747-dsp-03-08-lspci-vvv-acs-cap-all-plus-ctl-all-minus.txt",
                         "pcie_path/rccl547-mi100-cx6-starship-gpp-40-01-1-lspci-vvv-acs-redirect-on-elided.txt"}) {
     test::check_golden(f, run);
   }
+}
+
+// `lspci -vv -s 81:00.0 | grep -E 'LnkCap|LnkSta'`: registers without the device header. One
+// headerless device whose address the caller supplies; indented or not, DevCtl's second line too.
+TEST(LspciVv, GrepFragmentWithoutDeviceHeader) {
+  Result<Parsed<LspciVv>> r = parse_lspci_vv(test::corpus_body("lspci/k8s-runbook-grep-lnk-fragment-81-00-0-downgraded.txt"));
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_TRUE(r->warnings.empty()) << r->warnings.front().message;
+  ASSERT_EQ(r->value.devices.size(), 1u);
+  const LspciDevice& d = r->value.devices[0];
+  EXPECT_TRUE(d.headerless);
+  EXPECT_EQ(d.bdf, "");
+  ASSERT_TRUE(d.link_status.has_value());
+  EXPECT_EQ(d.link_status->speed_gts, 2.5);
+  EXPECT_EQ(d.link_status->width_lanes, 4u);
+  EXPECT_TRUE(d.link_status->speed_downgraded);
+  ASSERT_TRUE(d.link_capability.has_value());
+  EXPECT_EQ(d.link_capability->width_lanes, 8u);
+  Result<Parsed<LspciVv>> flat = parse_lspci_vv(
+      "LnkSta: Speed 8GT/s (ok), Width x8 (downgraded)\n"
+      "DevCtl: CorrErr- NonFatalErr+ FatalErr+ UnsupReq-\n"
+      "MaxPayload 256 bytes, MaxReadReq 512 bytes\n");
+  ASSERT_TRUE(flat.has_value()) << flat.error().message;
+  ASSERT_EQ(flat->value.devices.size(), 1u);
+  EXPECT_EQ(flat->value.devices[0].max_read_request_bytes, 512u);
+  EXPECT_FALSE(parse_lspci_vv("MaxPayload 256 bytes, MaxReadReq 512 bytes\n").has_value());  // nothing to attach it to
 }
 
 // A PCIe switch tree (Arm N1SDP, PLX PEX 8749; lspci -vvxxx): bridges with their bus ranges, the

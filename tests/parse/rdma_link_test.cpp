@@ -23,6 +23,8 @@ nlohmann::json res_json(std::string_view body) {
 
 TEST(RdmaLinkGolden, AllCaptures) {
   rk::test::check_golden("gids/rdma-notes-rdma-link-irdma.txt", link_json);
+  rk::test::check_golden("gids/cn-notes-rdma-link-index-form-6dev-one-ib.txt", link_json);
+  rk::test::check_golden("gids/cn-notes-rdma-link-index-form-cx6dx-eth0-3.txt", link_json);
   rk::test::check_golden("misc/rdma-notes-rdma-res-show.txt", res_json);
 }
 
@@ -39,6 +41,29 @@ TEST(RdmaLink, IrdmaOneDownOneUp) {
   EXPECT_EQ(r->value.ports[0].netdev, "enp23s0f0");
   EXPECT_EQ(r->value.ports[1].state, PortState::active);
   EXPECT_EQ(r->value.ports[1].physical_state, PhysState::link_up);
+}
+
+// The first iproute2 releases: "<dev index>/<port>: <dev>/<port>: ..." (rdma/link.c).
+TEST(RdmaLink, DeviceIndexFormOfOlderIproute2) {
+  Result<Parsed<RdmaLink>> r =
+      parse_rdma_link(rk::test::corpus_body("gids/cn-notes-rdma-link-index-form-6dev-one-ib.txt"));
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_TRUE(r->warnings.empty());
+  ASSERT_EQ(r->value.ports.size(), 6u);
+  EXPECT_EQ(r->value.ports[0].rdma_device, "mlx5_0");
+  EXPECT_EQ(r->value.ports[0].state, PortState::down);
+  EXPECT_EQ(r->value.ports[3].rdma_device, "mlx5_5");
+  EXPECT_EQ(r->value.ports[3].lid, 12u);
+  EXPECT_EQ(r->value.ports[5].rdma_device, "mlx5_1");  // device index 16, as the kernel numbered it
+  EXPECT_EQ(r->value.ports[5].netdev, std::nullopt);
+  Result<Parsed<RdmaLink>> n =
+      parse_rdma_link(rk::test::corpus_body("gids/cn-notes-rdma-link-index-form-cx6dx-eth0-3.txt"));
+  ASSERT_TRUE(n.has_value());
+  ASSERT_EQ(n->value.ports.size(), 4u);
+  EXPECT_EQ(n->value.ports[2].netdev, "eth2");
+  EXPECT_TRUE(looks_like_rdma_link(rk::test::corpus_body("gids/cn-notes-rdma-link-index-form-cx6dx-eth0-3.txt")));
+  // `rdma res` ("0: mlx5_0: pd 2 ...") is not taken for it.
+  EXPECT_FALSE(looks_like_rdma_link("0: mlx5_0: pd 2 cq 3 qp 1 cm_id 0 mr 0 ctx 0\n"));
 }
 
 TEST(RdmaLink, IbPortAndCaps) {

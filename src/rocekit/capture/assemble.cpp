@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "rocekit/build/builder.hpp"
 #include "rocekit/capture/merge.hpp"
@@ -14,6 +15,7 @@
 #include "rocekit/capture/tools.hpp"
 #include "rocekit/core/text.hpp"
 #include "rocekit/parse/common.hpp"
+#include "rocekit/parse/mst_status.hpp"
 #include "rocekit/parse/prompt.hpp"
 
 namespace rk::capture {
@@ -145,6 +147,37 @@ bool is_ignored_name(const std::string& name) {
   return base == "EXPECTED.md" || base == "expected.json" || base == "README.md" || base.starts_with(".");
 }
 
+/// A command a prompt aims at an MST device (`flint -d /dev/mst/mt4125_pciconf0 q`, `mlxlink -d
+/// mt4123_pciconf0 ...`) gets the PCI address that an `mst status` of the same capture gives that
+/// device (its `domain:bus:dev.fn=` line, or the MST column of `mst status -v`). A name two
+/// `mst status` outputs map to different addresses is left as it is.
+template <class Items>
+void name_mst_targets(Items& items) {
+  std::map<std::string, std::string> bdf_of;
+  std::set<std::string> ambiguous;
+  auto add = [&](const std::string& name, const std::string& bdf) {
+    for (const std::string& key : {name, name.substr(name.find_last_of('/') + 1)}) {
+      auto [it, fresh] = bdf_of.try_emplace(key, bdf);
+      if (!fresh && it->second != bdf) ambiguous.insert(key);
+    }
+  };
+  for (const auto& it : items) {
+    if (it.tool != "mst_status") continue;
+    std::string bytes = it.file->bytes;
+    Result<parse::Parsed<parse::MstStatus>> r = parse::parse_mst_status(parse::strip_capture_header(bytes).body);
+    if (!r) continue;
+    for (const parse::MstDevice& d : r->value.mst_devices)
+      if (d.bdf)
+        if (std::optional<std::string> b = normalize_bdf(*d.bdf)) add(d.path, *b);
+    for (const parse::MstPciDevice& d : r->value.pci_devices)
+      if (d.mst && !d.bdf.empty()) add(*d.mst, d.bdf);
+  }
+  for (auto& it : items) {
+    if (it.target.empty() || ambiguous.count(it.target)) continue;
+    if (auto m = bdf_of.find(it.target); m != bdf_of.end()) it.target = m->second;
+  }
+}
+
 }  // namespace
 
 Snapshot snapshot_from_capture(const CaptureSet& set) {
@@ -230,6 +263,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
     }
     items.push_back({&f, tool, target});
   }
+  name_mst_targets(items);
   auto order_of = [](const std::string& tool) { return find_tool(tool)->order; };
   std::stable_sort(items.begin(), items.end(),
                    [&](const Item& a, const Item& b) { return order_of(a.tool) < order_of(b.tool); });

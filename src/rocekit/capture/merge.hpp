@@ -114,6 +114,10 @@ bool is_bdf(const std::string& t);
 std::optional<std::string> netdev_target(Ctx& c, const std::optional<std::string>& printed);
 /// Records that the file cannot be attached to a subject (netdev, RDMA device, PCI address).
 void no_subject(Ctx& c, const std::string& what);
+/// Sets a netdev's QoS state from this file, unless another file already gave a different trust
+/// state or PFC set: then neither is taken (reason_kind conflicting, both files and lines named)
+/// and the rules that need it are unknown, instead of the last file merged winning.
+void set_qos(Ctx& c, NetDev& n, QosState q, const Evidence& source, std::vector<std::string> notes);
 /// The PCI function a per-function file is about: the @target, else the address it prints.
 PciFunction* pci_for_target(Ctx& c, const std::optional<std::string>& printed);
 
@@ -137,6 +141,7 @@ void on_nvidia_version(Ctx& c);
 void on_proc_cmdline(Ctx& c);
 void on_sysfs_iommu_groups(Ctx& c);
 void on_uname(Ctx& c);
+void on_mlxlink_pcie(Ctx& c);
 void on_sysfs_ib_links(Ctx& c);
 void on_cma_roce_mode(Ctx& c);
 void on_ibv_devinfo(Ctx& c);

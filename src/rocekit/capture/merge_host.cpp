@@ -46,10 +46,10 @@ void on_system_checks(Ctx& c) {
       QosState q;
       q.trust = trust_from_string(*i.trust);
       q.trust_source = c.find("trust state", body_from);
-      n.qos.value = q;
-      n.qos.source = q.trust_source;
-      n.qos.notes.push_back("system-check report: trust state only (no DSCP map or PFC)");
-      if (!q.trust) n.qos.notes.push_back("trust state \"" + *i.trust + "\" is neither pcp nor dscp");
+      std::vector<std::string> notes{"system-check report: trust state only (no DSCP map or PFC)"};
+      if (!q.trust) notes.push_back("trust state \"" + *i.trust + "\" is neither pcp nor dscp");
+      Evidence src = q.trust_source;
+      set_qos(c, n, std::move(q), src, std::move(notes));
     }
     if (i.pcie_bdf && i.max_read_request_bytes) {
       if (auto b = normalize_bdf(*i.pcie_bdf)) {

@@ -29,9 +29,7 @@ void on_mlnx_qos(Ctx& c) {
     q.dscp_source = c.find(needle);
   }
   if (q.pfc_enabled) q.pfc_source = c.find("enabled");
-  n.qos.value = std::move(q);
-  n.qos.source = c.find("trust state");
-  n.qos.notes = c.truncation_notes();
+  set_qos(c, n, std::move(q), c.find("trust state"), c.truncation_notes());
 }
 
 void on_ethtool_c(Ctx& c) {

@@ -10,6 +10,7 @@
 #include "rocekit/parse/dmesg.hpp"
 #include "rocekit/parse/flint_query.hpp"
 #include "rocekit/parse/lspci_vv.hpp"
+#include "rocekit/parse/mlxlink_pcie.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
 #include "rocekit/parse/mlxfwmanager.hpp"
 
@@ -223,7 +224,17 @@ void note_group(Ctx& c, const parse::LspciDevice& d) {
 void on_lspci(Ctx& c) {
   auto v = c.take(parse::parse_lspci_vv(c.text.body));
   if (!v) return;
-  for (const parse::LspciDevice& d : v->devices) {
+  for (parse::LspciDevice d : v->devices) {
+    // A fragment without its header (`lspci -vvv -s BDF | grep Lnk`): the file name or the
+    // paste's prompt names the function.
+    if (d.headerless) {
+      std::optional<std::string> bdf = is_bdf(c.target) ? normalize_bdf(c.target) : std::nullopt;
+      if (!bdf) {
+        no_subject(c, "PCI address");
+        continue;
+      }
+      d.bdf = *bdf;
+    }
     // A whole-tree lspci also lists bridges, GPUs, disks: bridges form the PCIe tree, NVIDIA
     // GPUs are placed once every file is read; other non-NVIDIA-networking functions are not
     // audited as NICs.
@@ -241,11 +252,13 @@ void on_lspci(Ctx& c) {
     bool mellanox = d.vendor_id ? text::to_lower(*d.vendor_id) == "15b3" : text::contains(d.name, "Mellanox");
     if (!mellanox && !c.snap.find_pci(d.bdf) && !is_bdf(c.target)) continue;
     PciFunction& p = c.snap.pci(d.bdf);
-    p.source = c.at(d.line);
+    if (!d.headerless || p.source.file.empty()) p.source = c.at(d.line);
     if (d.vendor_id) p.vendor_id = hex_id(d.vendor_id);
     if (d.device_id) p.device_id = hex_id(d.device_id);
-    p.device_name = d.name;
-    p.is_vf = d.is_virtual_function;
+    if (!d.headerless) {
+      p.device_name = d.name;
+      p.is_vf = d.is_virtual_function;
+    }
     p.flash_recovery = d.flash_recovery ||
                        (p.device_id && catalog::Catalog::builtin().is_flash_recovery_id(*p.device_id));
     if (d.numa_node && *d.numa_node >= 0) p.numa_node = static_cast<int>(*d.numa_node);
@@ -283,6 +296,36 @@ void on_lspci(Ctx& c) {
       p.max_read_request_bytes.reason = "the lspci output was filtered (no DevCtl line)";
     }
   }
+}
+
+void on_mlxlink_pcie(Ctx& c) {
+  auto v = c.take(parse::parse_mlxlink_pcie(c.text.body));
+  if (!v) return;
+  if (v->depth && *v->depth != 0) {
+    c.input.status = "unused";
+    c.input.messages.push_back(c.file.name + ": depth " + std::to_string(*v->depth) +
+                               ": a PCIe port above the NIC (mlxlink --depth), not the NIC's own link");
+    return;
+  }
+  PciFunction* p = pci_for_target(c, std::nullopt);
+  if (!p) return no_subject(c, "PCI address");
+  // lspci's registers (MaxPayload too) come first; mlxlink fills the link when lspci is absent.
+  if (p->link.has_value()) return;
+  auto end = [](std::optional<int> gen, std::optional<int> lanes) {
+    PcieLinkEnd e;
+    if (gen) e.speed_gts = parse::pcie_gen_gts(*gen);
+    e.width_lanes = lanes;
+    return e;
+  };
+  PcieLinkState l;
+  l.status = end(v->gen_active, v->width_active);
+  l.capability = end(v->gen_enabled, v->width_enabled);
+  l.status.downgraded = (v->gen_active && v->gen_enabled && *v->gen_active < *v->gen_enabled) ||
+                        (v->width_active && v->width_enabled && *v->width_active < *v->width_enabled);
+  p->link.value = l;
+  p->link.reason.clear();
+  p->link.source = c.at(v->speed_line ? v->speed_line : v->width_line);
+  p->link.notes.push_back("mlxlink: the NIC's active link and the highest it enables; no MaxPayload");
 }
 
 void on_dmesg(Ctx& c) {

@@ -19,6 +19,7 @@
 #include "rocekit/parse/ibv_devinfo.hpp"
 #include "rocekit/parse/ip_link.hpp"
 #include "rocekit/parse/lsmod.hpp"
+#include "rocekit/parse/mlxlink_pcie.hpp"
 #include "rocekit/parse/nvidia_version.hpp"
 #include "rocekit/parse/proc_cmdline.hpp"
 #include "rocekit/parse/sysfs_iommu_groups.hpp"
@@ -84,6 +85,7 @@ const std::vector<Tool>& all_tools() {
       {"mst_status", "mst status -v", parse::looks_like_mst_status, RK_PARSE(parse_mst_status), nullptr, 100, {}},
       {"devlink_dev_info", "devlink dev info", parse::looks_like_devlink_dev_info, RK_PARSE(parse_devlink_dev_info), on_devlink, 100, {}},
       {"lspci_vvv", "lspci -vvv -s <BDF>", parse::looks_like_lspci_vv, RK_PARSE(parse_lspci_vv), on_lspci, 5, {{Section::pci_link, "lspci -vv -s <bdf>"}, {Section::pci_mrrs, "lspci -vv -s <bdf>"}, {Section::pci_ats, "lspci -vvv -s <bdf> (as root)"}}},
+      {"mlxlink_pcie", "mlxlink -d <BDF> --port_type PCIE (mstlink in mstflint)", parse::looks_like_mlxlink_pcie, RK_PARSE(parse_mlxlink_pcie), on_mlxlink_pcie, 50, {}},
       {"nccl_log", "NCCL_DEBUG=INFO output", parse::looks_like_nccl_log, RK_PARSE(parse_nccl_log), on_nccl_log, 100, {}},
       {"perftest", "ib_write_bw and other perftest tools", parse::looks_like_perftest, RK_PARSE(parse_perftest), nullptr, 100, {}},
       {"cma_roce_mode", "cat /sys/kernel/config/rdma_cm/<dev>/ports/<p>/default_roce_mode", parse::looks_like_cma_roce_mode, RK_PARSE(parse_cma_roce_mode), on_cma_roce_mode, 100, {{Section::port_cm_mode, "not captured: read /sys/kernel/config/rdma_cm/<rdma>/ports/<port>/default_roce_mode when it exists; without it the kernel default applies (RoCE v2 on upstream kernels)", true}}},

@@ -80,6 +80,7 @@ std::string_view to_string(ReasonKind v) {
     case ReasonKind::not_requested: return "not_requested";
     case ReasonKind::not_applicable: return "not_applicable";
     case ReasonKind::unreadable: return "unreadable";
+    case ReasonKind::conflicting: return "conflicting";
   }
   return "?";
 }

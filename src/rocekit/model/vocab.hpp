@@ -42,6 +42,7 @@ enum class ReasonKind {
   not_requested,   ///< the caller chose not to read it
   not_applicable,  ///< the question does not arise on this host or device
   unreadable,      ///< present but could not be read or parsed
+  conflicting,     ///< two inputs disagree about it: neither is taken
 };
 
 std::string_view to_string(PortState v);

@@ -192,6 +192,12 @@ struct Registers {
   bool has_lnkcap = false;
 };
 
+/// The PCI Express capability registers register_slot() keeps.
+bool express_register(std::string_view name) {
+  return name == "DevCap" || name == "DevCtl" || name == "LnkCap" || name == "LnkSta" || name == "LnkCap2" ||
+         name == "LnkCtl2";
+}
+
 std::string* register_slot(Registers& r, std::string_view name) {
   if (name == "DevCap") return &r.devcap;
   if (name == "DevCtl") return &r.devctl;
@@ -349,6 +355,29 @@ Result<Parsed<LspciVv>> parse_lspci_vv(std::string_view text) {
     std::string_view t = text::trim(raw);
     if (t.empty()) continue;
     std::size_t indent = indent_of(raw);
+    // A grep'd fragment (`lspci -vvv -s 81:00.0 | grep Lnk`): Express registers and no header.
+    std::size_t colon_at = t.find(':');
+    bool express_key = colon_at != std::string_view::npos && express_register(t.substr(0, colon_at));
+    if ((devs.empty() || devs.back().headerless) && (express_key || (!devs.empty() && t.starts_with("MaxPayload ")))) {
+      if (devs.empty()) {
+        LspciDevice d;
+        d.headerless = true;
+        d.line = i + 1;
+        devs.push_back(std::move(d));
+      }
+      if (express_key) {
+        reg = register_slot(regs, t.substr(0, colon_at));
+        reg->append(std::string(t.substr(colon_at + 1)));
+      } else {  // DevCtl's second line ("MaxPayload 256 bytes, MaxReadReq 4096 bytes") on its own
+        reg = register_slot(regs, "DevCtl");
+        reg->append(" " + std::string(t));
+      }
+      continue;
+    }
+    if (!devs.empty() && devs.back().headerless && reg != nullptr && t.find(':') == std::string_view::npos) {
+      reg->append(" " + std::string(t));  // a register's continuation line ("ClockPM- Surprise- ...")
+      continue;
+    }
     if (indent == 0) {
       std::optional<LspciDevice> d = parse_header(t);
       if (!d && is_hex_dump_line(t)) {
@@ -582,14 +611,22 @@ nlohmann::json to_json(const LspciVv& v) {
 
 bool looks_like_lspci_vv(std::string_view text) {
   std::size_t n = 0;
+  bool fragment = true, link_line = false;  // a headerless grep: only Express register lines
   for (std::string_view l : text::lines(text.substr(0, 8192))) {
     if (++n > 40) break;
+    std::string_view t = text::trim(l);
+    if (!t.empty()) {
+      std::size_t colon = t.find(':');
+      bool reg = colon != std::string_view::npos && express_register(t.substr(0, colon));
+      link_line = link_line || (reg && t.starts_with("Lnk") && text::contains(t, "Speed "));
+      fragment = fragment && (reg || l.front() == ' ' || l.front() == '\t');
+    }
     if (l.empty() || l.front() == ' ' || l.front() == '\t') continue;
     std::size_t sp = l.find(' ');
     if (sp == std::string_view::npos) continue;
     if (normalise_bdf(l.substr(0, sp)) && l.find(": ", sp) != std::string_view::npos) return true;
   }
-  return false;
+  return fragment && link_line;
 }
 
 }  // namespace rk::parse

@@ -105,6 +105,9 @@ struct LspciDevice {
   bool flash_recovery = false;
   bool capabilities_denied = false;  ///< `Capabilities: <access denied>` (not run as root)
   bool full_listing = false;         ///< the block has -vv detail lines (`Control:`), not grep'd
+  /// Express register lines without a device header (`lspci -vvv -s BDF | grep -E 'Lnk|DevCtl'`):
+  /// `bdf` is empty, the file name or the paste's prompt gives the address.
+  bool headerless = false;
 };
 
 struct LspciVv {

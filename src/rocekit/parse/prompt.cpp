@@ -141,6 +141,10 @@ std::optional<PromptCommand> classify(const std::vector<std::string>& a) {
     return std::nullopt;
   }
   if (cmd == "mst" && has_word(a, "status")) return make("mst_status", "");
+  // mlxlink / mstlink: only the PCIe view (the port view is another output rocekit does not read).
+  if ((cmd == "mlxlink" || cmd == "mstlink") &&
+      (option_value(a, "--port_type") == "PCIE" || has_word(a, "--port_type=PCIE")))
+    return make("mlxlink_pcie", option_value(a, "-d", "--device"));
   if (cmd == "devlink" && has_word(a, "dev") && has_word(a, "info")) return make("devlink_dev_info", "");
   if (cmd == "lspci") return make("lspci_vvv", option_value(a, "-s"));
   // `nvidia-smi -L` is pasted above the matrix: the GPU models topo -m does not print.

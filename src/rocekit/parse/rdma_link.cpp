@@ -38,6 +38,19 @@ Result<Parsed<RdmaLink>> parse_rdma_link(std::string_view text) {
     std::vector<std::string_view> w = text::words(ls[li]);
     if (w.empty()) continue;
     RdmaLinkPort p;
+    // The first iproute2 releases (rdma/link.c link_parse_cb, 4.14-4.16) printed
+    // "%u/%u: %s/%u: " (device index/port: name/port:) instead of "link %s/%u ".
+    if (w.size() >= 2 && w[0].ends_with(':') && w[1].ends_with(':')) {
+      std::string idx_dev;
+      std::uint32_t idx_port = 0;
+      std::string_view dp = w[1].substr(0, w[1].size() - 1);
+      if (split_dev_port(w[0].substr(0, w[0].size() - 1), idx_dev, idx_port) &&
+          idx_dev.find_first_not_of("0123456789") == std::string::npos && split_dev_port(dp, p.rdma_device, p.port)) {
+        static constexpr std::string_view k_link = "link";
+        w[0] = k_link;
+        w[1] = dp;
+      }
+    }
     if (w.size() < 2 || w[0] != "link" || !split_dev_port(w[1], p.rdma_device, p.port)) {
       out.warnings.push_back({line, "unrecognised_line", "not a 'link <dev>/<port>' line"});
       continue;
@@ -117,7 +130,8 @@ nlohmann::json to_json(const RdmaLink& v) {
 bool looks_like_rdma_link(std::string_view text) {
   for (std::string_view l : text::lines(text.substr(0, 4096))) {
     std::vector<std::string_view> w = text::words(l);
-    if (w.size() >= 4 && w[0] == "link" && text::contains(w[1], "/") &&
+    bool old_form = w.size() >= 4 && w[0].ends_with(':') && w[1].ends_with(':') && text::contains(w[0], "/");
+    if (w.size() >= 4 && (w[0] == "link" || old_form) && text::contains(w[1], "/") &&
         (w[2] == "state" || w[2] == "subnet_prefix")) {
       return true;
     }

@@ -1,6 +1,7 @@
 // Parsers for iproute2 `rdma` text output:
 //   tool id rdma_link: `rdma link [show]` ->
-//     `link mlx5_0/1 state ACTIVE physical_state LINK_UP netdev ens6`
+//     `link mlx5_0/1 state ACTIVE physical_state LINK_UP netdev ens6`, or in the first iproute2
+//     releases `0/1: mlx5_0/1: state ACTIVE physical_state LINK_UP` (device index/port first)
 //   tool id rdma_res:  `rdma res [show]` -> `0: mlx5_0: pd 2 cq 3 qp 1 cm_id 0 mr 0 ctx 0 srq 2`
 #pragma once
 
