@@ -119,6 +119,7 @@ TEST(SelectHost, AerialTopologyOnlyNicIsUnknownNotDropped) {
   EXPECT_EQ(link->severity, "unknown");
   EXPECT_EQ(find(h, "host.gpu-nic-cross-socket"), nullptr);
   EXPECT_FALSE(h.any_error());
+  EXPECT_TRUE(h.anything_judged());  // GPU0's affinity passes at PIX
 }
 
 // GB200 (testdata/corpus/nvidia_smi_topo, GPU NUMA ID 2/10/18/26, every GPU <-> NIC pair SYS): the
@@ -140,6 +141,12 @@ TEST(SelectHost, GraceTopologyGivesNoPcieSwitchAdvice) {
   for (const char* id : {"host.gpu-nic-cross-socket", "host.gpu-nic-through-cpu", "host.nic-shared-by-gpus"})
     EXPECT_EQ(find(h, id), nullptr) << id;
   EXPECT_FALSE(h.any_error());
+  EXPECT_FALSE(h.anything_judged());  // topology alone: every verdict unknown, no NIC link
   ASSERT_EQ(h.data_paths.size(), 4u);
   EXPECT_EQ(h.data_paths[2].c2c, "GPU NUMA ID 18");
+  // Every NIC at SYS and no NIC NUMA node: no NIC is named for a GPU (GPU 2 is on the other CPU).
+  EXPECT_FALSE(h.data_paths[2].nic.has_value());
+  EXPECT_NE(h.data_paths[2].hops_unknown.find("which NIC hangs off GPU 2's own Grace CPU is not known"), std::string::npos)
+      << h.data_paths[2].hops_unknown;
+  for (const sel::HostNic& n : h.nics) EXPECT_TRUE(n.gpus.empty()) << *n.rdma_device;
 }

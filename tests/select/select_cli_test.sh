@@ -51,6 +51,10 @@ expect host-downgraded 1 'host.pcie-downgraded' -- "$rk" select --host "$root/te
 expect host-from-snapshot 1 '"ratio": 0.26' -- "$rk" select --host "$tmp/h02.json" -f json
 expect host-cross-socket 1 'host.gpu-nic-cross-socket' -- "$rk" select --host "$root/testdata/hosts/tf-gdr-k40-cx3-cross-socket" -f markdown
 expect host-json 1 '"schema": "rocekit-select-host/1"' -- "$rk" select --host "$root/testdata/hosts/tf-gdr-k40-cx3-cross-socket" -f json
+# A Grace topology alone (GB200: every verdict unknown, no NIC link): not judged, exit 3, never 0.
+mkdir -p "$tmp/gb200"
+cp "$root/testdata/corpus/nvidia_smi_topo/gb200-4gpu-8nic-all-sys-gpu-numa-id-topo-m.txt" "$tmp/gb200/nvidia_smi_topo.txt"
+expect host-grace-not-judged 3 'rocekit: not judged: no NIC' -- "$rk" select --host "$tmp/gb200"
 
 expect catalog-list 0 'connectx-7' -- "$rk" catalog list
 expect catalog-list-json 0 '"key": "bluefield-3-dpu"' -- "$rk" catalog list -f json

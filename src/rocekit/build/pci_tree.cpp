@@ -175,12 +175,18 @@ std::optional<std::string> c2c_coupling(const Gpu& g) {
 
 const GpuNicLink* gpudirect_nic(const Snapshot& s, const Gpu& g) {
   const GpuNicLink* best = closest_nic(g);
-  if (best && c2c_coupling(g) && g.numa_node)
-    for (const GpuNicLink& l : g.nics) {
-      const PciFunction* fn = rdma_function(s, l.nic);
-      if (fn && fn->numa_node == g.numa_node) return &l;
-    }
-  return best;
+  if (!best || !c2c_coupling(g)) return best;
+  bool numa_known = false;
+  for (const GpuNicLink& l : g.nics) {
+    const PciFunction* fn = rdma_function(s, l.nic);
+    if (!fn || !fn->numa_node) continue;
+    numa_known = true;
+    if (g.numa_node && fn->numa_node == g.numa_node) return &l;
+  }
+  // No NIC on the GPU's CPU: the closest one, across the CPU-to-CPU link. PHB/NODE: within the
+  // GPU's NUMA node. Otherwise (SYS, NUMA nodes unknown) which NIC it uses is not known.
+  if (numa_known || relation_rank(best->relation) <= relation_rank("NODE")) return best;
+  return nullptr;
 }
 
 std::optional<std::vector<const PciBridge*>> bridges_between(const std::vector<const PciBridge*>& a,

@@ -32,7 +32,8 @@ const GpuNicLink* closest_nic(const Gpu& g);
 std::optional<std::string> c2c_coupling(const Gpu& g);
 
 /// The NIC a GPU's GPUDirect RDMA uses: the closest by relation; on a Grace GPU (c2c_coupling),
-/// the first NIC on the GPU's own CPU when the NICs' NUMA nodes are known. nullptr without NICs.
+/// the first NIC on the GPU's own CPU when the NICs' NUMA nodes are known, and nullptr when they
+/// are not and nvidia-smi puts every NIC at SYS (no NIC can be named). nullptr without NICs.
 const GpuNicLink* gpudirect_nic(const Snapshot& s, const Gpu& g);
 
 /// The PCI function of an RDMA device, when the snapshot ties the device to an address it holds.

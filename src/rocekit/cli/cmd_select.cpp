@@ -55,7 +55,12 @@ void run_select(Context& ctx, const SelectOptions& o) {
     if (!snap) return report_error(ctx, snap.error());
     select::HostJudgement h = select::judge_host(*snap, *cat);
     if (!write_output(ctx, o.output, select::render(h, to_format(o.format)))) return;
-    if (h.any_error()) ctx.exit_code = ExitCode::findings;
+    if (h.any_error()) {
+      ctx.exit_code = ExitCode::findings;
+    } else if (!h.anything_judged()) {
+      ctx.err << "rocekit: not judged: no NIC's PCIe link is known and no GPU data path rule passed or failed\n";
+      ctx.exit_code = ExitCode::not_judged;
+    }
     return;
   }
   Result<select::Description> d =

@@ -98,7 +98,10 @@ std::vector<DataPath> data_paths(const Snapshot& s, const Policy& policy) {
       fn = build::rdma_function(s, l->nic);
       if (fn) row.nic_bdf = fn->bdf;
     }
-    if (!l) row.hops_unknown = "no NIC in the topology";
+    if (!l && !g.nics.empty())
+      row.hops_unknown = "which NIC hangs off GPU " + std::to_string(g.index) +
+                         "'s own Grace CPU is not known: the NICs' NUMA nodes are not in the input (add `lspci -vvv -D`)";
+    else if (!l) row.hops_unknown = "no NIC in the topology";
     else if (!g.bdf || !fn) row.hops_unknown = "the PCI address of " + (!g.bdf ? "GPU " + std::to_string(g.index) : l->nic) + " is not in the input";
     else add_hops(s, g, *fn, row);
     std::string gs = "gpu" + std::to_string(g.index);

@@ -22,6 +22,13 @@ bool HostJudgement::any_error() const {
   return std::any_of(advice.begin(), advice.end(), [](const HostAdvice& a) { return a.severity == "error"; });
 }
 
+bool HostJudgement::anything_judged() const {
+  for (const rules::DataPath& p : data_paths)
+    for (const rules::PathVerdict& v : p.verdicts)
+      if (v.outcome == Outcome::pass || v.outcome == Outcome::fail) return true;
+  return std::any_of(nics.begin(), nics.end(), [](const HostNic& n) { return n.link_status.has_value(); });
+}
+
 namespace {
 
 std::optional<int> gen_of(const std::optional<double>& gts) {

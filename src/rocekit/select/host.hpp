@@ -60,6 +60,9 @@ struct HostJudgement {
   std::vector<rules::DataPath> data_paths;
   std::vector<HostAdvice> advice;
   bool any_error() const;
+  /// Whether anything was judged: a NIC's PCIe link is known, or a path rule passed or failed
+  /// on some GPU. Without it, no error is no verdict (`select --host` exits 3).
+  bool anything_judged() const;
 };
 
 HostJudgement judge_host(const Snapshot& snapshot, const catalog::Catalog& catalog);
