@@ -34,6 +34,9 @@ set(RK_FUZZ_TOOLS
   sysfs_hw_counters
   sysfs_counters
   sysfs_traffic_class
+  cma_roce_tos
+  nccl_conf
+  app_env
   ip_link
   lsmod
   persistence

@@ -154,7 +154,7 @@ INSTANTIATE_TEST_SUITE_P(Hosts, Bundle, ::testing::ValuesIn(bundle_names()),
                            return n;
                          });
 
-TEST(Bundles, AllFourteenArePresent) { EXPECT_EQ(bundle_names().size(), 14u); }
+TEST(Bundles, AllSixteenArePresent) { EXPECT_EQ(bundle_names().size(), 16u); }
 
 }  // namespace
 }  // namespace rk

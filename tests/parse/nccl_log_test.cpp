@@ -1,5 +1,7 @@
 #include "rocekit/parse/nccl_log.hpp"
 
+#include <map>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -12,14 +14,40 @@ constexpr const char* k_gdr = "misc/do-nccl-info-channels-gdrdma-ok.txt";
 constexpr const char* k_nogdr = "misc/do-nccl-info-channels-no-gdrdma.txt";
 constexpr const char* k_warn = "misc/do-nccl-warn-ib-completion-errors.txt";
 constexpr const char* k_host = "../hosts/h100-nccl-gdrdma-in-use/nccl_log.txt";
+constexpr const char* k_moc1 = "nccl_log/moc-h100-roce-allreduce-1gpu-per-node-gid3-gdr-0-net-ib-1-index.txt";
+constexpr const char* k_moc4 = "nccl_log/moc-h100-roce-sendrecv-4gpu-per-node-gdrdma-shared-pxn-p2p-direct-pointer.txt";
+constexpr const char* k_pxb = "nccl_log/nccltests293-a100-hdr-gdr-level-2-printed-as-pxb-no-gdrdma-nps4.txt";
+constexpr const char* k_sys = "nccl_log/nccltests293-a100-hdr-gdr-level-sys-forced-gdrdma-over-sys-path.txt";
 
 TEST(NcclLogGolden, CorpusAndHost) {
-  for (const char* p : {k_gdr, k_nogdr, k_warn, k_host}) {
+  for (const char* p : {k_gdr, k_nogdr, k_warn, k_host, k_moc1, k_moc4, k_pxb, k_sys}) {
     rk::test::check_golden(p, [](std::string_view body) -> nlohmann::json {
       auto r = parse_nccl_log(body);
       if (!r) return {{"error", r.error().message}};
       return {{"value", to_json(r->value)}, {"warnings", warnings_to_json(r->warnings)}};
     });
+  }
+}
+
+// What NCCL read from its environment ("<NAME> set by environment to <value>[.]", param.cc) and
+// the network it chose ("Using network IB", init.cc).
+TEST(NcclLog, EnvironmentEchoesAndNetwork) {
+  auto r = parse_nccl_log(rk::test::corpus_body(k_moc1));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->value.network, "IB");
+  std::map<std::string, std::string> env;
+  for (const NcclEnvEcho& e : r->value.env) env[e.name] = e.value;
+  EXPECT_EQ(env["NCCL_SOCKET_IFNAME"], "eno7np0");
+  EXPECT_EQ(env["NCCL_IB_DISABLE"], "0");  // "... set by environment to 0." without the dot
+  EXPECT_EQ(env["NCCL_IB_GID_INDEX"], "3");
+  EXPECT_EQ(env["NCCL_ALGO"], "RING");
+  auto pxb = parse_nccl_log(rk::test::corpus_body(k_pxb));
+  ASSERT_TRUE(pxb);
+  EXPECT_EQ(pxb->value.network, "IBext_v8");
+  for (const NcclEnvEcho& e : pxb->value.env) {
+    if (e.name == "NCCL_NET_GDR_LEVEL") {
+      EXPECT_EQ(e.value, "PXB");  // NCCL_NET_GDR_LEVEL=2, printed as its name
+    }
   }
 }
 
@@ -82,7 +110,7 @@ TEST(NcclLog, UsingAndGdrLinesCrlfGarbled) {
 }
 
 TEST(NcclLog, LooksLike) {
-  for (const char* p : {k_gdr, k_nogdr, k_warn, k_host}) {
+  for (const char* p : {k_gdr, k_nogdr, k_warn, k_host, k_moc1, k_moc4, k_pxb, k_sys}) {
     EXPECT_TRUE(looks_like_nccl_log(rk::test::corpus_body(p))) << p;
   }
   EXPECT_FALSE(looks_like_nccl_log(rk::test::corpus_body("misc/do-nccl-lsmod-grep-nvid-peermem.txt")));

@@ -109,6 +109,8 @@ void fill_reasons(Snapshot& s) {
       default_reason(p.state, r(Section::port_state));
       default_reason(p.gids, r(Section::port_gids));
       default_reason(p.default_roce_mode, r(Section::port_cm_mode));
+      default_reason(p.default_roce_tos, r(Section::port_cm_tos));
+      default_reason(p.global_traffic_class, r(Section::port_traffic_class));
       default_reason(p.counters, r(Section::port_counters));
     }
   for (PciFunction& p : s.pci_functions) {
@@ -138,6 +140,10 @@ void fill_reasons(Snapshot& s) {
   default_reason(s.nvidia_driver, gap_reason(s, Section::host_nvidia_driver));
   default_reason(s.kernel_release, gap_reason(s, Section::host_kernel_release));
   default_reason(s.persistence, gap_reason(s, Section::host_persistence));
+  default_reason(s.app_settings, gap_reason(s, Section::host_app_settings));
+  if (!s.nccl_run.has_value() && s.nccl_run.reason.empty())
+    s.nccl_run.set_missing("not captured: no NCCL_DEBUG=INFO log of a job on this host (save it as nccl_log.txt)",
+                           ReasonKind::not_captured, "nccl_log");
   // No capture tool shows it: the CPU count per NUMA node is read by live collection only.
   default_reason(s.numa_cpu_count, Missing{"not captured (CPU count per NUMA node comes from live collection)", ReasonKind::not_captured, {}});
 }

@@ -18,6 +18,10 @@
 #include "rocekit/model/snapshot.hpp"
 #include "rocekit/parse/common.hpp"
 
+namespace rk::parse {
+struct NcclLog;
+}
+
 namespace rk::capture {
 
 /// IOMMU facts gathered from several files; apply_iommu writes them into the snapshot.
@@ -133,6 +137,10 @@ void on_sysfs_ecn(Ctx& c);
 void on_ip_link(Ctx& c);
 void on_system_checks(Ctx& c);
 void on_nccl_log(Ctx& c);
+void on_app_env(Ctx& c);
+/// The NCCL log's run facts (network, HCAs, NET channels, "set by environment" values).
+void merge_nccl_run(Ctx& c, const parse::NcclLog& v);
+void on_nccl_conf(Ctx& c);
 void on_persistence(Ctx& c);
 void on_lsmod(Ctx& c);
 void on_topo(Ctx& c);
@@ -144,6 +152,8 @@ void on_uname(Ctx& c);
 void on_mlxlink_pcie(Ctx& c);
 void on_sysfs_ib_links(Ctx& c);
 void on_cma_roce_mode(Ctx& c);
+void on_cma_roce_tos(Ctx& c);
+void on_sysfs_traffic_class(Ctx& c);
 void on_ibv_devinfo(Ctx& c);
 void on_show_gids(Ctx& c);
 void on_ibdev2netdev(Ctx& c);

@@ -10,6 +10,7 @@
 #include "rocekit/parse/proc_cmdline.hpp"
 #include "rocekit/parse/sysfs_iommu_groups.hpp"
 #include "rocekit/parse/uname.hpp"
+#include "rocekit/parse/app_env.hpp"
 #include "rocekit/parse/nccl_log.hpp"
 #include "rocekit/parse/nvidia_smi_topo.hpp"
 #include "rocekit/parse/persistence.hpp"
@@ -125,10 +126,66 @@ void on_nccl_log(Ctx& c) {
     g.dmabuf_available = true;
     if (!g.gdrdma_in_use.value_or(false)) ev = c.at(v->dmabuf_line);
   }
+  merge_nccl_run(c, *v);
   if (!g.gdrdma_in_use.has_value() && !g.dmabuf_available) return;
   c.snap.gpudirect.value = g;
   c.snap.gpudirect.reason.clear();
   c.snap.gpudirect.source = ev;
+}
+
+namespace {
+
+/// Settings of one file into the snapshot's app_settings, in file order.
+void add_settings(Ctx& c, const parse::AppEnv& v, const std::string& origin) {
+  AppSettings a = c.snap.app_settings.value.value_or(AppSettings{});
+  for (const parse::AppAssignment& s : v.assignments) {
+    if (!s.effective) continue;  // nccl.conf lines NCCL reads as another name (warned)
+    a.settings.push_back({s.name, s.value, origin, s.conditional, s.literal, c.at(s.line)});
+  }
+  c.snap.app_settings.value = std::move(a);
+  c.snap.app_settings.reason.clear();
+  if (c.snap.app_settings.source.file.empty()) c.snap.app_settings.source = c.whole();
+}
+
+}  // namespace
+
+void merge_nccl_run(Ctx& c, const parse::NcclLog& v) {
+  NcclRun r = c.snap.nccl_run.value.value_or(NcclRun{});
+  if (!r.version) r.version = v.version;
+  if (!r.network && v.network) {
+    r.network = v.network;
+    r.network_source = c.at(v.network_line);
+  }
+  if (r.hcas.empty() && !v.ib_devices.empty()) {
+    for (const parse::NcclIbDevice& d : v.ib_devices)
+      r.hcas.push_back({d.rdma_device, d.port ? std::optional<int>(static_cast<int>(*d.port)) : std::nullopt, d.link_layer});
+    r.hcas_source = c.find(" Using [");
+  }
+  for (const parse::NcclChannel& ch : v.channels) {
+    if (!ch.transport.starts_with("NET/")) continue;
+    if (r.channel_source.file.empty()) r.channel_source = c.at(ch.line);
+    ++r.net_channels;
+    if (ch.gdrdma) ++r.gdrdma_channels;
+  }
+  c.snap.nccl_run.value = std::move(r);
+  c.snap.nccl_run.reason.clear();
+  if (c.snap.nccl_run.source.file.empty()) c.snap.nccl_run.source = c.whole();
+  if (!v.env.empty()) {
+    parse::AppEnv echoes;
+    for (const parse::NcclEnvEcho& e : v.env) echoes.assignments.push_back({e.name, e.value, e.line, false, true, true});
+    add_settings(c, echoes, "nccl log");
+  }
+}
+
+void on_app_env(Ctx& c) {
+  auto v = c.take(parse::parse_app_env(c.text.body));
+  if (v) add_settings(c, *v, "environment");
+}
+
+void on_nccl_conf(Ctx& c) {
+  auto v = c.take(parse::parse_nccl_conf(c.text.body));
+  // nccl_conf@user.txt: ~/.nccl.conf or $NCCL_CONF_FILE; otherwise /etc/nccl.conf.
+  if (v) add_settings(c, *v, c.target == "user" ? "user nccl.conf" : "/etc/nccl.conf");
 }
 
 void on_persistence(Ctx& c) {

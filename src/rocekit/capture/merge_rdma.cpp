@@ -40,6 +40,36 @@ void on_cma_roce_mode(Ctx& c) {
   p.default_roce_mode.source = c.at(r.line);
 }
 
+void on_cma_roce_tos(Ctx& c) {
+  auto v = c.take(parse::parse_cma_roce_tos(c.text.body));
+  if (!v) return;
+  for (const parse::RoceTosReading& r : v->readings) {
+    std::string dev = r.rdma_device.value_or(c.target);
+    if (dev.empty()) return no_subject(c, "RDMA device");
+    RdmaPort& p = build::rdma_port(c.snap.rdma(dev), static_cast<int>(r.port.value_or(1)));
+    p.default_roce_tos.value = static_cast<int>(r.tos);
+    p.default_roce_tos.source = c.at(r.line);
+  }
+}
+
+void on_sysfs_traffic_class(Ctx& c) {
+  auto v = c.take(parse::parse_sysfs_traffic_class(c.text.body));
+  if (!v) return;
+  std::string dev = v->rdma_device.value_or(c.target);
+  if (dev.empty()) return no_subject(c, "RDMA device");
+  RdmaPort& p = build::rdma_port(c.snap.rdma(dev), static_cast<int>(v->port.value_or(1)));
+  Evidence ev = c.find("tclass=");
+  if (!ev.line) ev = c.find("traffic_class");
+  if (v->traffic_class) {
+    p.global_traffic_class.value = static_cast<int>(*v->traffic_class);
+  } else {
+    p.global_traffic_class.set_missing("no global traffic class is set (" + dev + " tc/" +
+                                           std::to_string(p.port) + "/traffic_class reads back empty)",
+                                       ReasonKind::not_applicable);
+  }
+  p.global_traffic_class.source = ev;
+}
+
 void on_ibv_devinfo(Ctx& c) {
   auto v = c.take(parse::parse_ibv_devinfo(c.text.body));
   if (!v) return;

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rocekit/capture/merge.hpp"
+#include "rocekit/parse/app_env.hpp"
 #include "rocekit/parse/cma_roce_mode.hpp"
 #include "rocekit/parse/devlink_dev_info.hpp"
 #include "rocekit/parse/dmesg.hpp"
@@ -92,7 +93,10 @@ const std::vector<Tool>& all_tools() {
       {"sysfs_ecn", "grep -r -H . /sys/class/net/<netdev>/ecn", parse::looks_like_sysfs_ecn, RK_PARSE(parse_sysfs_ecn), on_sysfs_ecn, 100, {{Section::netdev_ecn, "/sys/class/net/<netdev>/ecn"}}},
       {"sysfs_hw_counters", "grep -r -H . /sys/class/infiniband/<dev>/ports/*/hw_counters", parse::looks_like_sysfs_hw_counters, RK_PARSE(parse_sysfs_hw_counters), on_sysfs_counters, 100, {{Section::port_counters, "not captured (no hw_counters, show_counters or rdma statistic)", true}}},
       {"sysfs_counters", "grep -r -H . /sys/class/infiniband/<dev>/ports/*/counters", parse::looks_like_sysfs_counters, RK_PARSE(parse_sysfs_counters), on_sysfs_counters, 100, {}},
-      {"sysfs_traffic_class", "cat /sys/class/infiniband/<dev>/tc/<port>/traffic_class", parse::looks_like_sysfs_traffic_class, RK_PARSE(parse_sysfs_traffic_class), nullptr, 100, {}},
+      {"sysfs_traffic_class", "grep -H . /sys/class/infiniband/<dev>/tc/<port>/traffic_class", parse::looks_like_sysfs_traffic_class, RK_PARSE(parse_sysfs_traffic_class), on_sysfs_traffic_class, 100, {{Section::port_traffic_class, "not captured: read /sys/class/infiniband/<rdma>/tc/<port>/traffic_class (MLNX_OFED/DOCA-OFED; absent with the inbox driver)", true}}},
+      {"cma_roce_tos", "grep -H . /sys/kernel/config/rdma_cm/<dev>/ports/<p>/default_roce_tos", parse::looks_like_cma_roce_tos, RK_PARSE(parse_cma_roce_tos), on_cma_roce_tos, 100, {{Section::port_cm_tos, "not captured: read /sys/kernel/config/rdma_cm/<rdma>/ports/<port>/default_roce_tos when it exists (cma_roce_tos -d <rdma> creates it)", true}}},
+      {"nccl_conf", "cat /etc/nccl.conf (nccl_conf@user.txt: ~/.nccl.conf or $NCCL_CONF_FILE)", parse::looks_like_nccl_conf, RK_PARSE(parse_nccl_conf), on_nccl_conf, 100, {}},
+      {"app_env", "env | grep -E '^(NCCL|UCX)_', or the job script", parse::looks_like_app_env, RK_PARSE(parse_app_env), on_app_env, 100, {{Section::host_app_settings, "not captured: save the job's environment (`env | grep -E '^(NCCL|UCX)_'` as app_env.txt, or the job script), /etc/nccl.conf as nccl_conf.txt, or an NCCL_DEBUG=INFO log", true}}},
       {"ip_link", "ip -s -s link show dev <netdev>", parse::looks_like_ip_link, RK_PARSE(parse_ip_link), on_ip_link, 100, {{Section::netdev_mtu, "ip link / sysfs mtu"}, {Section::netdev_operstate, "ip link"}}},
       {"lsmod", "lsmod", parse::looks_like_lsmod, RK_PARSE(parse_lsmod), on_lsmod, 100, {{Section::host_modules, "lsmod"}, {Section::host_gpudirect, "not captured (no lsmod, /sys/kernel/mm/memory_peers or NCCL log)", true}}},
       {"persistence", "rocekit-capture --list-persistence", parse::looks_like_persistence, RK_PARSE(parse_persistence), on_persistence, 100, {{Section::host_persistence, "rocekit-capture --list-persistence"}}},

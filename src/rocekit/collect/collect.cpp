@@ -14,6 +14,7 @@
 #include "rocekit/collect/pci_vpd.hpp"
 #include "rocekit/collect/pcie_config.hpp"
 #include "rocekit/collect/persistence.hpp"
+#include "rocekit/parse/app_env.hpp"
 #include "rocekit/collect/pci_tree.hpp"
 #include "rocekit/collect/sysfs_util.hpp"
 #include "rocekit/core/text.hpp"
@@ -335,6 +336,74 @@ void read_cm_mode(const HostView& host, const std::string& dev, RdmaPort& port) 
   set_value(port.default_roce_mode, build::cm_roce_mode_sysfs(*m), ev(file, *m));
 }
 
+/// rdma_cm configfs default_roce_tos, read only where the device directory already exists (as
+/// default_roce_mode: creating it is a write).
+void read_cm_tos(const HostView& host, const std::string& dev, RdmaPort& port) {
+  std::string dir = "/sys/kernel/config/rdma_cm/" + dev;
+  std::string file = dir + "/ports/" + std::to_string(port.port) + "/default_roce_tos";
+  if (!host.exists(dir)) {
+    port.default_roce_tos.set_missing(dir + " does not exist (rocekit does not create it: that is a write); "
+                                      "rdma_cm then uses ToS 0 for connections that set none",
+                                      ReasonKind::not_present);
+    return;
+  }
+  Result<std::string> t = host.read_text(file);
+  if (!t) return set_failed(port.default_roce_tos, t.error());
+  std::optional<std::uint64_t> n = text::parse_uint(text::trim(*t));
+  if (!n || *n > 255) {
+    port.default_roce_tos.set_missing(file + ": not a ToS byte: " + *t, ReasonKind::unreadable);
+    return;
+  }
+  set_value(port.default_roce_tos, static_cast<int>(*n), ev(file, *t));
+}
+
+/// MLNX_OFED / DOCA-OFED tc/<port>/traffic_class: "Global tclass=N" when set, empty when not
+/// (mlx5_ib traffic_class_show); absent with the inbox driver.
+void read_traffic_class(const HostView& host, const std::string& dev, RdmaPort& port) {
+  std::string file = "/sys/class/infiniband/" + dev + "/tc/" + std::to_string(port.port) + "/traffic_class";
+  if (!host.exists(file)) {
+    port.global_traffic_class.set_missing(file + " not present (inbox mlx5 driver has no global traffic class)",
+                                          ReasonKind::not_applicable);
+    return;
+  }
+  Result<std::string> t = host.read_text(file);
+  if (!t) return set_failed(port.global_traffic_class, t.error());
+  std::string_view first = text::lines(*t).empty() ? std::string_view() : text::trim(text::lines(*t).front());
+  if (!text::starts_with(first, "Global tclass=")) {
+    port.global_traffic_class.set_missing("no global traffic class is set (" + file + " shows no \"Global tclass=\")",
+                                          ReasonKind::not_applicable);
+    port.global_traffic_class.source = ev(file, *t);
+    return;
+  }
+  std::optional<std::uint64_t> n = text::parse_uint(text::trim(first.substr(14)));
+  if (!n || *n > 255) {
+    port.global_traffic_class.set_missing(file + ": not a ToS byte: " + std::string(first), ReasonKind::unreadable);
+    return;
+  }
+  set_value(port.global_traffic_class, static_cast<int>(*n), ev(file, std::string(first)));
+}
+
+/// /etc/nccl.conf: what NCCL applies on this host to every job that does not set the variable
+/// itself. A job's environment is not the collector's to read: it stays a capture input.
+void read_app_settings(const HostView& host, Snapshot& s) {
+  const std::string file = "/etc/nccl.conf";
+  if (!host.exists(file)) {
+    s.app_settings.set_missing("no /etc/nccl.conf on the host, and a job's environment is not read live: give the "
+                               "job's `env | grep -E '^(NCCL|UCX)_'` or its script as a capture file app_env.txt",
+                               ReasonKind::not_captured, "app_env");
+    return;
+  }
+  Result<std::string> t = host.read_text(file);
+  if (!t) return set_failed(s.app_settings, t.error());
+  AppSettings a;
+  if (Result<parse::Parsed<parse::AppEnv>> r = parse::parse_nccl_conf(*t))
+    for (const parse::AppAssignment& x : r->value.assignments)
+      if (x.effective)  // a name with a space or `export ` is another variable to NCCL
+        a.settings.push_back({x.name, x.value, "/etc/nccl.conf", false, true, Evidence{file, x.line, x.name + "=" + x.value}});
+  s.app_settings.value = std::move(a);
+  s.app_settings.source = Evidence{file, 0, ""};
+}
+
 RdmaDevice read_rdma(const HostView& host, const std::string& name, const Snapshot& s,
                      bool counters) {
   std::string base = "/sys/class/infiniband/" + name;
@@ -404,6 +473,8 @@ RdmaDevice read_rdma(const HostView& host, const std::string& name, const Snapsh
       p.counters.set_missing("not read in this snapshot (rocekit exporter reads counters per scrape)",
                              ReasonKind::not_requested);
     read_cm_mode(host, name, p);
+    read_cm_tos(host, name, p);
+    read_traffic_class(host, name, p);
     d.ports.push_back(std::move(p));
   }
   std::sort(d.ports.begin(), d.ports.end(), [](const RdmaPort& a, const RdmaPort& b) { return a.port < b.port; });
@@ -845,6 +916,9 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   read_host(host, s, nvidia_gpus);
   read_pci_tree(host, s, needs_root);
   s.persistence = read_persistence(host);
+  read_app_settings(host, s);
+  s.nccl_run.set_missing("not read live: NCCL reports what it used in a job's NCCL_DEBUG=INFO log (give it as a "
+                         "capture file nccl_log.txt)", ReasonKind::not_applicable, "nccl_log");
   note_unreadable(s, needs_root);
   return s;
 }

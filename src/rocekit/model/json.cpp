@@ -32,6 +32,8 @@ nlohmann::json snapshot_to_json(const Snapshot& s) {
   j["kernel_modules"] = s.kernel_modules;
   j["numa_cpu_count"] = s.numa_cpu_count;
   j["persistence"] = s.persistence;
+  j["app_settings"] = s.app_settings;
+  j["nccl_run"] = s.nccl_run;
   j["tool_runs"] = s.tool_runs;
   j["inputs"] = s.inputs;
   j["notes"] = s.notes;
@@ -94,6 +96,8 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
       s.numa_cpu_count = j.at("numa_cpu_count").get<Collected<std::map<int, int>>>();
     if (j.contains("persistence"))
       s.persistence = j.at("persistence").get<Collected<PersistenceState>>();
+    if (j.contains("app_settings")) s.app_settings = j.at("app_settings").get<Collected<AppSettings>>();
+    if (j.contains("nccl_run")) s.nccl_run = j.at("nccl_run").get<Collected<NcclRun>>();
     if (j.contains("tool_runs")) s.tool_runs = j.at("tool_runs").get<std::vector<ToolRun>>();
     if (j.contains("inputs")) s.inputs = j.at("inputs").get<std::vector<InputFile>>();
     if (j.contains("notes")) s.notes = j.at("notes").get<std::vector<std::string>>();

@@ -97,7 +97,7 @@ inline void from_json(const nlohmann::json& j, Gid& g) {
 }
 RK_JSON(RdmaPort, port, state, phys_state, link_layer, active_mtu_bytes, max_mtu_bytes, mtu_source,
         netdev, gids,
-        default_roce_mode, counters)
+        default_roce_mode, default_roce_tos, global_traffic_class, counters)
 RK_JSON(RdmaDevice, name, bdf, fw_ver, board_id, node_guid, sys_image_guid, vendor_part_id,
         transport, ports, source)
 RK_JSON(PcieLinkEnd, speed_gts, width_lanes, downgraded)
@@ -124,6 +124,10 @@ RK_JSON(GpuDirectState, peermem_loaded, peer_memory_registered, gdrdma_in_use, d
 RK_JSON(NvidiaDriver, version, open_module)
 RK_JSON(IommuState, mode, decided_by, parameters)
 RK_JSON(PersistenceState, units, enabled_links, udev_rules, other_scripts)
+RK_JSON(AppSetting, name, value, origin, conditional, literal, source)
+RK_JSON(AppSettings, settings)
+RK_JSON(NcclHca, rdma_device, port, link_layer)
+RK_JSON(NcclRun, version, network, network_source, hcas, hcas_source, net_channels, gdrdma_channels, channel_source)
 RK_JSON(InputFile, file, tool, target, status, messages)
 RK_JSON(ToolRun, tool, target, status, command)
 RK_JSON(SnapshotSource, kind, path)

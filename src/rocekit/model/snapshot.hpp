@@ -20,10 +20,12 @@
 namespace rk {
 
 /// Current snapshot schema version. Bump on any incompatible change of the JSON form.
-inline constexpr int k_snapshot_schema_version = 4;  // 2: PciFunction board_serial_number, function_uid
+inline constexpr int k_snapshot_schema_version = 5;  // 2: PciFunction board_serial_number, function_uid
                                                     // 3: pci_bridges; parent_bdf of functions and GPUs; Gpu bdf;
                                                     //    PciFunction relaxed_ordering; GpuDirectState dmabuf_available
                                                     // 4: ats_enabled and iommu_group of functions and GPUs; iommu
+                                                    // 5: default_roce_tos and global_traffic_class of RDMA ports;
+                                                    //    app_settings; nccl_run
 
 /// Where a value was read: a capture file and 1-based line (line 0 = whole file), or a sysfs
 /// path / command for live collection, with the decisive text.
@@ -167,6 +169,13 @@ struct RdmaPort {
   std::optional<std::string> netdev;
   Collected<std::vector<Gid>> gids;
   Collected<std::string> default_roce_mode;  ///< rdma_cm default: "RoCE v2", "IB/RoCE v1"
+  /// rdma_cm configfs `default_roce_tos`: the ToS byte (DSCP << 2 | ECN bits) of new rdma_cm
+  /// connections on the port that do not set their own (kernel default 0).
+  Collected<int> default_roce_tos;
+  /// MLNX_OFED / DOCA-OFED `/sys/class/infiniband/<dev>/tc/<port>/traffic_class` ("Global
+  /// tclass=N"): when set, the driver uses this ToS byte for every RoCE QP of the port, whatever
+  /// the application asked for. missing with not_applicable: the file reads back empty.
+  Collected<int> global_traffic_class;
   Collected<std::map<std::string, std::uint64_t>> counters;  ///< counters + hw_counters
 };
 
@@ -388,6 +397,45 @@ struct PersistenceState {
   std::vector<std::string> other_scripts;
 };
 
+/// One setting of an application stack that sends RoCE traffic: an NCCL_* or UCX_* variable.
+/// NCCL reads its environment first, then $NCCL_CONF_FILE or ~/.nccl.conf, then /etc/nccl.conf,
+/// each filling only what is still unset (NVIDIA/nccl src/misc/param.cc: setenv(name, value, 0)).
+struct AppSetting {
+  std::string name;          ///< "NCCL_IB_TC"
+  std::string value;
+  /// Where it was set: "nccl log" (NCCL printed "<name> set by environment to <value>": what it
+  /// used), "environment" (an environment capture or job script), "user nccl.conf" (~/.nccl.conf
+  /// or $NCCL_CONF_FILE), "/etc/nccl.conf".
+  std::string origin;
+  bool conditional = false;  ///< assigned in an if/case/for/while block of a job script
+  bool literal = true;       ///< false: the value expands a variable or command ("$IF")
+  Evidence source;
+};
+
+struct AppSettings {
+  std::vector<AppSetting> settings;  ///< in input order; a name may repeat across origins
+};
+
+/// One "[i]mlx5_0:1/RoCE" item of NCCL's "NET/IB : Using" line.
+struct NcclHca {
+  std::string rdma_device;
+  std::optional<int> port;
+  std::optional<std::string> link_layer;  ///< "RoCE", "IB", "IB/SHARP"
+};
+
+/// What NCCL reported it used (an NCCL_DEBUG=INFO log of a job on this host).
+struct NcclRun {
+  std::optional<std::string> version;   ///< "2.26.2+cuda12.2"
+  std::optional<std::string> network;   ///< "Using network IB": "IB", "Socket", "IBext_v8"
+  Evidence network_source;
+  std::vector<NcclHca> hcas;            ///< "NET/IB : Using" devices, in NCCL's order
+  Evidence hcas_source;
+  /// Channels that cross the network: how many print "via NET/..." and how many end in /GDRDMA.
+  int net_channels = 0;
+  int gdrdma_channels = 0;
+  Evidence channel_source;              ///< the first NET channel line
+};
+
 /// One input file and what became of it (capture loading).
 struct InputFile {
   std::string file;
@@ -432,6 +480,10 @@ struct Snapshot {
   Collected<std::vector<std::string>> kernel_modules;
   Collected<std::map<int, int>> numa_cpu_count;  ///< NUMA node -> online CPUs (lscpu / sysfs)
   Collected<PersistenceState> persistence;       ///< boot-time re-apply of runtime settings
+  /// NCCL/UCX settings: environment capture, job script, nccl.conf, and the values an NCCL log
+  /// shows NCCL read.
+  Collected<AppSettings> app_settings;
+  Collected<NcclRun> nccl_run;                   ///< from an NCCL_DEBUG=INFO log
   std::vector<ToolRun> tool_runs;
   std::vector<InputFile> inputs;
   std::vector<std::string> notes;  ///< host-wide statements, e.g. "no RDMA devices found"

@@ -52,6 +52,18 @@ void using_line(std::string_view msg, NcclLog& out) {
   }
 }
 
+/// "<NAME> set by environment to <value>" (param.cc prints "%s set by environment to %lld." for
+/// numeric parameters, other call sites print the value without the dot).
+void env_line(std::string_view msg, std::size_t set, std::size_t line, NcclLog& out) {
+  std::string_view name = msg.substr(0, set);
+  if (name.empty() || name.find(' ') != std::string_view::npos) return;
+  std::string_view value = text::trim(msg.substr(set + 23));
+  if (value.size() > 1 && value.back() == '.') value.remove_suffix(1);
+  for (const NcclEnvEcho& e : out.env)
+    if (e.name == name) return;
+  out.env.push_back({std::string(name), std::string(value), line});
+}
+
 void gdr_line(std::string_view msg, NcclLog& out) {
   // "NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'"
   std::vector<std::string_view> w = text::words(msg);
@@ -165,6 +177,17 @@ Result<Parsed<NcclLog>> parse_nccl_log(std::string_view text) {
       }
     } else if (text::starts_with(msg, "Channel ")) {
       channel_line(host, msg, line_no, out);
+    } else if (text::starts_with(msg, "Using network ")) {
+      if (!out.network) {
+        out.network = std::string(text::trim(msg.substr(14)));
+        out.network_line = line_no;
+      }
+    } else if (text::starts_with(msg, "NCCL_IB_HCA set to ")) {  // net_ib/init.cc
+      NcclEnvEcho e{"NCCL_IB_HCA", std::string(text::trim(msg.substr(19))), line_no};
+      if (std::none_of(out.env.begin(), out.env.end(), [](const NcclEnvEcho& x) { return x.name == "NCCL_IB_HCA"; }))
+        out.env.push_back(std::move(e));
+    } else if (std::size_t set = msg.find(" set by environment to "); set != std::string_view::npos) {
+      env_line(msg, set, line_no, out);
     }
   }
   if (nccl_lines == 0) return rk::unexpected(ErrorKind::malformed_input, "no NCCL log line found");
@@ -202,10 +225,13 @@ nlohmann::json to_json(const NcclLog& v) {
                      {"vendor_err", w.vendor_err},
                      {"line", w.line}});
   }
+  nlohmann::json env = nlohmann::json::array();
+  for (const NcclEnvEcho& e : v.env) env.push_back({{"name", e.name}, {"value", e.value}, {"line", e.line}});
   return {{"version", v.version},       {"ib_devices", devs},         {"gdr_status", gdr},
           {"dmabuf_gpus", v.dmabuf_gpus},  {"dmabuf_line", v.dmabuf_line},
           {"channels", chans},          {"warns", warns},             {"info_lines", v.info_lines},
-          {"elided", v.elided},         {"any_gdrdma", any_gdrdma(v)}};
+          {"elided", v.elided},         {"any_gdrdma", any_gdrdma(v)},
+          {"env", env},                 {"network", v.network},       {"network_line", v.network_line}};
 }
 
 bool looks_like_nccl_log(std::string_view text) {

@@ -5,8 +5,11 @@
 // "NET/IB : GPU Direct RDMA Enabled|Disabled for HCA <n> '<dev>'", "DMA-BUF is available on GPU
 // device <n>" (init.cc ncclDmaBufSupport(): NCCL_DMABUF_ENABLE on, the net plugin registers
 // DMA-BUF memory, CUDA driver >= 11.7 and CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED), "Channel NN/M : ... via
-// <transport>" (GPUDirect RDMA when the transport ends in "/GDRDMA"), and every WARN line (with
-// "status=N" and "vendor err N" of IB completion errors). Other INFO lines are counted only.
+// <transport>" (GPUDirect RDMA when the transport ends in "/GDRDMA"), "<NAME> set by environment to
+// <value>[.]" (what NCCL read from its environment, which includes what /etc/nccl.conf and
+// ~/.nccl.conf set: src/misc/param.cc ncclLoadParam, setEnvFile), "Using network <name>" (init.cc:
+// "IB", "Socket" or a plugin's name such as "IBext_v8"), and every WARN line (with "status=N" and
+// "vendor err N" of IB completion errors). Other INFO lines are counted only.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +61,13 @@ struct NcclWarn {
   std::size_t line = 0;
 };
 
+/// "NCCL_IB_TC set by environment to 106.": a parameter NCCL read from its environment.
+struct NcclEnvEcho {
+  std::string name;   ///< "NCCL_IB_TC"
+  std::string value;  ///< as printed, the trailing '.' of numeric parameters removed
+  std::size_t line = 0;
+};
+
 struct NcclLog {
   std::optional<std::string> version;      ///< "NCCL version 2.21.5+cuda12.4"
   std::vector<NcclIbDevice> ib_devices;
@@ -66,6 +76,10 @@ struct NcclLog {
   std::size_t dmabuf_line = 0;             ///< the first such line
   std::vector<NcclChannel> channels;
   std::vector<NcclWarn> warns;
+  /// Every "set by environment" line, first per name (later ones repeat it per thread or rank).
+  std::vector<NcclEnvEcho> env;
+  std::optional<std::string> network;      ///< "Using network IB": "IB", "Socket", "IBext_v8"
+  std::size_t network_line = 0;
   std::uint64_t info_lines = 0;            ///< all "NCCL INFO" lines
   bool elided = false;                     ///< a "[...]" line (the capture was cut by hand)
 };

@@ -152,6 +152,25 @@ std::optional<PromptCommand> classify(const std::vector<std::string>& a) {
     return make("nvidia_smi_topo", "");
   if (cmd == "uname") return make("uname", "");
   if (cmd == "cat" && a.size() == 2 && a[1] == "/proc/driver/nvidia/version") return make("nvidia_version", "");
+  if (cmd == "cat" && a.size() == 2 && a[1] == "/etc/nccl.conf") return make("nccl_conf", "");
+  // cat of the RDMA device files whose reads have a tool: the device is the path's component
+  // before "tc" or "ports" (none when it is a shell pattern such as mlx5_{1..8}).
+  if (cmd == "cat" && a.size() == 2) {
+    const std::string& path = a[1];
+    auto device_before = [&](std::string_view dir) -> std::string {
+      std::size_t at = path.find(dir);
+      if (at == std::string::npos || at == 0) return "";
+      std::size_t start = path.rfind('/', at - 1);
+      std::string dev = path.substr(start == std::string::npos ? 0 : start + 1, at - (start == std::string::npos ? 0 : start + 1));
+      return dev.find_first_of("{}*?[]") == std::string::npos ? dev : "";
+    };
+    if (path.ends_with("/traffic_class")) return make("sysfs_traffic_class", device_before("/tc/"));
+    if (path.ends_with("/default_roce_tos")) return make("cma_roce_tos", device_before("/ports/"));
+    if (path.ends_with("/default_roce_mode")) return make("cma_roce_mode", device_before("/ports/"));
+  }
+  if (cmd == "cat" && a.size() == 2 && a[1].ends_with("/.nccl.conf")) return make("nccl_conf", "user");
+  if (cmd == "cma_roce_tos") return make("cma_roce_tos", option_value(a, "-d"));
+  if (cmd == "printenv" || (cmd == "export" && has_word(a, "-p"))) return make("app_env", "");
   if (cmd == "ip" && has_word(a, "link")) {
     std::string dev = option_value(a, "dev");
     return make("ip_link", dev);
@@ -179,6 +198,10 @@ std::optional<PromptCommand> parse_prompt_line(std::string_view line) {
   // Skip sudo and its flags, env and VAR=value assignments.
   while (first < words.size()) {
     const std::string& w = words[first];
+    if (w == "env" && first + 1 == words.size()) {  // `env`, `env | grep NCCL`: the environment itself
+      PromptCommand pc{"app_env", "", std::string(command)};
+      return pc;
+    }
     if (w == "sudo" || w == "env") {
       ++first;
       while (first < words.size() && words[first].starts_with("-")) ++first;

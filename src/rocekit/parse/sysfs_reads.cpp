@@ -318,15 +318,30 @@ Result<Parsed<SysfsTrafficClass>> parse_sysfs_traffic_class(std::string_view tex
       warnings.push_back(Warning{e.line, "unrecognised_line", "not a traffic_class read"});
       continue;
     }
+    // traffic_class_show() (MLNX_OFED mlx5_ib): "Global tclass=N" when the global class is set,
+    // then one line per destination rule ("dst_ip=192.0.2.0/24,tclass=N"): a rule is not global.
+    content = text::trim(content);
     std::size_t eq = content.find("tclass=");
     if (eq == std::string_view::npos) {
-      if (!text::trim(content).empty()) {
+      if (!content.empty()) {
         warnings.push_back(Warning{e.line, "unrecognised_line", "no tclass= in traffic_class"});
       }
       continue;
     }
     found = true;
-    auto n = text::parse_uint(content.substr(eq + 7));
+    if (!text::starts_with(content, "Global tclass=")) {
+      warnings.push_back(Warning{e.line, "per_destination_rule",
+                                 "a per-destination traffic class rule, not the global class: " + std::string(content)});
+      continue;
+    }
+    std::string_view num = text::trim(content.substr(eq + 7));
+    // A note the author typed after the value ("Global tclass=236   # DSCP 59"): not the file's.
+    if (std::size_t hash = num.find(" #"); hash != std::string_view::npos) {
+      warnings.push_back(Warning{e.line, "annotation", "text after the value is not the file's: " +
+                                                           std::string(text::trim(num.substr(hash)))});
+      num = text::trim(num.substr(0, hash));
+    }
+    auto n = text::parse_uint(num);
     if (!n || *n > 255) {
       warnings.push_back(Warning{e.line, "bad_number", "tclass is not 0..255"});
       continue;
@@ -349,6 +364,48 @@ nlohmann::json to_json(const SysfsTrafficClass& v) {
 bool looks_like_sysfs_traffic_class(std::string_view text) {
   if (text::starts_with(text::trim(text), "Global tclass=")) return true;
   return sysfs_shaped(text) && listing_has_any(text, {"/traffic_class:"});
+}
+
+Result<Parsed<CmaRoceTos>> parse_cma_roce_tos(std::string_view text) {
+  auto base = parse_sysfs_reads(text);
+  if (!base) return rk::unexpected(ErrorKind::malformed_input, "no default_roce_tos read recognised");
+  CmaRoceTos out;
+  std::vector<Warning> warnings = std::move(base->warnings);
+  for (const SysfsEntry& e : base->value.entries) {
+    std::vector<std::string_view> cs = components(e.path);
+    RoceTosReading r;
+    if (!cs.empty() && cs.back() == "default_roce_tos") {
+      std::size_t ports = index_of(cs, "ports");
+      if (ports > 0 && ports + 2 < cs.size()) {
+        r.rdma_device = std::string(cs[ports - 1]);
+        if (auto p = text::parse_uint(cs[ports + 1]); p && *p <= 255) r.port = static_cast<std::uint32_t>(*p);
+      }
+    } else if (e.value || !text::parse_uint(e.path)) {  // a bare `cat` is one word: the number
+      warnings.push_back(Warning{e.line, "unrecognised_line", "not a default_roce_tos read"});
+      continue;
+    }
+    auto n = e.value ? text::parse_uint(text::trim(*e.value)) : text::parse_uint(e.path);
+    if (!n || *n > 255) {
+      warnings.push_back(Warning{e.line, "bad_number", "default_roce_tos is not 0..255"});
+      continue;
+    }
+    r.tos = static_cast<std::uint32_t>(*n);
+    r.line = e.line;
+    out.readings.push_back(std::move(r));
+  }
+  if (out.readings.empty()) return rk::unexpected(ErrorKind::malformed_input, "no default_roce_tos value recognised");
+  return Parsed<CmaRoceTos>{std::move(out), std::move(warnings)};
+}
+
+nlohmann::json to_json(const CmaRoceTos& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const RoceTosReading& r : v.readings)
+    a.push_back({{"rdma_device", r.rdma_device}, {"port", r.port}, {"tos", r.tos}, {"line", r.line}});
+  return {{"readings", a}};
+}
+
+bool looks_like_cma_roce_tos(std::string_view text) {
+  return sysfs_shaped(text) && listing_has_any(text, {"/default_roce_tos:"});
 }
 
 }  // namespace rk::parse

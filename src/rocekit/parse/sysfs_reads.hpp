@@ -1,5 +1,5 @@
 // Parsers for captured reads of sysfs files, tool ids "sysfs_ecn", "sysfs_hw_counters",
-// "sysfs_counters" and "sysfs_traffic_class", on top of one generic reader.
+// "sysfs_counters", "sysfs_traffic_class" and "cma_roce_tos", on top of one generic reader.
 //
 // Accepted line forms (one capture may mix them):
 //   /sys/class/net/ens6/ecn/roce_np/enable/3:1     `grep -r -H . <dir-or-files>`: path, the first
@@ -112,5 +112,27 @@ struct SysfsTrafficClass {
 Result<Parsed<SysfsTrafficClass>> parse_sysfs_traffic_class(std::string_view text);
 nlohmann::json to_json(const SysfsTrafficClass& v);
 bool looks_like_sysfs_traffic_class(std::string_view text);
+
+// ---- cma_roce_tos: /sys/kernel/config/rdma_cm/<dev>/ports/<port>/default_roce_tos (rdma_cm
+//      configfs, drivers/infiniband/core/cma_configfs.c: "%u\n"), also as `cma_roce_tos -d <dev>`
+//      (mlnx-tools) prints it.
+
+/// The ToS byte (DSCP << 2 | ECN bits) rdma_cm gives new RoCE connections of one port.
+struct RoceTosReading {
+  std::optional<std::string> rdma_device;  ///< from the path, when shown
+  std::optional<std::uint32_t> port;       ///< from the path, when shown
+  std::uint32_t tos = 0;
+  std::size_t line = 0;
+};
+
+struct CmaRoceTos {
+  std::vector<RoceTosReading> readings;
+};
+
+/// Errors when neither a default_roce_tos path with a value nor a bare 0..255 number is present.
+Result<Parsed<CmaRoceTos>> parse_cma_roce_tos(std::string_view text);
+nlohmann::json to_json(const CmaRoceTos& v);
+/// default_roce_tos paths in a `grep -H` read.
+bool looks_like_cma_roce_tos(std::string_view text);
 
 }  // namespace rk::parse

@@ -1,0 +1,212 @@
+#include "rocekit/parse/app_env.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "rocekit/core/text.hpp"
+
+namespace rk::parse {
+namespace {
+
+bool stack_variable(std::string_view name) {
+  if (!text::starts_with(name, "NCCL_") && !text::starts_with(name, "UCX_")) return false;
+  for (char c : name)
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return name.size() > 5;
+}
+
+struct Token {
+  std::string text;        ///< quotes removed
+  bool expands = false;    ///< a '$' outside single quotes
+  bool separator = false;  ///< ';', '&&', '||', '|', '&'
+};
+
+/// Shell words of one line: quotes removed, ';' '&' '|' as separators, a '#' word ends the line.
+std::vector<Token> shell_words(std::string_view line) {
+  std::vector<Token> out;
+  Token cur;
+  bool in_word = false;
+  char quote = 0;
+  auto flush = [&] {
+    if (in_word) out.push_back(cur);
+    cur = Token{};
+    in_word = false;
+  };
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quote != 0) {
+      if (c == quote) {
+        quote = 0;
+        continue;
+      }
+      if (c == '$' && quote == '"') cur.expands = true;
+      cur.text += c;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+      continue;
+    }
+    if (c == ' ' || c == '\t') {
+      flush();
+      continue;
+    }
+    if (c == '#' && !in_word) break;
+    if (c == ';' || c == '&' || c == '|') {
+      flush();
+      Token sep;
+      sep.separator = true;
+      sep.text = std::string(1, c);
+      out.push_back(sep);
+      continue;
+    }
+    if (c == '$' || c == '`') cur.expands = true;
+    if (c == '\\' && i + 1 < line.size()) c = line[++i];
+    cur.text += c;
+    in_word = true;
+  }
+  flush();
+  return out;
+}
+
+bool is_word(const std::vector<Token>& ws, std::string_view w) {
+  for (const Token& t : ws)
+    if (!t.separator && t.text == w) return true;
+  return false;
+}
+
+}  // namespace
+
+Result<Parsed<AppEnv>> parse_app_env(std::string_view body) {
+  Parsed<AppEnv> out;
+  int depth = 0;  // open if/case/for/while blocks
+  std::vector<std::string_view> ls = text::lines(body);
+  for (std::size_t i = 0; i < ls.size(); ++i) {
+    std::string_view t = text::trim(ls[i]);
+    if (t.empty() || t[0] == '#') continue;
+    std::vector<Token> ws = shell_words(t);
+    if (ws.empty()) continue;
+    const std::string& first = ws[0].text;
+    bool opens = first == "if" || first == "case" || first == "for" || first == "while" || first == "until";
+    bool closes_here = is_word(ws, "fi") || is_word(ws, "esac") || is_word(ws, "done");
+    bool conditional = depth > 0 || opens;
+    if (opens && !closes_here) ++depth;
+    if (!opens && (first == "fi" || first == "esac" || first == "done") && depth > 0) --depth;
+    bool command_start = true;  // a NAME=value here is an assignment
+    bool exporting = false;     // after export / declare -x
+    for (std::size_t k = 0; k < ws.size(); ++k) {
+      const Token& w = ws[k];
+      if (w.separator) {
+        command_start = true;
+        exporting = false;
+        continue;
+      }
+      bool mpi_x = w.text == "-x" && k + 1 < ws.size() && !ws[k + 1].separator;
+      if (w.text == "export" || w.text == "declare" || w.text == "typeset" || w.text == "readonly") {
+        exporting = true;
+        command_start = false;
+        continue;
+      }
+      if (exporting && w.text.starts_with("-")) continue;
+      const Token& a = mpi_x ? ws[++k] : w;
+      std::size_t eq = a.text.find('=');
+      bool assignment = eq != std::string::npos && eq > 0 && (mpi_x || exporting || command_start);
+      if (assignment) {
+        std::string name = a.text.substr(0, eq);
+        if (stack_variable(name)) {
+          AppAssignment s;
+          s.name = std::move(name);
+          s.value = a.text.substr(eq + 1);
+          s.line = i + 1;
+          s.conditional = conditional;
+          s.literal = !a.expands;
+          out.value.assignments.push_back(std::move(s));
+        }
+        continue;  // "A=1 B=2 cmd": still at the command's start
+      }
+      if (!mpi_x) {
+        command_start = false;
+        // "then export X=1", "else X=1", "do ...": keywords keep the command position.
+        if (w.text == "then" || w.text == "else" || w.text == "do" || w.text == "elif" || w.text == "{") command_start = true;
+      }
+    }
+  }
+  if (out.value.assignments.empty())
+    return rk::unexpected(ErrorKind::malformed_input, "no NCCL_ or UCX_ variable assignment found");
+  return out;
+}
+
+Result<Parsed<AppEnv>> parse_nccl_conf(std::string_view body) {
+  Parsed<AppEnv> out;
+  std::vector<std::string_view> ls = text::lines(body);
+  for (std::size_t i = 0; i < ls.size(); ++i) {
+    std::string_view l = ls[i];
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    if (l.empty() || l[0] == '#') continue;
+    std::size_t eq = l.find('=');
+    if (eq == std::string_view::npos) {
+      if (!text::trim(l).empty())
+        out.warnings.push_back({i + 1, "unrecognised_line", "no '=' in the line: NCCL ignores it"});
+      continue;
+    }
+    AppAssignment s;
+    std::string_view raw = l.substr(0, eq);
+    std::string_view name = text::trim(raw);
+    bool exported = text::starts_with(name, "export ");
+    if (exported) name = text::trim(name.substr(7));
+    s.name = std::string(name);
+    s.value = std::string(l.substr(eq + 1));
+    s.line = i + 1;
+    s.effective = !exported && raw == name && !name.empty();
+    if (!s.effective) {
+      out.warnings.push_back({i + 1, "ignored_setting",
+                              "NCCL takes the name verbatim, \"" + std::string(raw) + "\", so " + s.name +
+                                  " is not set by this line (write " + s.name + "=<value>, no `export`, no spaces)"});
+    } else if (s.value.size() >= 2 && (s.value.front() == '"' || s.value.front() == '\'') &&
+               s.value.back() == s.value.front()) {
+      out.warnings.push_back({i + 1, "quoted_value",
+                              "NCCL keeps the quotes: " + s.name + " is set to " + s.value + " with its quotes"});
+    }
+    out.value.assignments.push_back(std::move(s));
+  }
+  if (out.value.assignments.empty())
+    return rk::unexpected(ErrorKind::malformed_input, "no NAME=value line found (nccl.conf format)");
+  return out;
+}
+
+nlohmann::json to_json(const AppEnv& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const AppAssignment& s : v.assignments)
+    a.push_back({{"name", s.name}, {"value", s.value}, {"line", s.line}, {"conditional", s.conditional},
+                 {"literal", s.literal}, {"effective", s.effective}});
+  return {{"assignments", a}};
+}
+
+bool looks_like_app_env(std::string_view body) {
+  for (std::string_view l : text::lines(body.substr(0, 65536))) {
+    std::string_view t = text::trim(l);
+    if (t.empty() || t[0] == '#') continue;
+    std::vector<Token> ws = shell_words(t);
+    for (std::size_t k = 0; k < ws.size(); ++k) {
+      std::size_t eq = ws[k].text.find('=');
+      if (eq == std::string::npos || !stack_variable(std::string_view(ws[k].text).substr(0, eq))) continue;
+      if (k == 0 || ws[k - 1].text == "export" || ws[k - 1].text == "-x" || ws[k - 1].separator)
+        return true;
+    }
+  }
+  return false;
+}
+
+bool looks_like_nccl_conf(std::string_view body) {
+  bool any = false;
+  for (std::string_view l : text::lines(body.substr(0, 65536))) {
+    std::string_view t = text::trim(l);
+    if (t.empty() || t[0] == '#') continue;
+    std::size_t eq = t.find('=');
+    if (eq == std::string_view::npos || !text::starts_with(t, "NCCL_") || !stack_variable(t.substr(0, eq))) return false;
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace rk::parse
