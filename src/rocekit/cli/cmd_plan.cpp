@@ -9,6 +9,7 @@
 #include "rocekit/cli/commands.hpp"
 #include "rocekit/pipeline.hpp"
 #include "rocekit/plan/host_guard.hpp"
+#include "rocekit/plan/nccl.hpp"
 #include "rocekit/plan/plan.hpp"
 
 namespace rk::cli {
@@ -27,20 +28,39 @@ std::optional<plan::IprouteVersion> live_iproute2_version() {
 
 }  // namespace
 
+namespace {
+
+/// The policy and the snapshot a plan is made from (live, a capture or a snapshot file).
+bool load_plan_input(Context& ctx, const std::string& input, const std::string& root,
+                     const std::string& policy_file, const PlanScopeOptions& scope, Policy& policy, Snapshot& snap) {
+  Result<Policy> loaded_policy = load_policy(policy_file);
+  if (!loaded_policy) {
+    report_error(ctx, loaded_policy.error());
+    return false;
+  }
+  policy = std::move(*loaded_policy);
+  policy.named_netdevs = scope.netdevs;
+  if (input.empty() || input == "live") return collect_live(ctx, root, false, snap);
+  Result<Snapshot> loaded = load_input(input);
+  if (!loaded) {
+    report_error(ctx, loaded.error());
+    return false;
+  }
+  snap = std::move(*loaded);
+  return true;
+}
+
+}  // namespace
+
 bool make_cli_plan(Context& ctx, const std::string& input, const std::string& root,
                    const std::string& policy_file, const std::string& mlxconfig_db,
                    const PlanScopeOptions& scope, plan::Plan& out, plan::Plan* boot) {
-  Result<Policy> policy = load_policy(policy_file);
-  if (!policy) {
-    report_error(ctx, policy.error());
-    return false;
-  }
-  policy->named_netdevs = scope.netdevs;
+  Result<Policy> policy = Policy{};
+  Snapshot snap;
+  if (!load_plan_input(ctx, input, root, policy_file, scope, *policy, snap)) return false;
   plan::PlanOptions popts;
   popts.migrate_priority = scope.migrate_priority;
-  Snapshot snap;
   if (input.empty() || input == "live") {
-    if (!collect_live(ctx, root, false, snap)) return false;
     const char* ssh = std::getenv("SSH_CONNECTION");
     popts.protected_netdevs = plan::live_protected_netdevs(root, ssh ? ssh : "", popts.protected_unchecked);
   } else {
@@ -48,12 +68,6 @@ bool make_cli_plan(Context& ctx, const std::string& input, const std::string& ro
     popts.protected_unchecked =
         "not checked which interface carries the default route or the ssh session (the input "
         "has no route table): make sure no step below is for the management interface";
-    Result<Snapshot> loaded = load_input(input);
-    if (!loaded) {
-      report_error(ctx, loaded.error());
-      return false;
-    }
-    snap = std::move(*loaded);
   }
   Result<plan::NvDbChoice> nv = plan::open_nv_db_if_present(mlxconfig_db);
   if (!nv) {
@@ -132,6 +146,21 @@ void run_plan(Context& ctx, const PlanOptions& o) {
     return;
   }
   std::string input = o.inputs.empty() ? std::string() : o.inputs.front();
+  if (o.format == "nccl" || o.format == "nccl-env") {
+    // Settings for the application stack, not actions: nothing here is run or applied.
+    Policy policy;
+    Snapshot snap;
+    if (!load_plan_input(ctx, input, o.root, o.policy, o.scope, policy, snap)) return;
+    plan::NcclConf c = plan::make_nccl_conf(snap, policy);
+    if (!write_output(ctx, o.output, o.format == "nccl" ? plan::render_nccl_conf(c) : plan::render_nccl_env(c))) return;
+    // Exit 3 when a setting the rails need (HCAs, ToS, GID index) could not be derived.
+    std::vector<std::string> left_out;
+    for (const plan::NcclSetting& x : c.settings)
+      if (x.value.empty() && x.name != "NCCL_SOCKET_IFNAME") left_out.push_back(x.name);
+    for (const std::string& n : left_out) ctx.err << "rocekit: not judged: " << n << " left out (the file says why)\n";
+    ctx.exit_code = left_out.empty() ? ExitCode::ok : ExitCode::not_judged;
+    return;
+  }
   if (!make_cli_plan(ctx, input, o.root, o.policy, o.mlxconfig_db, o.scope, p, o.format == "systemd" ? &boot : nullptr))
     return;
   if (o.format == "systemd") {
@@ -173,8 +202,9 @@ void add_plan_command(CLI::App& app, Context& ctx) {
                   "mstflint's firmware parameter DB used to validate NV names and values "
                   "(default " + opts->mlxconfig_db + "; absent = plan says 'not validated')");
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
-  cmd->add_option("-f,--format", opts->format, "Output format: sh, json, ansible or systemd (-o DIR)")
-      ->check(CLI::IsMember({"sh", "json", "ansible", "systemd"}));
+  cmd->add_option("-f,--format", opts->format, "Output format: sh, json, ansible, systemd (-o DIR), or nccl / nccl-env (the host's "
+                  "/etc/nccl.conf, or the same as export lines)")
+      ->check(CLI::IsMember({"sh", "json", "ansible", "systemd", "nccl", "nccl-env"}));
   cmd->add_option("-o,--output", opts->output, "Write the plan to this file (atomically)");
   add_plan_scope_options(*cmd, opts->scope);
   cmd->callback([opts, &ctx] { run_plan(ctx, *opts); });
