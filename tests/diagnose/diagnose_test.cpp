@@ -528,6 +528,28 @@ TEST(DiagnoseRules, RoceTrafficLandingInPriorityZero) {
   EXPECT_EQ(find(run(eb, tcp, std::nullopt, std::nullopt), "diag.roce-in-priority-0"), nullptr);
 }
 
+// RoCE by priority and direction. The base is the real ConnectX-4 Lx ethtool -S (all traffic on
+// priority 0 in both directions, vport RDMA counters 0) with the real vport RDMA counters of the
+// ConnectX-4 Lx RoCE bond member; AFTER, 60 s later, adds the window's traffic.
+Counters roce_host() {
+  Counters m = merge(mlx5_full(), ethtool_set("ethtool_S/cn-notes-cx4lx-grep-rdma-vport.txt"));
+  EXPECT_EQ(m.at("rx_prio0_bytes"), 2202570777997u);
+  EXPECT_EQ(m.at("tx_prio0_bytes"), 2662454044895u);
+  EXPECT_EQ(m.at("rx_vport_rdma_unicast_bytes"), 343918719286u);
+  EXPECT_EQ(m.at("tx_vport_rdma_unicast_bytes"), 147370719852u);
+  return m;
+}
+
+/// Adds one direction's RoCE traffic on priority `p`: 4000-byte frames, the vport RDMA bytes
+/// 2% under the per-priority bytes (headers).
+void add_roce(Counters& m, const std::string& dir, int p, std::uint64_t bytes) {
+  std::string pr = dir + "_prio" + std::to_string(p);
+  m[pr + "_bytes"] += bytes;
+  m[pr + "_packets"] += bytes / 4000;
+  m[dir + "_vport_rdma_unicast_bytes"] += bytes / 50 * 49;
+  m[dir + "_vport_rdma_unicast_packets"] += bytes / 4000;
+}
+
 TEST(DiagnoseRules, QuietRealCountersGiveNoCause) {
   Counters e = mlx5_full();
   Counters r = show_counters_set("sysfs/cn-notes-show_counters-mlx5_bond_0-congested.txt");
@@ -553,6 +575,65 @@ TEST(DiagnoseRender, TextJsonMarkdownCarryCausesAndTheRateTable) {
   EXPECT_DOUBLE_EQ(j["links"][0]["eth"]["moved"]["rx_prio4_pause"]["rate_per_s"].get<double>(), 20);
   std::string md = render(d, Format::markdown);
   EXPECT_NE(md.find("| eth | `rx_prio4_pause` | 1200 | 20 | ok |"), std::string::npos) << md;
+}
+
+TEST(DiagnoseRender, TrafficPerPriorityMarksTheRocePriority) {
+  Counters eb = roce_host();
+  Counters ea = eb;
+  add_roce(ea, "rx", 0, 30'000'000'000);
+  add_roce(ea, "tx", 3, 24'000'000'000);
+  Diagnosis d = run(eb, ea, std::nullopt, std::nullopt);
+  std::string text = render(d, Format::text);
+  EXPECT_NE(text.find("Traffic per priority (delta, rate/s; RoCE priority 3):\n  eth0\n"
+                      "    priority  dir            bytes        bytes/s          packets      "
+                      "packets/s\n"
+                      "    0         rx       30000000000      500000000          7500000         "
+                      "125000\n"
+                      "    0         tx                 0              0                0          "
+                      "    0\n"
+                      "    3 (RoCE)  rx                 0              0                0          "
+                      "    0\n"
+                      "    3 (RoCE)  tx       24000000000      400000000          6000000         "
+                      "100000\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("eth:rx_prio0_bytes +30000000000 (500000000/s)"), std::string::npos) << text;
+  std::string md = render(d, Format::markdown);
+  EXPECT_NE(md.find("## Traffic per priority\n\n### eth0\n\n"
+                    "| priority | direction | bytes | bytes/s | packets | packets/s |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| 3 (RoCE) | tx | 24000000000 | 400000000 | 6000000 | 100000 |"),
+            std::string::npos)
+      << md;
+  nlohmann::json j = nlohmann::json::parse(render(d, Format::json));
+  const nlohmann::json& pr = j["links"][0]["priorities"];
+  ASSERT_EQ(pr.size(), 2u) << pr.dump();
+  EXPECT_EQ(pr[0]["priority"], 0);
+  EXPECT_EQ(pr[0]["is_roce_priority"], false);
+  EXPECT_EQ(pr[0]["rx_bytes"]["delta"], 30000000000u);
+  EXPECT_DOUBLE_EQ(pr[0]["rx_bytes"]["rate_per_s"].get<double>(), 5e8);
+  EXPECT_EQ(pr[0]["tx_bytes"]["delta"], 0);
+  EXPECT_EQ(pr[1]["priority"], 3);
+  EXPECT_EQ(pr[1]["is_roce_priority"], true);
+  EXPECT_EQ(pr[1]["tx_packets"]["delta"], 6000000);
+  EXPECT_DOUBLE_EQ(pr[1]["tx_packets"]["rate_per_s"].get<double>(), 1e5);
+  // -q leaves the table out, with the counter table.
+  RenderOptions quiet;
+  quiet.quiet = true;
+  EXPECT_EQ(render(d, Format::text, quiet).find("Traffic per priority"), std::string::npos);
+}
+
+TEST(DiagnoseRender, RocePriorityThatDidNotMoveIsSaid) {
+  Counters eb = mlx5_full();
+  Counters ea = eb;
+  ea["rx_prio0_bytes"] += 3000;
+  ea["rx_prio0_packets"] += 2;
+  std::string text = render(run(eb, ea, std::nullopt, std::nullopt), Format::text);
+  EXPECT_NE(text.find("    RoCE priority 3: nothing moved\n"), std::string::npos) << text;
+  // No per-priority counters moved: no table.
+  std::string none = render(run(eb, eb, std::nullopt, std::nullopt), Format::text);
+  EXPECT_EQ(none.find("Traffic per priority"), std::string::npos) << none;
 }
 
 TEST(DiagnoseLive, SamplerReadsAFixtureSysfsTree) {
