@@ -53,6 +53,46 @@ PY
 expect_rc 1 "markdown" "$rk" diagnose -f markdown "$tmp/before" "$tmp/after"
 grep -q "^## Causes" "$tmp/out" && ok || bad "markdown heading"
 
+# RoCE on priority 0 in both directions (issue #18): the real ConnectX-4 Lx ethtool -S twice, 60 s
+# apart; AFTER adds 30 GB received and 24 GB transmitted on priority 0 (4000-byte frames) and the
+# vport RDMA counters move with them. The same priority deltas with the vport RDMA counters flat
+# are plain TCP: no cause.
+for c in p0-before p0-after tcp-after; do
+  mkdir -p "$tmp/$c"
+  cp "$corpus/ethtool_S/ethq-fixture-mlx5-cx4lx-k4.15.txt" "$tmp/$c/ethtool_S@eth0.txt"
+done
+printf 'hostname: gpu-node-17\nstarted: 2026-11-30T04:00:00Z\nversion: 0.1.0\n' >"$tmp/p0-before/rocekit-capture.log"
+for c in p0-after tcp-after; do
+  printf 'hostname: gpu-node-17\nstarted: 2026-11-30T04:01:00Z\nversion: 0.1.0\n' >"$tmp/$c/rocekit-capture.log"
+  sed -i -e 's/^rx_prio0_bytes: 2202570777997$/rx_prio0_bytes: 2232570777997/' \
+         -e 's/^rx_prio0_packets: 845715962$/rx_prio0_packets: 853215962/' \
+         -e 's/^tx_prio0_bytes: 2662454044895$/tx_prio0_bytes: 2686454044895/' \
+         -e 's/^tx_prio0_packets: 896117891$/tx_prio0_packets: 902117891/' "$tmp/$c/ethtool_S@eth0.txt"
+done
+sed -i -e 's/^rx_vport_rdma_unicast_bytes: 0$/rx_vport_rdma_unicast_bytes: 29400000000/' \
+       -e 's/^tx_vport_rdma_unicast_bytes: 0$/tx_vport_rdma_unicast_bytes: 23520000000/' "$tmp/p0-after/ethtool_S@eth0.txt"
+expect_rc 1 "RoCE on priority 0" "$rk" diagnose "$tmp/p0-before" "$tmp/p0-after"
+grep -q "\[warning/high\] diag.roce-in-priority-0 on eth0$" "$tmp/out" && ok || bad "no roce-in-priority-0 cause: $(grep 'diag\.' "$tmp/out")"
+grep -q "transmitted and received RoCE ride priority 0, none on priority 3, with RDMA traffic flowing" "$tmp/out" && ok || bad "no direction text"
+grep -q "eth:tx_prio0_bytes +24000000000 (400000000/s)" "$tmp/out" && ok || bad "no tx_prio0_bytes evidence"
+grep -q "eth:rx_vport_rdma_unicast_bytes +29400000000 (490000000/s)" "$tmp/out" && ok || bad "no vport evidence"
+grep -q "^    0         rx       30000000000      500000000          7500000         125000$" "$tmp/out" && ok || bad "no priority 0 rx row: $(grep -A4 'Traffic per priority' "$tmp/out")"
+grep -q "^    RoCE priority 3: nothing moved$" "$tmp/out" && ok || bad "RoCE priority not said"
+expect_rc 1 "RoCE on priority 0, JSON" "$rk" diagnose -f json "$tmp/p0-before" "$tmp/p0-after"
+python3 - "$tmp/out" <<'PY' && ok || bad "priority json shape"
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = [c for c in r["causes"] if c["id"] == "diag.roce-in-priority-0"]
+assert len(c) == 1 and c[0]["confidence"] == "high", r["causes"]
+ev = {e["counter"]: e["delta"] for e in c[0]["evidence"]}
+assert ev["rx_prio0_bytes"] == 30000000000 and ev["tx_prio3_bytes"] == 0, ev
+p = r["links"][0]["priorities"]
+assert [x["priority"] for x in p] == [0] and not p[0]["is_roce_priority"], p
+assert p[0]["tx_packets"] == {"delta": 6000000, "rate_per_s": 100000.0}, p
+PY
+expect_rc 0 "plain TCP on priority 0" "$rk" diagnose "$tmp/p0-before" "$tmp/tcp-after"
+grep -q "no cause found" "$tmp/out" && ok || bad "plain TCP on priority 0 is blamed: $(grep 'diag\.' "$tmp/out")"
+
 # Same capture twice with an explicit interval: nothing moved, exit 0.
 expect_rc 0 "no change" "$rk" diagnose "$tmp/before" "$tmp/before" --interval 10s
 grep -q "no cause found" "$tmp/out" && ok || bad "quiet counters should give no cause"

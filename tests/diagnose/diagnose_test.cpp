@@ -528,6 +528,238 @@ TEST(DiagnoseRules, RoceTrafficLandingInPriorityZero) {
   EXPECT_EQ(find(run(eb, tcp, std::nullopt, std::nullopt), "diag.roce-in-priority-0"), nullptr);
 }
 
+// RoCE by priority and direction. The base is the real ConnectX-4 Lx ethtool -S (all traffic on
+// priority 0 in both directions, vport RDMA counters 0) with the real vport RDMA counters of the
+// ConnectX-4 Lx RoCE bond member; AFTER, 60 s later, adds the window's traffic.
+Counters roce_host() {
+  Counters m = merge(mlx5_full(), ethtool_set("ethtool_S/cn-notes-cx4lx-grep-rdma-vport.txt"));
+  EXPECT_EQ(m.at("rx_prio0_bytes"), 2202570777997u);
+  EXPECT_EQ(m.at("tx_prio0_bytes"), 2662454044895u);
+  EXPECT_EQ(m.at("rx_vport_rdma_unicast_bytes"), 343918719286u);
+  EXPECT_EQ(m.at("tx_vport_rdma_unicast_bytes"), 147370719852u);
+  return m;
+}
+
+/// Adds one direction's RoCE traffic on priority `p`: 4000-byte frames, the vport RDMA bytes
+/// 2% under the per-priority bytes (headers).
+void add_roce(Counters& m, const std::string& dir, int p, std::uint64_t bytes) {
+  std::string pr = dir + "_prio" + std::to_string(p);
+  m[pr + "_bytes"] += bytes;
+  m[pr + "_packets"] += bytes / 4000;
+  m[dir + "_vport_rdma_unicast_bytes"] += bytes / 50 * 49;
+  m[dir + "_vport_rdma_unicast_packets"] += bytes / 4000;
+}
+
+std::string causes_text(const Diagnosis& d) {
+  std::string s;
+  for (const Cause& c : d.causes) s += c.id + ": " + c.summary + "\n";
+  return s;
+}
+
+TEST(DiagnosePriority, RoceOnPriorityZeroInBothDirections) {
+  Counters eb = roce_host();
+  Counters ea = eb;
+  add_roce(ea, "rx", 0, 30'000'000'000);
+  add_roce(ea, "tx", 0, 24'000'000'000);
+  Diagnosis d = run(eb, ea, std::nullopt, std::nullopt);
+  ASSERT_EQ(d.causes.size(), 1u) << causes_text(d);
+  const Cause& c = d.causes[0];
+  EXPECT_EQ(c.id, "diag.roce-in-priority-0");
+  EXPECT_EQ(c.subject, "eth0");
+  EXPECT_EQ(c.severity, Severity::warning);
+  EXPECT_EQ(c.confidence, Confidence::high);
+  EXPECT_EQ(c.summary,
+            "transmitted and received RoCE ride priority 0, none on priority 3, with RDMA traffic "
+            "flowing: RoCE rides the lossy default queue (trust pcp vs dscp, or the "
+            "DSCP->priority map differs from the switch)");
+  EXPECT_EQ(ev(c, "rx_prio0_bytes")->delta, 30'000'000'000u);
+  EXPECT_NEAR(ev(c, "rx_prio0_bytes")->rate_per_s, 5e8, 1e-3);
+  EXPECT_EQ(ev(c, "rx_prio0_packets")->delta, 7'500'000u);
+  EXPECT_EQ(ev(c, "tx_prio0_bytes")->delta, 24'000'000'000u);
+  EXPECT_EQ(ev(c, "tx_prio0_packets")->delta, 6'000'000u);
+  EXPECT_EQ(ev(c, "rx_prio3_bytes")->delta, 0u);
+  EXPECT_EQ(ev(c, "rx_prio3_bytes")->status, "ok");
+  EXPECT_EQ(ev(c, "tx_prio3_bytes")->delta, 0u);
+  EXPECT_EQ(ev(c, "rx_vport_rdma_unicast_bytes")->delta, 29'400'000'000u);
+  EXPECT_EQ(ev(c, "tx_vport_rdma_unicast_bytes")->delta, 23'520'000'000u);
+  EXPECT_NE(c.next_step.find("qos.trust-dscp"), std::string::npos) << c.next_step;
+  EXPECT_NE(c.next_step.find("RoCE DSCP 26 (traffic class 104"), std::string::npos) << c.next_step;
+
+  // The per-priority view the renderers print: only priority 0 moved.
+  std::vector<PriorityTraffic> t = priority_traffic(d.window.links.at(0).eth);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].priority, 0);
+  EXPECT_EQ(t[0].rx_bytes.delta, 30'000'000'000u);
+  EXPECT_NEAR(t[0].rx_bytes.rate_per_s, 5e8, 1e-3);
+  EXPECT_EQ(t[0].rx_packets.delta, 7'500'000u);
+  EXPECT_EQ(t[0].tx_bytes.delta, 24'000'000'000u);
+  EXPECT_NEAR(t[0].tx_packets.rate_per_s, 1e5, 1e-6);
+}
+
+TEST(DiagnosePriority, TransmittedRoceOnlyOnPriorityZeroMeansThisHostMarksDifferently) {
+  Counters eb = roce_host();
+  Counters ea = eb;
+  add_roce(ea, "rx", 3, 30'000'000'000);
+  add_roce(ea, "tx", 0, 24'000'000'000);
+  Diagnosis d = run(eb, ea, std::nullopt, std::nullopt);
+  ASSERT_EQ(d.causes.size(), 1u) << causes_text(d);
+  const Cause& c = d.causes[0];
+  EXPECT_EQ(c.id, "diag.roce-in-priority-0");
+  EXPECT_EQ(c.confidence, Confidence::high);
+  EXPECT_EQ(c.summary,
+            "transmitted RoCE leaves on priority 0, none on priority 3, with RDMA traffic flowing, "
+            "while received RoCE arrives on priority 3: this host marks its RoCE differently from "
+            "the peer (a traffic class applied in one direction only: the application's traffic "
+            "class/DSCP, or this host's DSCP->priority map)");
+  EXPECT_EQ(ev(c, "tx_prio0_bytes")->delta, 24'000'000'000u);
+  EXPECT_EQ(ev(c, "tx_prio3_bytes")->delta, 0u);
+  EXPECT_EQ(ev(c, "tx_vport_rdma_unicast_bytes")->delta, 23'520'000'000u);
+  EXPECT_EQ(ev(c, "rx_prio3_bytes")->delta, 30'000'000'000u);  // the direction that is right
+  EXPECT_EQ(ev(c, "rx_prio0_bytes"), nullptr);
+  EXPECT_NE(c.next_step.find("; senders: RoCE DSCP 26"), std::string::npos) << c.next_step;
+}
+
+TEST(DiagnosePriority, ReceivedRoceOnlyOnPriorityZeroMeansThePeerMarksDifferently) {
+  Counters eb = roce_host();
+  Counters ea = eb;
+  add_roce(ea, "rx", 0, 30'000'000'000);
+  add_roce(ea, "tx", 3, 24'000'000'000);
+  Diagnosis d = run(eb, ea, std::nullopt, std::nullopt);
+  ASSERT_EQ(d.causes.size(), 1u) << causes_text(d);
+  const Cause& c = d.causes[0];
+  EXPECT_EQ(c.id, "diag.roce-in-priority-0");
+  EXPECT_EQ(c.summary,
+            "received RoCE lands in priority 0, none in priority 3, with RDMA traffic flowing, "
+            "while transmitted RoCE leaves on priority 3: the peer (or its application) marks "
+            "RoCE differently from this host, or the switch rewrites its DSCP/PCP (a traffic "
+            "class applied in one direction only)");
+  EXPECT_EQ(ev(c, "rx_prio0_bytes")->delta, 30'000'000'000u);
+  EXPECT_EQ(ev(c, "rx_prio3_packets")->delta, 0u);
+  EXPECT_EQ(ev(c, "rx_vport_rdma_unicast_packets")->delta, 7'500'000u);
+  EXPECT_EQ(ev(c, "tx_prio3_bytes")->delta, 24'000'000'000u);
+  EXPECT_EQ(ev(c, "tx_prio0_bytes"), nullptr);
+  EXPECT_NE(c.next_step.find("the peer's senders: RoCE DSCP 26"), std::string::npos) << c.next_step;
+  EXPECT_NE(c.next_step.find("compare the peer's tx_prio<N>_bytes"), std::string::npos);
+}
+
+TEST(DiagnosePriority, RoceOnPriorityFiveWhenThePolicySaysThree) {
+  Counters eb = roce_host();
+  Counters ea = eb;
+  add_roce(ea, "rx", 5, 30'000'000'000);
+  add_roce(ea, "tx", 5, 24'000'000'000);
+  Diagnosis d = run(eb, ea, std::nullopt, std::nullopt);
+  ASSERT_EQ(d.causes.size(), 1u) << causes_text(d);
+  const Cause& c = d.causes[0];
+  EXPECT_EQ(c.id, "diag.roce-off-policy-priority");
+  EXPECT_EQ(c.confidence, Confidence::high);
+  EXPECT_EQ(c.summary,
+            "transmitted and received RoCE ride priority 5, none on priority 3, with RDMA traffic "
+            "flowing: RoCE misses the PFC and ECN set for priority 3 (the RoCE DSCP maps to another "
+            "priority here or on the switch, or the senders mark another DSCP/PCP)");
+  EXPECT_EQ(ev(c, "rx_prio5_bytes")->delta, 30'000'000'000u);
+  EXPECT_NEAR(ev(c, "rx_prio5_packets")->rate_per_s, 125'000, 1e-6);
+  EXPECT_EQ(ev(c, "tx_prio5_bytes")->delta, 24'000'000'000u);
+  EXPECT_EQ(ev(c, "rx_prio3_bytes")->delta, 0u);
+  EXPECT_EQ(ev(c, "tx_prio3_bytes")->delta, 0u);
+  EXPECT_NE(c.next_step.find("`mlnx_qos -i <if> --dscp2prio set,26,3`"), std::string::npos)
+      << c.next_step;
+  // The same counters under a policy whose RoCE priority is 5: on policy, no cause.
+  Result<Policy> p5 = load_policy_text("roce: {priority: 5}\n", "site.yaml", {});
+  ASSERT_TRUE(p5.has_value()) << p5.error().describe();
+  Diagnosis on = run(eb, ea, std::nullopt, std::nullopt, *p5);
+  EXPECT_TRUE(on.causes.empty()) << causes_text(on);
+}
+
+TEST(DiagnosePriority, PlainTcpOnPriorityZeroWithNoRdmaActivityIsNoCause) {
+  // The real host as captured: TCP on priority 0, vport RDMA counters 0 and staying 0.
+  Counters eb = mlx5_full();
+  Counters ea = eb;
+  ea["rx_prio0_bytes"] += 30'000'000'000;
+  ea["rx_prio0_packets"] += 20'000'000;
+  ea["tx_prio0_bytes"] += 24'000'000'000;
+  ea["tx_prio0_packets"] += 16'000'000;
+  Counters r = show_counters_set("sysfs/cn-notes-show_counters-mlx5_0-cx4lx.txt");
+  ASSERT_EQ(r.at("rx_write_requests"), 0u);
+  Diagnosis d = run(eb, ea, r, r);
+  EXPECT_TRUE(d.causes.empty()) << causes_text(d);
+  // The per-priority table still shows the TCP on priority 0.
+  std::vector<PriorityTraffic> t = priority_traffic(d.window.links.at(0).eth);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].tx_packets.delta, 16'000'000u);
+}
+
+TEST(DiagnosePriority, UnknownRdmaActivityGivesLowConfidence) {
+  Counters eb = mlx5_full();
+  for (const char* n : {"rx_vport_rdma_unicast_bytes", "rx_vport_rdma_unicast_packets",
+                        "tx_vport_rdma_unicast_bytes", "tx_vport_rdma_unicast_packets"})
+    eb.erase(n);
+  Counters ea = eb;
+  ea["rx_prio0_bytes"] += 30'000'000'000;
+  Diagnosis d = run(eb, ea, std::nullopt, std::nullopt);
+  const Cause* c = find(d, "diag.roce-in-priority-0");
+  ASSERT_NE(c, nullptr) << ids(d);
+  EXPECT_EQ(c->confidence, Confidence::low);
+  EXPECT_EQ(c->summary,
+            "received RoCE lands in priority 0, none in priority 3 (RDMA activity unknown: may be "
+            "plain TCP/UDP): RoCE rides the lossy default queue (trust pcp vs dscp, or the "
+            "DSCP->priority map differs from the switch)");
+  EXPECT_EQ(ev(*c, "rx_vport_rdma_unicast_bytes"), nullptr);
+}
+
+TEST(DiagnosePriority, RdmaHwCountersAloneOpenTheReceiveGate) {
+  // No vport counters in ethtool -S; the real congested hw_counters show RDMA writes arriving.
+  Counters eb = mlx5_full();
+  for (const char* n : {"rx_vport_rdma_unicast_bytes", "rx_vport_rdma_unicast_packets"}) eb.erase(n);
+  Counters ea = eb;
+  ea["rx_prio0_bytes"] += 30'000'000'000;
+  Counters rb = show_counters_set("sysfs/cn-notes-show_counters-mlx5_bond_0-congested.txt");
+  ASSERT_EQ(rb.at("rx_write_requests"), 2402134794u);
+  Counters ra = rb;
+  ra["rx_write_requests"] += 900'000;
+  Diagnosis d = run(eb, ea, rb, ra);
+  const Cause* c = find(d, "diag.roce-in-priority-0");
+  ASSERT_NE(c, nullptr) << ids(d);
+  EXPECT_EQ(c->confidence, Confidence::high);
+  EXPECT_EQ(c->subject, "eth0 (mlx5_0/1)");
+  EXPECT_EQ(ev(*c, "rx_write_requests")->source, "rdma");
+  EXPECT_EQ(ev(*c, "rx_write_requests")->delta, 900'000u);
+  // The same window with the hw_counters flat: the gate is known and closed.
+  EXPECT_EQ(find(run(eb, ea, rb, rb), "diag.roce-in-priority-0"), nullptr);
+}
+
+TEST(DiagnosePriority, PriorityZeroAndAnotherPriorityMovingIsAmbiguous) {
+  Counters eb = roce_host();
+  Counters ea = eb;
+  add_roce(ea, "rx", 0, 30'000'000'000);
+  ea["rx_prio5_bytes"] += 1'000'000'000;
+  ea["rx_prio5_packets"] += 250'000;
+  Diagnosis d = run(eb, ea, std::nullopt, std::nullopt);
+  const Cause* z = find(d, "diag.roce-in-priority-0");
+  const Cause* o = find(d, "diag.roce-off-policy-priority");
+  ASSERT_NE(z, nullptr) << causes_text(d);
+  ASSERT_NE(o, nullptr) << causes_text(d);
+  EXPECT_EQ(z->confidence, Confidence::medium);
+  EXPECT_EQ(o->confidence, Confidence::medium);
+  EXPECT_NE(o->summary.find("received RoCE lands in priority 5, none in priority 3 (priority 0 "
+                            "moved too: RoCE or other traffic)"),
+            std::string::npos)
+      << o->summary;
+  EXPECT_EQ(ev(*o, "rx_prio0_bytes")->delta, 30'000'000'000u);
+  EXPECT_EQ(ev(*o, "rx_prio5_bytes")->delta, 1'000'000'000u);
+}
+
+TEST(DiagnosePriority, RoceOnItsPriorityBesideTcpOnPriorityZeroIsHealthy) {
+  Counters eb = roce_host();
+  Counters ea = eb;
+  add_roce(ea, "rx", 3, 30'000'000'000);
+  add_roce(ea, "tx", 3, 24'000'000'000);
+  ea["rx_prio0_bytes"] += 5'000'000'000;  // TCP beside it
+  ea["tx_prio0_bytes"] += 5'000'000'000;
+  Diagnosis d = run(eb, ea, std::nullopt, std::nullopt);
+  EXPECT_TRUE(d.causes.empty()) << causes_text(d);
+  EXPECT_EQ(priority_traffic(d.window.links.at(0).eth).size(), 2u);
+}
+
 TEST(DiagnoseRules, QuietRealCountersGiveNoCause) {
   Counters e = mlx5_full();
   Counters r = show_counters_set("sysfs/cn-notes-show_counters-mlx5_bond_0-congested.txt");
@@ -553,6 +785,65 @@ TEST(DiagnoseRender, TextJsonMarkdownCarryCausesAndTheRateTable) {
   EXPECT_DOUBLE_EQ(j["links"][0]["eth"]["moved"]["rx_prio4_pause"]["rate_per_s"].get<double>(), 20);
   std::string md = render(d, Format::markdown);
   EXPECT_NE(md.find("| eth | `rx_prio4_pause` | 1200 | 20 | ok |"), std::string::npos) << md;
+}
+
+TEST(DiagnoseRender, TrafficPerPriorityMarksTheRocePriority) {
+  Counters eb = roce_host();
+  Counters ea = eb;
+  add_roce(ea, "rx", 0, 30'000'000'000);
+  add_roce(ea, "tx", 3, 24'000'000'000);
+  Diagnosis d = run(eb, ea, std::nullopt, std::nullopt);
+  std::string text = render(d, Format::text);
+  EXPECT_NE(text.find("Traffic per priority (delta, rate/s; RoCE priority 3):\n  eth0\n"
+                      "    priority  dir            bytes        bytes/s          packets      "
+                      "packets/s\n"
+                      "    0         rx       30000000000      500000000          7500000         "
+                      "125000\n"
+                      "    0         tx                 0              0                0          "
+                      "    0\n"
+                      "    3 (RoCE)  rx                 0              0                0          "
+                      "    0\n"
+                      "    3 (RoCE)  tx       24000000000      400000000          6000000         "
+                      "100000\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("eth:rx_prio0_bytes +30000000000 (500000000/s)"), std::string::npos) << text;
+  std::string md = render(d, Format::markdown);
+  EXPECT_NE(md.find("## Traffic per priority\n\n### eth0\n\n"
+                    "| priority | direction | bytes | bytes/s | packets | packets/s |\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| 3 (RoCE) | tx | 24000000000 | 400000000 | 6000000 | 100000 |"),
+            std::string::npos)
+      << md;
+  nlohmann::json j = nlohmann::json::parse(render(d, Format::json));
+  const nlohmann::json& pr = j["links"][0]["priorities"];
+  ASSERT_EQ(pr.size(), 2u) << pr.dump();
+  EXPECT_EQ(pr[0]["priority"], 0);
+  EXPECT_EQ(pr[0]["is_roce_priority"], false);
+  EXPECT_EQ(pr[0]["rx_bytes"]["delta"], 30000000000u);
+  EXPECT_DOUBLE_EQ(pr[0]["rx_bytes"]["rate_per_s"].get<double>(), 5e8);
+  EXPECT_EQ(pr[0]["tx_bytes"]["delta"], 0);
+  EXPECT_EQ(pr[1]["priority"], 3);
+  EXPECT_EQ(pr[1]["is_roce_priority"], true);
+  EXPECT_EQ(pr[1]["tx_packets"]["delta"], 6000000);
+  EXPECT_DOUBLE_EQ(pr[1]["tx_packets"]["rate_per_s"].get<double>(), 1e5);
+  // -q leaves the table out, with the counter table.
+  RenderOptions quiet;
+  quiet.quiet = true;
+  EXPECT_EQ(render(d, Format::text, quiet).find("Traffic per priority"), std::string::npos);
+}
+
+TEST(DiagnoseRender, RocePriorityThatDidNotMoveIsSaid) {
+  Counters eb = mlx5_full();
+  Counters ea = eb;
+  ea["rx_prio0_bytes"] += 3000;
+  ea["rx_prio0_packets"] += 2;
+  std::string text = render(run(eb, ea, std::nullopt, std::nullopt), Format::text);
+  EXPECT_NE(text.find("    RoCE priority 3: nothing moved\n"), std::string::npos) << text;
+  // No per-priority counters moved: no table.
+  std::string none = render(run(eb, eb, std::nullopt, std::nullopt), Format::text);
+  EXPECT_EQ(none.find("Traffic per priority"), std::string::npos) << none;
 }
 
 TEST(DiagnoseLive, SamplerReadsAFixtureSysfsTree) {

@@ -158,6 +158,17 @@ const Cases k_cases{
        return diagnose_findings(with(k_quiet, {{"rx_prio0_bytes", 9000}, {"rx_vport_rdma_unicast_bytes", 9000}}),
                                 k_rdma_quiet);
      }},
+    {"diag.roce-off-policy-priority", Outcome::fail, "", "RoCE misses the PFC and ECN set for priority 3",
+     [] {
+       return diagnose_findings(with(k_quiet, {{"rx_prio5_bytes", 9000}, {"rx_prio3_bytes", 0},
+                                               {"rx_vport_rdma_unicast_bytes", 9000}}),
+                                k_rdma_quiet);
+     }},
+    {"diag.roce-off-policy-priority", Outcome::pass, "", "no cause",
+     [] {
+       return diagnose_findings(with(k_quiet, {{"rx_prio5_bytes", 9000}, {"rx_vport_rdma_unicast_bytes", 9000}}),
+                                k_rdma_quiet);
+     }},
 };
 
 }  // namespace

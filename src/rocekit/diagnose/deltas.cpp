@@ -50,6 +50,32 @@ bool CounterTable::has(std::string_view name) const {
   return d && d->after.has_value();
 }
 
+std::vector<PriorityTraffic> priority_traffic(const CounterTable& eth) {
+  std::vector<PriorityTraffic> out;
+  if (!eth.available) return out;
+  auto get = [&](const std::string& name) {
+    PriorityCounter c;
+    if (std::optional<std::uint64_t> d = eth.delta(name)) {
+      c.delta = *d;
+      c.rate_per_s = eth.find(name)->rate_per_s;
+    }
+    return c;
+  };
+  for (int p = 0; p < 8; ++p) {
+    std::string n = "_prio" + std::to_string(p);
+    PriorityTraffic t;
+    t.priority = p;
+    t.rx_bytes = get("rx" + n + "_bytes");
+    t.rx_packets = get("rx" + n + "_packets");
+    t.tx_bytes = get("tx" + n + "_bytes");
+    t.tx_packets = get("tx" + n + "_packets");
+    if (t.rx_bytes.delta > 0 || t.rx_packets.delta > 0 || t.tx_bytes.delta > 0 ||
+        t.tx_packets.delta > 0)
+      out.push_back(t);
+  }
+  return out;
+}
+
 std::string LinkDeltas::subject() const {
   if (netdev.empty()) return rdma_port;
   if (rdma_port.empty()) return netdev;

@@ -55,6 +55,29 @@ struct CounterTable {
   bool has(std::string_view name) const;
 };
 
+/// One counter of one priority over the window: its delta and rate (0 when absent or not
+/// comparable between the samples).
+struct PriorityCounter {
+  std::uint64_t delta = 0;
+  double rate_per_s = 0;
+};
+
+/// The traffic of one IEEE 802.1p priority in both directions over the window, from the mlx5
+/// per-priority counters rx_prio<N>_bytes, rx_prio<N>_packets, tx_prio<N>_bytes and
+/// tx_prio<N>_packets (PPCNT per-priority group: drivers/net/ethernet/mellanox/mlx5/core/
+/// en_stats.c, pport_per_prio_traffic_stats_desc).
+struct PriorityTraffic {
+  int priority = 0;  ///< 0..7
+  PriorityCounter rx_bytes;
+  PriorityCounter rx_packets;
+  PriorityCounter tx_bytes;
+  PriorityCounter tx_packets;
+};
+
+/// The priorities 0..7 whose rx or tx bytes or packets moved, lowest first. Empty when the
+/// table has no per-priority counters or none of them moved.
+std::vector<PriorityTraffic> priority_traffic(const CounterTable& eth);
+
 /// One link: a netdev and, when known, its RDMA port (same physical port).
 struct LinkDeltas {
   std::string netdev;                   ///< "" when only an RDMA port is known
@@ -150,9 +173,11 @@ Diagnosis diagnose(const Window& w, const Policy& policy);
 
 enum class Format { text, json, markdown };
 
-/// Ranked causes, unknowns, then a per-link table of the counters that moved (delta, rate/s,
-/// status). JSON: {"interval_s", "interval_source", "samples", "roce_priority", "causes": [...],
-/// "unknowns": [...], "links": [{"netdev", "rdma_port", "eth": {...}, "rdma": {...}}], "notes"}.
+/// Ranked causes, unknowns, then per link the traffic per priority (priority_traffic, the RoCE
+/// priority marked) and the counters that moved (delta, rate/s, status). JSON (docs/diagnose.md):
+/// {"interval_s", "interval_source", "samples", "roce_priority", "has_fault", "causes": [...],
+/// "unknowns": [...], "links": [{"netdev", "rdma_port", "pairing", "priorities": [...],
+/// "eth": {...}, "rdma": {...}}], "notes"}.
 struct RenderOptions {
   bool quiet = false;  ///< text/markdown: leave info causes (healthy observations) and the counter table out
   bool color = false;  ///< text: ANSI colours (faults red, info green, unknown yellow)

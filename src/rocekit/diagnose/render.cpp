@@ -1,6 +1,7 @@
 // Diagnosis -> text, JSON, Markdown. Formats only; the rules decided.
 #include <cstdio>
 #include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -57,6 +58,21 @@ nlohmann::json table_json(const CounterTable& t) {
   return j;
 }
 
+nlohmann::json priorities_json(const LinkDeltas& l, int roce_priority) {
+  nlohmann::json a = nlohmann::json::array();
+  auto counter = [](const PriorityCounter& c) {
+    return nlohmann::json{{"delta", c.delta}, {"rate_per_s", c.rate_per_s}};
+  };
+  for (const PriorityTraffic& t : priority_traffic(l.eth))
+    a.push_back({{"priority", t.priority},
+                 {"is_roce_priority", t.priority == roce_priority},
+                 {"rx_bytes", counter(t.rx_bytes)},
+                 {"rx_packets", counter(t.rx_packets)},
+                 {"tx_bytes", counter(t.tx_bytes)},
+                 {"tx_packets", counter(t.tx_packets)}});
+  return a;
+}
+
 std::string render_json(const Diagnosis& d) {
   nlohmann::json j;
   j["interval_s"] = d.window.interval_s;
@@ -83,7 +99,9 @@ std::string render_json(const Diagnosis& d) {
   nlohmann::json links = nlohmann::json::array();
   for (const LinkDeltas& l : d.window.links)
     links.push_back({{"netdev", l.netdev}, {"rdma_port", l.rdma_port},
-                     {"pairing", l.pairing_note}, {"eth", table_json(l.eth)},
+                     {"pairing", l.pairing_note},
+                     {"priorities", priorities_json(l, d.roce_priority)},
+                     {"eth", table_json(l.eth)},
                      {"rdma", table_json(l.rdma)}});
   j["links"] = links;
   j["notes"] = d.window.notes;
@@ -94,6 +112,57 @@ std::string header(const Diagnosis& d) {
   return "window " + num(d.window.interval_s) + " s (" + d.window.interval_source + ", " +
          std::to_string(d.window.samples) + " samples), RoCE priority " +
          std::to_string(d.roce_priority);
+}
+
+/// Per link, the rx and tx bytes and packets of every priority that moved, the RoCE priority
+/// marked; nothing when no link has per-priority counters that moved.
+void render_priorities(std::ostringstream& o, const Diagnosis& d, bool md) {
+  bool any = false;
+  std::string rs = std::to_string(d.roce_priority);
+  for (const LinkDeltas& l : d.window.links) {
+    std::vector<PriorityTraffic> v = priority_traffic(l.eth);
+    if (v.empty()) continue;
+    if (!any)
+      o << (md ? "\n## Traffic per priority\n"
+               : "\nTraffic per priority (delta, rate/s; RoCE priority " + rs + "):\n");
+    any = true;
+    o << (md ? "\n### " : "  ") << l.subject() << (md ? "\n\n" : "\n");
+    if (md)
+      o << "| priority | direction | bytes | bytes/s | packets | packets/s |\n"
+           "|---|---|---:|---:|---:|---:|\n";
+    else {
+      char head[128];
+      std::snprintf(head, sizeof head, "    %-9s %-3s %16s %14s %16s %14s\n", "priority", "dir",
+                    "bytes", "bytes/s", "packets", "packets/s");
+      o << head;
+    }
+    bool roce_listed = false;
+    for (const PriorityTraffic& t : v) {
+      bool roce = t.priority == d.roce_priority;
+      roce_listed = roce_listed || roce;
+      std::string prio = std::to_string(t.priority) + (roce ? " (RoCE)" : "");
+      for (const auto& [dir, bytes, packets] :
+           {std::tuple<const char*, const PriorityCounter*, const PriorityCounter*>{
+                "rx", &t.rx_bytes, &t.rx_packets},
+            {"tx", &t.tx_bytes, &t.tx_packets}}) {
+        if (md) {
+          o << "| " << prio << " | " << dir << " | " << bytes->delta << " | "
+            << num(bytes->rate_per_s) << " | " << packets->delta << " | "
+            << num(packets->rate_per_s) << " |\n";
+        } else {
+          char line[256];
+          std::snprintf(line, sizeof line, "    %-9s %-3s %16llu %14s %16llu %14s\n", prio.c_str(),
+                        dir, static_cast<unsigned long long>(bytes->delta),
+                        num(bytes->rate_per_s).c_str(),
+                        static_cast<unsigned long long>(packets->delta),
+                        num(packets->rate_per_s).c_str());
+          o << line;
+        }
+      }
+    }
+    if (!roce_listed)
+      o << (md ? "\nRoCE priority " : "    RoCE priority ") << rs << ": nothing moved\n";
+  }
 }
 
 /// The per-link table of the counters that moved (delta, rate/s, status).
@@ -172,7 +241,10 @@ std::string render_text(const Diagnosis& d, bool md, const RenderOptions& opt) {
       o << (md ? "- **" : "  ") << u.id << (md ? "**" : "") << " on " << u.subject << ": "
         << u.reason << "\n";
   }
-  if (!opt.quiet) render_counters(o, d, md);
+  if (!opt.quiet) {
+    render_priorities(o, d, md);
+    render_counters(o, d, md);
+  }
   if (!d.window.notes.empty()) {
     o << (md ? "\n## Notes\n\n" : "\nNotes:\n");
     for (const std::string& n : d.window.notes) o << (md ? "- " : "  ") << n << "\n";

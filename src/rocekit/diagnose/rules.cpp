@@ -384,36 +384,152 @@ void rule_discards(Ctx& c) {
   }
 }
 
-void rule_roce_in_prio0(Ctx& c) {
+/// What the per-priority counters say about RoCE in one direction ("rx" or "tx").
+struct DirectionView {
+  std::string dir;
+  bool judged = false;      ///< RDMA active (or not known) and only other priorities moved
+  bool gate_known = false;  ///< an RDMA volume counter of this direction is in both samples
+  bool on_policy = false;   ///< the RoCE priority moved, RDMA active or not known
+  std::vector<int> moved;   ///< priorities other than the RoCE priority whose bytes moved
+  std::vector<CounterEvidence> gate;  ///< the RDMA volume counters that moved
+};
+
+/// The RDMA volume of one direction: the vport RDMA counters of ethtool -S (en_stats.c
+/// vport_stats_desc: received_ib_unicast / transmitted_ib_unicast), the RDMA port counters mlx5
+/// fills from the same vport counters (drivers/infiniband/hw/mlx5/mad.c pma_cnt_ext_assign:
+/// port_rcv_data, port_xmit_data), and for rx the requests received (hw_counters). Plain TCP on a
+/// priority moves none of them.
+DirectionView direction_view(const Ctx& c, const std::string& dir) {
+  DirectionView v;
+  v.dir = dir;
+  int r = c.policy.roce_priority;
+  const CounterTable& e = c.link.eth;
+  if (!e.available || !e.delta(prio_name(dir, r, "_bytes"))) return v;
+  bool rx = dir == "rx";
+  std::vector<std::pair<const CounterTable*, std::string>> gate = {
+      {&e, dir + "_vport_rdma_unicast_bytes"}, {&e, dir + "_vport_rdma_unicast_packets"}};
+  for (const char* n : rx ? std::vector<const char*>{"port_rcv_data", "port_rcv_packets",
+                                                     "rx_write_requests", "rx_read_requests",
+                                                     "rx_atomic_requests"}
+                          : std::vector<const char*>{"port_xmit_data", "port_xmit_packets"})
+    gate.emplace_back(&c.link.rdma, n);
+  bool active = false;
+  for (const auto& [t, n] : gate) {
+    std::optional<std::uint64_t> d = t->delta(n);
+    if (!d) continue;
+    v.gate_known = true;
+    if (*d == 0) continue;
+    active = true;
+    v.gate.push_back(c.ev(*t, t == &e ? "eth" : "rdma", n));
+  }
+  if (v.gate_known && !active) return v;  // only non-RDMA traffic in this direction: fine
+  v.on_policy = c.eth(prio_name(dir, r, "_bytes")) > 0 || c.eth(prio_name(dir, r, "_packets")) > 0;
+  for (int p = 0; p < 8; ++p)
+    if (p != r && c.eth(prio_name(dir, p, "_bytes")) > 0) v.moved.push_back(p);
+  v.judged = !v.on_policy && !v.moved.empty();
+  return v;
+}
+
+std::string priorities_text(const std::vector<int>& ps) {
+  std::string s = ps.size() == 1 ? "priority " : "priorities ";
+  for (std::size_t i = 0; i < ps.size(); ++i) s += (i ? ", " : "") + std::to_string(ps[i]);
+  return s;
+}
+
+/// RoCE volume on a priority other than the policy's, per direction: priority 0 is
+/// diag.roce-in-priority-0 (the lossy default queue), any other diag.roce-off-policy-priority.
+/// Judged only where the RoCE priority saw nothing in that direction, so plain TCP on priority 0
+/// beside RoCE on the RoCE priority is never blamed.
+void rule_roce_priority(Ctx& c) {
   if (!c.link.eth.available) return;
   int r = c.policy.roce_priority;
-  if (r == 0) return;
-  std::string p0 = prio_name("rx", 0, "_bytes"), pr = prio_name("rx", r, "_bytes");
-  if (!c.link.eth.has(p0) || !c.link.eth.has(pr)) return;
-  if (c.eth(p0) == 0 || c.eth(pr) > 0) return;
-  // "RDMA active" gate: vport RDMA bytes (ethtool) or RDMA requests (hw_counters).
-  std::uint64_t vport = c.eth("rx_vport_rdma_unicast_bytes");
-  std::uint64_t reqs = c.rdma("rx_write_requests") + c.rdma("rx_read_requests") +
-                       c.rdma("rx_atomic_requests");
-  bool gate_known = c.link.eth.has("rx_vport_rdma_unicast_bytes") ||
-                    c.link.rdma.has("rx_write_requests");
-  if (gate_known && vport == 0 && reqs == 0) return;  // only non-RDMA traffic moves: fine
-  Cause& k = c.add(
-      "diag.roce-in-priority-0", Severity::warning,
-      gate_known ? Confidence::high : Confidence::low,
-      "received traffic lands in priority 0 while priority " + std::to_string(r) +
-          " sees none" +
-          (gate_known ? " and RDMA traffic is flowing: RoCE rides the lossy default queue "
-                        "(trust pcp vs dscp, or DSCP->priority map differs from the switch)"
-                      : " (RDMA activity unknown: may be plain TCP/UDP)"),
-      "rocekit check rules qos.trust-dscp and qos.roce-dscp-priority (`mlnx_qos -i <if> --trust "
-      "dscp`); sender side: RoCE DSCP " +
-          std::to_string(c.policy.roce_dscp) +
-          " (NCCL_IB_TC / cma_roce_tos); switch: trust DSCP and the same DSCP->priority map");
-  k.evidence = {c.eth_ev(p0), c.eth_ev(pr)};
-  if (c.link.eth.has("rx_vport_rdma_unicast_bytes"))
-    k.evidence.push_back(c.eth_ev("rx_vport_rdma_unicast_bytes"));
-  if (c.link.rdma.has("rx_write_requests")) k.evidence.push_back(c.rdma_ev("rx_write_requests"));
+  std::string rs = std::to_string(r);
+  std::string tc = std::to_string(c.policy.roce_dscp * 4);
+  std::string dscp = std::to_string(c.policy.roce_dscp);
+  const DirectionView views[] = {direction_view(c, "rx"), direction_view(c, "tx")};
+  for (bool zero : {true, false}) {
+    if (zero && r == 0) continue;
+    // Per direction: the offending priorities of this cause, and the others that moved too.
+    std::vector<std::pair<const DirectionView*, std::vector<int>>> off;
+    bool ambiguous = false, gate_unknown = false;
+    for (const DirectionView& v : views) {
+      if (!v.judged) continue;
+      std::vector<int> mine;
+      for (int p : v.moved)
+        if ((p == 0) == zero) mine.push_back(p);
+      if (mine.empty()) continue;
+      ambiguous = ambiguous || mine.size() != v.moved.size();
+      gate_unknown = gate_unknown || !v.gate_known;
+      off.emplace_back(&v, std::move(mine));
+    }
+    if (off.empty()) continue;
+    const DirectionView* other = nullptr;  // the direction that is fine, when only one is off
+    if (off.size() == 1)
+      for (const DirectionView& v : views)
+        if (&v != off[0].first && v.on_policy) other = &v;
+    bool tx_off = off[0].first->dir == "tx";
+    std::string what;
+    if (off.size() == 2 && off[0].second == off[1].second)
+      what = "transmitted and received RoCE ride " + priorities_text(off[0].second) +
+             ", none on priority " + rs;
+    else
+      for (const auto& [v, ps] : off)
+        what += std::string(what.empty() ? "" : "; ") +
+                (v->dir == "tx" ? "transmitted RoCE leaves on " : "received RoCE lands in ") +
+                priorities_text(ps) + ", none " + (v->dir == "tx" ? "on" : "in") +
+                " priority " + rs;
+    if (ambiguous)
+      what += zero ? " (another non-RoCE priority moved too: RoCE may ride that one)"
+                   : " (priority 0 moved too: RoCE or other traffic)";
+    what += gate_unknown ? " (RDMA activity unknown: may be plain TCP/UDP)"
+                         : ", with RDMA traffic flowing";
+    std::string why;
+    if (other && tx_off)
+      why = ", while received RoCE arrives on priority " + rs +
+            ": this host marks its RoCE differently from the peer (a traffic class applied in "
+            "one direction only: the application's traffic class/DSCP, or this host's "
+            "DSCP->priority map)";
+    else if (other)
+      why = ", while transmitted RoCE leaves on priority " + rs +
+            ": the peer (or its application) marks RoCE differently from this host, or the "
+            "switch rewrites its DSCP/PCP (a traffic class applied in one direction only)";
+    else if (zero)
+      why = ": RoCE rides the lossy default queue (trust pcp vs dscp, or the DSCP->priority map "
+            "differs from the switch)";
+    else
+      why = ": RoCE misses the PFC and ECN set for priority " + rs +
+            " (the RoCE DSCP maps to another priority here or on the switch, or the senders mark "
+            "another DSCP/PCP)";
+    std::string senders = other && !tx_off ? "the peer's senders" : "senders";
+    std::string next =
+        (zero ? "rocekit check rules qos.trust-dscp and qos.roce-dscp-priority (`mlnx_qos -i <if> "
+                "--trust dscp`)"
+              : "rocekit check rule qos.roce-dscp-priority (`mlnx_qos -i <if> --dscp2prio set," +
+                    dscp + "," + rs + "`)") +
+        "; " + senders + ": RoCE DSCP " + dscp + " (traffic class " + tc +
+        ": UCX_IB_TRAFFIC_CLASS, NCCL_IB_TC, the RDMA-CM default ToS)" +
+        (other && !tx_off ? ", and compare the peer's tx_prio<N>_bytes" : "") +
+        "; switch: trust DSCP and the same DSCP->priority map" +
+        (zero ? "" : "; if the other priority is intended, set the policy's roce.priority");
+    Cause& k = c.add(zero ? "diag.roce-in-priority-0" : "diag.roce-off-policy-priority",
+                     Severity::warning,
+                     gate_unknown ? Confidence::low
+                                  : (ambiguous ? Confidence::medium : Confidence::high),
+                     what + why, next);
+    for (const auto& [v, ps] : off) {
+      for (int p : v->moved) {
+        k.evidence.push_back(c.eth_ev(prio_name(v->dir, p, "_bytes")));
+        k.evidence.push_back(c.eth_ev(prio_name(v->dir, p, "_packets")));
+      }
+      k.evidence.push_back(c.eth_ev(prio_name(v->dir, r, "_bytes")));
+      k.evidence.push_back(c.eth_ev(prio_name(v->dir, r, "_packets")));
+      k.evidence.insert(k.evidence.end(), v->gate.begin(), v->gate.end());
+    }
+    if (other) {
+      k.evidence.push_back(c.eth_ev(prio_name(other->dir, r, "_bytes")));
+      k.evidence.insert(k.evidence.end(), other->gate.begin(), other->gate.end());
+    }
+  }
 }
 
 int rank(const Cause& c) {
@@ -452,7 +568,7 @@ Diagnosis diagnose(const Window& w, const Policy& policy) {
     rule_cnp_ignored(c);
     rule_retransmission(c);
     rule_discards(c);
-    rule_roce_in_prio0(c);
+    rule_roce_priority(c);
   }
   std::stable_sort(d.causes.begin(), d.causes.end(), [](const Cause& a, const Cause& b) {
     if (rank(a) != rank(b)) return rank(a) > rank(b);

@@ -14,6 +14,12 @@ constexpr std::string_view k_counters =
     "-S counters); NVIDIA \"Understanding mlx5 Linux Counters and Status Parameters\" (RDMA "
     "port counters and hw_counters)";
 
+constexpr std::string_view k_prio_inputs =
+    "ethtool -S rx_prio<N>_bytes, rx_prio<N>_packets, tx_prio<N>_bytes, tx_prio<N>_packets, "
+    "rx_vport_rdma_unicast_bytes/packets, tx_vport_rdma_unicast_bytes/packets; RDMA counters "
+    "port_rcv_data, port_rcv_packets, port_xmit_data, port_xmit_packets; RDMA hw_counters "
+    "rx_write_requests, rx_read_requests, rx_atomic_requests";
+
 }  // namespace
 
 void add_diagnose_rules(std::vector<RuleInfo>& out) {
@@ -94,10 +100,17 @@ void add_diagnose_rules(std::vector<RuleInfo>& out) {
       "the host does not keep up (kernel netdev path, not RDMA).",
       pf, "ethtool -S rx_out_of_buffer");
   row("diag.roce-in-priority-0", "RoCE does not ride priority 0", Severity::warning,
-      "Traffic in priority 0 while the RoCE priority sees none, with RDMA flowing, means RoCE rides "
-      "the lossy default queue (trust pcp, or a DSCP map that differs from the switch).",
-      pf, "ethtool -S rx_prio0_bytes, rx_prio<R>_bytes, rx_vport_rdma_unicast_bytes; RDMA "
-          "hw_counters rx_write_requests, rx_read_requests, rx_atomic_requests");
+      "RoCE bytes in priority 0 while the RoCE priority sees none in that direction, with RDMA "
+      "flowing, mean RoCE rides the lossy default queue (trust pcp, or a DSCP map that differs "
+      "from the switch); in one direction only, the two ends mark RoCE differently.",
+      pf, k_prio_inputs);
+  row("diag.roce-off-policy-priority", "RoCE does not ride a priority other than the policy's",
+      Severity::warning,
+      "RoCE bytes in a priority other than 0 and the RoCE priority, while the RoCE priority sees "
+      "none in that direction, with RDMA flowing, mean RoCE misses the PFC and ECN set for the "
+      "RoCE priority (the RoCE DSCP maps to another priority, or the senders mark another "
+      "DSCP/PCP).",
+      pf, k_prio_inputs);
 }
 
 }  // namespace rk::rules
