@@ -1,6 +1,7 @@
 // `rocekit plan -f nccl`: the DGX H100 fixture tree (8 rails of 12 RDMA devices) and a hand-built
 // host with an IPv6 and an IPv4 RoCE v2 GID per port.
 #include "rocekit/plan/nccl.hpp"
+#include "rocekit/plan/plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -84,6 +85,59 @@ TEST(NcclConf, GlobalTrafficClassThatDiffersIsNamed) {
   NcclConf c = make_nccl_conf(s, default_policy());
   EXPECT_EQ(setting(c, "NCCL_IB_TC").value, "106");
   EXPECT_NE(setting(c, "NCCL_IB_TC").why.find("the global traffic_class of mlx5_0/1 (160) replaces it"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rk::plan
+
+namespace rk::plan {
+namespace {
+
+// app.roce-tos steps: the global traffic_class and rdma_cm's default_roce_tos of a port whose
+// netdev is in scope are written to the policy's ToS and read back from the same file.
+TEST(PlanTos, GlobalTrafficClassAndDefaultRoceTosAreWrittenAndReadBack) {
+  Snapshot s;
+  NetDev& n = s.netdev("eth0");
+  n.rdma_device = "mlx5_0";
+  n.rdma_port = 1;
+  RdmaPort p;
+  p.port = 1;
+  p.state.value = PortState::active;
+  p.link_layer = LinkLayer::ethernet;
+  p.netdev = "eth0";
+  p.global_traffic_class.value = 160;
+  p.default_roce_tos.value = 0;
+  s.rdma("mlx5_0").ports.push_back(p);
+  Plan plan = make_plan(s, default_policy(), {});
+  std::vector<const Action*> tos;
+  for (const Action& a : plan.actions)
+    if (a.rule == "app.roce-tos") tos.push_back(&a);
+  // The global class replaces rdma_cm's default too: one step, on the traffic_class.
+  ASSERT_EQ(tos.size(), 1u);
+  EXPECT_EQ(tos[0]->kind, ActionKind::traffic_class);
+  EXPECT_EQ(tos[0]->subject, "eth0");
+  EXPECT_EQ(tos[0]->write_path, "/sys/class/infiniband/mlx5_0/tc/1/traffic_class");
+  EXPECT_EQ(tos[0]->write_value, "106");
+  EXPECT_EQ(tos[0]->check_regex, std::vector<std::string>{"^Global tclass=106$"});
+  EXPECT_EQ(tos[0]->undo_write_value, "160");
+  EXPECT_EQ(tos[0]->disruption, Disruption::none);
+  for (const Unplanned& u : plan.unplanned) EXPECT_NE(u.subject, "mlx5_0/1") << u.rule << ": " << u.reason;
+  // Without a global class (inbox driver), rdma_cm's default_roce_tos 0 is the step.
+  s.rdma("mlx5_0").ports[0].global_traffic_class.set_missing("not present", ReasonKind::not_applicable);
+  Plan cm = make_plan(s, default_policy(), {});
+  tos.clear();
+  for (const Action& a : cm.actions)
+    if (a.rule == "app.roce-tos") tos.push_back(&a);
+  ASSERT_EQ(tos.size(), 1u);
+  EXPECT_EQ(tos[0]->kind, ActionKind::roce_tos);
+  EXPECT_EQ(tos[0]->write_path, "/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos");
+  EXPECT_EQ(tos[0]->check_regex, std::vector<std::string>{"^106$"});
+  EXPECT_EQ(tos[0]->undo_write_value, "0");
+  for (const Unplanned& u : cm.unplanned) EXPECT_NE(u.subject, "rdma_cm mlx5_0/1") << u.reason;
+  // A port already at the policy's ToS gets no step.
+  s.rdma("mlx5_0").ports[0].global_traffic_class.value = 106;
+  s.rdma("mlx5_0").ports[0].default_roce_tos.value = 106;
+  for (const Action& a : make_plan(s, default_policy(), {}).actions) EXPECT_NE(a.rule, "app.roce-tos");
 }
 
 }  // namespace

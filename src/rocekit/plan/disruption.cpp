@@ -61,6 +61,11 @@ DisruptionInfo disruption_of(const Action& a, QosBackend backend) {
     case ActionKind::ecn:
       // en/ecn sysfs (roce_rp/roce_np enable): a firmware congestion-control flag, no reset.
       return {};
+    case ActionKind::traffic_class:
+    case ActionKind::roce_tos:
+      // mlx5_ib traffic_class_store() re-marks the RTS QPs with an RTS2RTS modify (no reset);
+      // default_roce_tos applies to rdma_cm connections made afterwards.
+      return {};
     case ActionKind::max_read_request:
       // A PCIe Device Control write (setpci): takes effect for new read requests, no reset.
       return {};

@@ -1,10 +1,12 @@
 // make_plan: Snapshot + Policy -> ordered idempotent actions (issue 5). Mechanisms and names:
 // ../shared/reference/host-facts.md §A (NV parameter names, _P<n>), §B (setpci MRRS with mask
 // and read-back), mlnx_qos / iproute2 dcb syntax.
-#include "rocekit/rules/judged.hpp"
 #include "rocekit/plan/plan.hpp"
+
 #include "rocekit/policy/scope.hpp"
+#include "rocekit/rules/app.hpp"
 #include "rocekit/rules/helpers.hpp"
+#include "rocekit/rules/judged.hpp"
 
 #include <algorithm>
 #include <array>
@@ -27,6 +29,8 @@ std::string_view to_string(ActionKind k) {
     case ActionKind::mtu: return "mtu";
     case ActionKind::max_read_request: return "max_read_request";
     case ActionKind::coalesce: return "coalesce";
+    case ActionKind::traffic_class: return "traffic_class";
+    case ActionKind::roce_tos: return "roce_tos";
   }
   return "?";
 }
@@ -342,6 +346,46 @@ struct Builder {
                         std::string(point) + "[" + std::to_string(p) + "]=" + (it->second ? "1" : "0"),
                         std::string(point) + "[" + std::to_string(p) + "]=1", FixScope::runtime);
         use(a, fix::sysfs_ecn(n.name, point, p, true), fix::sysfs_ecn(n.name, point, p, it->second));
+      }
+    }
+  }
+
+  /// app.roce-tos on the port of a netdev: MLNX_OFED's global traffic_class set to another DSCP
+  /// is written to the policy's ToS (not cleared: with it cleared, an application that sets no
+  /// ToS, NCCL by default, sends DSCP 0); rdma_cm's default_roce_tos likewise, where its configfs
+  /// entry exists. Both are runtime sysfs/configfs writes read back from the same file.
+  void tos(const NetDev& n) {
+    if (!n.rdma_device) return;
+    const RdmaDevice* d = s.find_rdma(*n.rdma_device);
+    if (!d) return;
+    int want = rules::policy_roce_tos(pol);
+    for (const RdmaPort& p : d->ports) {
+      if (!p.netdev || *p.netdev != n.name) continue;
+      std::string subject = rules::port_subject(*d, p);
+      std::string port = std::to_string(p.port);
+      if (p.global_traffic_class.has_value() && fails("app.roce-tos", subject) &&
+          (*p.global_traffic_class >> 2 != pol.roce_dscp || opts.all_runtime)) {
+        int cur = *p.global_traffic_class;
+        Action& a = add(ActionKind::traffic_class, "app.roce-tos", n.name, "Global tclass=" + std::to_string(cur),
+                        "Global tclass=" + std::to_string(want), FixScope::runtime);
+        a.write_path = "/sys/class/infiniband/" + d->name + "/tc/" + port + "/traffic_class";
+        a.write_value = std::to_string(want);
+        a.check_regex = {"^Global tclass=" + std::to_string(want) + "$"};
+        a.undo_write_value = std::to_string(cur);
+        a.undo_check_regex = {"^Global tclass=" + std::to_string(cur) + "$"};
+        a.note = d->name + " port " + port + ": replaces the ToS of every RoCE QP (mlx5_ib traffic_class_store)";
+      }
+      if (p.default_roce_tos.has_value() && fails("app.roce-tos", "rdma_cm " + subject) &&
+          (*p.default_roce_tos >> 2 != pol.roce_dscp || opts.all_runtime)) {
+        int cur = *p.default_roce_tos;
+        Action& a = add(ActionKind::roce_tos, "app.roce-tos", n.name, "default_roce_tos " + std::to_string(cur),
+                        "default_roce_tos " + std::to_string(want), FixScope::runtime);
+        a.write_path = "/sys/kernel/config/rdma_cm/" + d->name + "/ports/" + port + "/default_roce_tos";
+        a.write_value = std::to_string(want);
+        a.check_regex = {"^" + std::to_string(want) + "$"};
+        a.undo_write_value = std::to_string(cur);
+        a.undo_check_regex = {"^" + std::to_string(cur) + "$"};
+        a.note = d->name + " port " + port + ": rdma_cm connections that set no ToS (drivers/infiniband/core/cma_configfs.c)";
       }
     }
   }
@@ -702,6 +746,21 @@ bool action_covers(const Action& a, const Finding& f, const Snapshot& s) {
     bool pfc = r == "qos.pfc-roce-priority" || r == "qos.pfc-only-roce-priority";
     return pfc && a.kind == ActionKind::pfc;
   };
+  // app.roce-tos names the port ("mlx5_0/1", "rdma_cm mlx5_0/1"); the action, its netdev.
+  // A stack judged on the ports' global class ("NCCL's RoCE QPs carry the global
+  // traffic_class of ...") is fixed by the traffic_class step.
+  if (f.rule == "app.roce-tos" && a.kind == ActionKind::traffic_class &&
+      f.message.find("carry the global traffic_class") != std::string::npos)
+    return true;
+  if (f.rule == "app.roce-tos" && (a.kind == ActionKind::traffic_class || a.kind == ActionKind::roce_tos)) {
+    for (const RdmaDevice& d : s.rdma_devices)
+      for (const RdmaPort& p : d.ports) {
+        std::string port = d.name + "/" + std::to_string(p.port);
+        if (p.netdev && *p.netdev == a.subject &&
+            f.subject == (a.kind == ActionKind::roce_tos ? "rdma_cm " + port : port))
+          return true;
+      }
+  }
   if (same_rule(f.rule)) {
     if (a.subject == f.subject) return true;
     // Firmware steps are per physical device "dddd:bb:dd"; findings name a function or netdev.
@@ -731,6 +790,10 @@ std::string why_not_planned(const Finding& f) {
     default: why = "no step rocekit plans for this rule"; break;
   }
   if (f.rule == "roce.active-mtu") why = "RoCE active_mtu follows the netdev MTU and the switch port MTU";
+  if (f.rule.starts_with("app.") && f.subject != "host" && f.subject.find('/') == std::string::npos)
+    why = "the application's setting: `rocekit plan -f nccl` writes the host's nccl.conf with it";
+  if (f.rule == "app.nccl-hca" || f.rule == "app.gid-index")
+    why = "an NCCL setting: `rocekit plan -f nccl` writes the host's nccl.conf with it";
   std::string out = "failing (" + f.message + "): " + why;
   if (!f.remediation.commands.empty()) out += "; check advises: " + f.remediation.commands.front();
   return out;
@@ -826,6 +889,7 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   for (const NetDev* n : devs) b.qos(*n);
   for (const NetDev* n : devs) b.pause(*n);
   for (const NetDev* n : devs) b.ecn(*n);
+  for (const NetDev* n : devs) b.tos(*n);
   for (const NetDev* n : devs) b.mtu(*n);
   for (const PciFunction& f : snapshot.pci_functions) {
     if (normalize_bdf(f.bdf) != f.bdf) {

@@ -22,7 +22,8 @@ namespace rk::plan {
 
 /// What an action changes. Plans are ordered firmware NV first, then PCIe MaxReadReq, then one
 /// netdev after another with its disruptive steps back to back (see make_plan).
-enum class ActionKind { nv_config, trust, dscp2prio, pfc, pause, ecn, mtu, max_read_request, coalesce };
+enum class ActionKind { nv_config, trust, dscp2prio, pfc, pause, ecn, mtu, max_read_request, coalesce,
+                        traffic_class, roce_tos };
 std::string_view to_string(ActionKind k);
 
 /// Tool family used for DCB/QoS (chosen from the snapshot: mlnx_qos output seen -> mlnx_qos).
