@@ -15,6 +15,7 @@
 #include "rocekit/collect/pcie_config.hpp"
 #include "rocekit/collect/persistence.hpp"
 #include "rocekit/parse/app_env.hpp"
+#include "rocekit/parse/sysfs_reads.hpp"
 #include "rocekit/collect/pci_tree.hpp"
 #include "rocekit/collect/sysfs_util.hpp"
 #include "rocekit/core/text.hpp"
@@ -368,19 +369,22 @@ void read_traffic_class(const HostView& host, const std::string& dev, RdmaPort& 
   }
   Result<std::string> t = host.read_text(file);
   if (!t) return set_failed(port.global_traffic_class, t.error());
-  std::string_view first = text::lines(*t).empty() ? std::string_view() : text::trim(text::lines(*t).front());
-  if (!text::starts_with(first, "Global tclass=")) {
+  // The capture parser reads the content (a bare `cat`): "Global tclass=N", per-destination rules.
+  Result<parse::Parsed<parse::SysfsTrafficClass>> r =
+      text::trim(*t).empty() ? Result<parse::Parsed<parse::SysfsTrafficClass>>(parse::Parsed<parse::SysfsTrafficClass>{})
+                             : parse::parse_sysfs_traffic_class(*t);
+  if (!r) {
+    port.global_traffic_class.set_missing(file + ": " + r.error().message + ": " + *t, ReasonKind::unreadable);
+    return;
+  }
+  if (!r->value.traffic_class) {
     port.global_traffic_class.set_missing("no global traffic class is set (" + file + " shows no \"Global tclass=\")",
                                           ReasonKind::not_applicable);
     port.global_traffic_class.source = ev(file, *t);
     return;
   }
-  std::optional<std::uint64_t> n = text::parse_uint(text::trim(first.substr(14)));
-  if (!n || *n > 255) {
-    port.global_traffic_class.set_missing(file + ": not a ToS byte: " + std::string(first), ReasonKind::unreadable);
-    return;
-  }
-  set_value(port.global_traffic_class, static_cast<int>(*n), ev(file, std::string(first)));
+  set_value(port.global_traffic_class, static_cast<int>(*r->value.traffic_class),
+            ev(file, "Global tclass=" + std::to_string(*r->value.traffic_class)));
 }
 
 /// /etc/nccl.conf: what NCCL applies on this host to every job that does not set the variable

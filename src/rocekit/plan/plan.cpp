@@ -350,6 +350,21 @@ struct Builder {
     }
   }
 
+  /// A ToS byte written to a sysfs/configfs file that reads back as `shown` + the value
+  /// ("Global tclass=106" for traffic_class, "106" for default_roce_tos); undo writes `cur` back.
+  void tos_write(ActionKind kind, const std::string& netdev, std::string path, const std::string& shown, int cur,
+                 int want, std::string note) {
+    std::string label = shown.empty() ? "default_roce_tos " : shown;
+    Action& a = add(kind, "app.roce-tos", netdev, label + std::to_string(cur), label + std::to_string(want),
+                    FixScope::runtime);
+    a.write_path = std::move(path);
+    a.write_value = std::to_string(want);
+    a.check_regex = {"^" + shown + std::to_string(want) + "$"};
+    a.undo_write_value = std::to_string(cur);
+    a.undo_check_regex = {"^" + shown + std::to_string(cur) + "$"};
+    a.note = std::move(note);
+  }
+
   /// app.roce-tos on the port of a netdev: MLNX_OFED's global traffic_class set to another DSCP
   /// is written to the policy's ToS (not cleared: with it cleared, an application that sets no
   /// ToS, NCCL by default, sends DSCP 0); rdma_cm's default_roce_tos likewise, where its configfs
@@ -364,29 +379,15 @@ struct Builder {
       std::string subject = rules::port_subject(*d, p);
       std::string port = std::to_string(p.port);
       if (p.global_traffic_class.has_value() && fails("app.roce-tos", subject) &&
-          (*p.global_traffic_class >> 2 != pol.roce_dscp || opts.all_runtime)) {
-        int cur = *p.global_traffic_class;
-        Action& a = add(ActionKind::traffic_class, "app.roce-tos", n.name, "Global tclass=" + std::to_string(cur),
-                        "Global tclass=" + std::to_string(want), FixScope::runtime);
-        a.write_path = "/sys/class/infiniband/" + d->name + "/tc/" + port + "/traffic_class";
-        a.write_value = std::to_string(want);
-        a.check_regex = {"^Global tclass=" + std::to_string(want) + "$"};
-        a.undo_write_value = std::to_string(cur);
-        a.undo_check_regex = {"^Global tclass=" + std::to_string(cur) + "$"};
-        a.note = d->name + " port " + port + ": replaces the ToS of every RoCE QP (mlx5_ib traffic_class_store)";
-      }
+          (*p.global_traffic_class >> 2 != pol.roce_dscp || opts.all_runtime))
+        tos_write(ActionKind::traffic_class, n.name, "/sys/class/infiniband/" + d->name + "/tc/" + port + "/traffic_class",
+                  "Global tclass=", *p.global_traffic_class, want,
+                  d->name + " port " + port + ": replaces the ToS of every RoCE QP (mlx5_ib traffic_class_store)");
       if (p.default_roce_tos.has_value() && fails("app.roce-tos", "rdma_cm " + subject) &&
-          (*p.default_roce_tos >> 2 != pol.roce_dscp || opts.all_runtime)) {
-        int cur = *p.default_roce_tos;
-        Action& a = add(ActionKind::roce_tos, "app.roce-tos", n.name, "default_roce_tos " + std::to_string(cur),
-                        "default_roce_tos " + std::to_string(want), FixScope::runtime);
-        a.write_path = "/sys/kernel/config/rdma_cm/" + d->name + "/ports/" + port + "/default_roce_tos";
-        a.write_value = std::to_string(want);
-        a.check_regex = {"^" + std::to_string(want) + "$"};
-        a.undo_write_value = std::to_string(cur);
-        a.undo_check_regex = {"^" + std::to_string(cur) + "$"};
-        a.note = d->name + " port " + port + ": rdma_cm connections that set no ToS (drivers/infiniband/core/cma_configfs.c)";
-      }
+          (*p.default_roce_tos >> 2 != pol.roce_dscp || opts.all_runtime))
+        tos_write(ActionKind::roce_tos, n.name, "/sys/kernel/config/rdma_cm/" + d->name + "/ports/" + port + "/default_roce_tos",
+                  "", *p.default_roce_tos, want,
+                  d->name + " port " + port + ": rdma_cm connections that set no ToS (drivers/infiniband/core/cma_configfs.c)");
     }
   }
 

@@ -116,6 +116,17 @@ void eval_roce_tos(const Snapshot& s, const Policy& pol, Emitter& e) {
     }
   }
   Override ov = global_override(s, rails);
+  // Ports whose global class was not read: an MLNX_OFED override there would replace the stacks'
+  // ToS. Said in the stacks' passes, not silently assumed absent.
+  std::vector<std::string> unread;
+  for (const RailPort& r : rails.ports)
+    if (!r.port->global_traffic_class.has_value() && r.port->global_traffic_class.reason_kind != ReasonKind::not_applicable)
+      unread.push_back(port_subject(*r.device, *r.port));
+  auto caveat = [&](Finding& f) {
+    if (f.outcome == Outcome::pass && !ov.tos && !unread.empty())
+      f.message += " (the global traffic_class of " + join(unread) +
+                   " was not read: an MLNX_OFED override there would replace it)";
+  };
   // NCCL: NCCL_IB_TC in force, default 0 (connect.cc NCCL_IB_TC_DEFAULT).
   if (ov.tos) {
     overridden(judge_tos(e, s, pol, rails, "nccl", "NCCL's RoCE QPs carry the global traffic_class of " + join(ov.ports),
@@ -131,8 +142,8 @@ void eval_roce_tos(const Snapshot& s, const Policy& pol, Emitter& e) {
       judge_tos(e, s, pol, rails, "nccl", "NCCL_IB_TC is not set, so NCCL marks RoCE with its default",
                 0, {s.app_settings.source}, "export NCCL_IB_TC=" + std::to_string(want));
     } else if (std::optional<int> v = tos_value(tc.setting->value)) {
-      judge_tos(e, s, pol, rails, "nccl", "NCCL_IB_TC=" + tc.setting->value + " (" + tc.setting->origin + ")", *v,
-                {tc.setting->source}, "export NCCL_IB_TC=" + std::to_string(want));
+      caveat(judge_tos(e, s, pol, rails, "nccl", "NCCL_IB_TC=" + tc.setting->value + " (" + tc.setting->origin + ")", *v,
+                       {tc.setting->source}, "export NCCL_IB_TC=" + std::to_string(want)));
     } else {
       Finding& f = e.fail("nccl", "NCCL_IB_TC=" + tc.setting->value + " is not a ToS byte 0..255");
       add_evidence(f, tc.setting->source);
@@ -151,11 +162,11 @@ void eval_roce_tos(const Snapshot& s, const Policy& pol, Emitter& e) {
     } else if (!tc.ambiguous.empty()) {
       add_evidence(e.unknown("ucx", tc.ambiguous), tc.setting->source);
     } else if (!tc.setting || tc.setting->value == "auto") {
-      judge_tos(e, s, pol, rails, "ucx", "UCX_IB_TRAFFIC_CLASS is auto: UCX marks RoCE v2 with ToS 106 (ib_iface.c)", 106,
-                {s.app_settings.source}, "export UCX_IB_TRAFFIC_CLASS=" + std::to_string(want));
+      caveat(judge_tos(e, s, pol, rails, "ucx", "UCX_IB_TRAFFIC_CLASS is auto: UCX marks RoCE v2 with ToS 106 (ib_iface.c)",
+                       106, {s.app_settings.source}, "export UCX_IB_TRAFFIC_CLASS=" + std::to_string(want)));
     } else if (std::optional<int> v = tos_value(tc.setting->value)) {
-      judge_tos(e, s, pol, rails, "ucx", "UCX_IB_TRAFFIC_CLASS=" + tc.setting->value, *v, {tc.setting->source},
-                "export UCX_IB_TRAFFIC_CLASS=" + std::to_string(want));
+      caveat(judge_tos(e, s, pol, rails, "ucx", "UCX_IB_TRAFFIC_CLASS=" + tc.setting->value, *v, {tc.setting->source},
+                       "export UCX_IB_TRAFFIC_CLASS=" + std::to_string(want)));
     } else {
       add_evidence(e.fail("ucx", "UCX_IB_TRAFFIC_CLASS=" + tc.setting->value + " is not a ToS byte 0..255"),
                    tc.setting->source);

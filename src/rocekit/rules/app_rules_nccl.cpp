@@ -1,4 +1,5 @@
 // NCCL's own choices: app.gid-index, app.nccl-hca, app.nccl-transport (registered in app_rules.cpp).
+#include <optional>
 #include <set>
 
 #include "rocekit/core/text.hpp"
@@ -24,18 +25,27 @@ const Gid* gid_at(const std::vector<Gid>& gids, int index) {
 
 bool port_down(const RdmaPort& p) { return p.state.has_value() && *p.state != PortState::active; }
 
+/// The rails to judge, or nullopt with the host finding emitted: unknown without any RDMA
+/// device in the input, not_applicable when none of them is an Ethernet port.
+std::optional<Rails> judged_rails(const Snapshot& s, const Policy& pol, Emitter& e) {
+  if (s.rdma_devices.empty()) {
+    e.unknown("host", "no RDMA device in the input (ibv_devinfo, show_gids, rdma link)").needs = {"show_gids"};
+    return std::nullopt;
+  }
+  Rails rails = roce_rails(s, pol);
+  if (rails.ports.empty()) {
+    e.not_applicable("host", "no Ethernet RDMA port");
+    return std::nullopt;
+  }
+  return rails;
+}
+
 }  // namespace
 
 void eval_gid_index(const Snapshot& s, const Policy& pol, Emitter& e) {
-  Rails rails = roce_rails(s, pol);
-  if (s.rdma_devices.empty()) {
-    e.unknown("host", "no RDMA device in the input (ibv_devinfo, show_gids, rdma link)").needs = {"show_gids"};
-    return;
-  }
-  if (rails.ports.empty()) {
-    e.not_applicable("host", "no Ethernet RDMA port");
-    return;
-  }
+  std::optional<Rails> judged = judged_rails(s, pol, e);
+  if (!judged) return;
+  const Rails& rails = *judged;
   for (const RailPort& r : rails.ports) {
     std::string subject = port_subject(*r.device, *r.port);
     if (port_down(*r.port)) {
@@ -59,11 +69,13 @@ void eval_gid_index(const Snapshot& s, const Policy& pol, Emitter& e) {
     SettingInForce idx = setting_in_force(app, "NCCL_IB_GID_INDEX");
     SettingInForce fam = setting_in_force(app, "NCCL_IB_ADDR_FAMILY");
     SettingInForce ver = setting_in_force(app, "NCCL_IB_ROCE_VERSION_NUM");
+    const SettingInForce* unclear = nullptr;
     for (const SettingInForce* x : {&idx, &fam, &ver})
-      if (!x->ambiguous.empty()) {
-        add_evidence(e.unknown(subject, x->ambiguous), x->setting->source);
-        goto next_port;
-      }
+      if (!unclear && !x->ambiguous.empty()) unclear = x;
+    if (unclear) {
+      add_evidence(e.unknown(subject, unclear->ambiguous), unclear->setting->source);
+      continue;
+    }
     {
       bool ipv4 = !(fam.setting && fam.setting->value == "AF_INET6");
       int version = ver.setting ? static_cast<int>(text::parse_uint(ver.setting->value).value_or(2)) : 2;
@@ -112,20 +124,13 @@ void eval_gid_index(const Snapshot& s, const Policy& pol, Emitter& e) {
                               "then adds its RoCE v2 GID (rule roce.v2-gid).";
       }
     }
-  next_port:;
   }
 }
 
 void eval_nccl_hca(const Snapshot& s, const Policy& pol, Emitter& e) {
-  Rails rails = roce_rails(s, pol);
-  if (s.rdma_devices.empty()) {
-    e.unknown("host", "no RDMA device in the input (ibv_devinfo, show_gids, rdma link)").needs = {"show_gids"};
-    return;
-  }
-  if (rails.ports.empty()) {
-    e.not_applicable("host", "no Ethernet RDMA port");
-    return;
-  }
+  std::optional<Rails> judged = judged_rails(s, pol, e);
+  if (!judged) return;
+  const Rails& rails = *judged;
   if (!s.app_settings.has_value()) {
     e.missing("host", "NCCL settings (NCCL_IB_HCA)", s.app_settings);
     return;
