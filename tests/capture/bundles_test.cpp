@@ -154,7 +154,7 @@ INSTANTIATE_TEST_SUITE_P(Hosts, Bundle, ::testing::ValuesIn(bundle_names()),
                            return n;
                          });
 
-TEST(Bundles, AllSixteenArePresent) { EXPECT_EQ(bundle_names().size(), 16u); }
+TEST(Bundles, AllEighteenArePresent) { EXPECT_EQ(bundle_names().size(), 18u); }
 
 }  // namespace
 }  // namespace rk

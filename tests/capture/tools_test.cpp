@@ -186,6 +186,25 @@ TEST(Capture, NcclDmaBufLineProvesTheGpuDirectMechanism) {
   EXPECT_NE(r.findings[0].message.find("DMA-BUF"), std::string::npos) << r.findings[0].message;
 }
 
+// The same log holds both nodes' lines (test1, test2): a host capture reads only one node's, and
+// says which. test1 prints 4 of the 8 NET channel lines (file lines 35..42, alternating).
+TEST(Capture, NcclLogOfSeveralHostsReadsOneAndSaysSo) {
+  Snapshot s = capture_of("nccl_log.txt", "nccl_log/nccltests293-a100-hdr-default-gdr-level-no-gdrdma-cut-by-author.txt");
+  ASSERT_TRUE(s.nccl_run.has_value()) << s.nccl_run.reason;
+  EXPECT_EQ(s.nccl_run->net_channels, 4);
+  EXPECT_EQ(s.nccl_run->gdrdma_channels, 0);
+  EXPECT_EQ(s.nccl_run->network.value_or(""), "IBext_v8");
+  EXPECT_EQ(s.nccl_run->network_source.line, 20u);  // test1's "Using network IBext_v8"
+  EXPECT_EQ(s.nccl_run->channel_source.line, 36u);  // test1's first NET channel line
+  ASSERT_EQ(s.inputs.size(), 1u);
+  EXPECT_EQ(s.inputs[0].status, "parsed_with_warnings");
+  bool said = false;
+  for (const std::string& m : s.inputs[0].messages)
+    said = said || m == "nccl_log.txt: several_hosts: the log holds the lines of test1, test2: only test1's are read "
+                        "(the first; the capture names none of them)";
+  EXPECT_TRUE(said);
+}
+
 // Real Grace captures: every GPU<->NIC pair is SYS (GB200, GPU NUMA ID set) or NODE (DGX Spark
 // GB10, named by the pasted `nvidia-smi -L`). No PCIe switch by design, so the affinity rule does not
 // fail. GB200 puts every NIC at SYS and a topology alone lacks the NICs' NUMA nodes, so which CPU

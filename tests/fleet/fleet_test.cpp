@@ -55,7 +55,7 @@ fs::path synthetic_fleet(const TempDir& dir) {
 TEST(FleetDiscover, EveryHostBundleIsOneCaptureDirectory) {
   Discovery d = discover_inputs({td() / "hosts"});
   EXPECT_TRUE(d.problems.empty());
-  ASSERT_EQ(d.hosts.size(), 16u);  // README.md is skipped; each bundle holds *.txt captures
+  ASSERT_EQ(d.hosts.size(), 18u);  // README.md is skipped; each bundle holds *.txt captures
   EXPECT_EQ(d.hosts.front().filename(), "aerial-21-4-a100-cx6dx");
   EXPECT_EQ(d.hosts.back().filename(), "tf-gdr-k40-cx3-cross-socket");
 }

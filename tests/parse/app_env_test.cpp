@@ -70,6 +70,62 @@ TEST(AppEnv, EnvDumpExportPAndMpirun) {
 }
 
 // NVIDIA/nccl src/misc/param.cc setEnvFile: '#' comments, name verbatim up to the first '='.
+// bash `unset` and `env -u` remove a variable; `env NAME=value cmd` sets it for the command.
+TEST(AppEnv, UnsetAndEnvArguments) {
+  auto r = parse_app_env(
+      "export NCCL_IB_HCA=mlx5_0 NCCL_IB_TC=106\n"
+      "unset NCCL_IB_HCA PATH\n"
+      "unset -v NCCL_IB_TC; export NCCL_IB_TC=96\n"
+      "env -u NCCL_IB_GID_INDEX NCCL_DEBUG=INFO python train.py\n"
+      "echo unset NCCL_IB_SL\n");
+  ASSERT_TRUE(r);
+  const std::vector<AppAssignment>& a = r->value.assignments;
+  ASSERT_EQ(a.size(), 7u);
+  EXPECT_EQ(a[2].name, "NCCL_IB_HCA");
+  EXPECT_TRUE(a[2].unset);
+  EXPECT_EQ(a[2].value, "");
+  EXPECT_EQ(a[2].line, 2u);
+  EXPECT_EQ(a[3].name, "NCCL_IB_TC");
+  EXPECT_TRUE(a[3].unset);
+  EXPECT_EQ(a[4].name, "NCCL_IB_TC");
+  EXPECT_FALSE(a[4].unset);
+  EXPECT_EQ(a[4].value, "96");
+  EXPECT_EQ(a[5].name, "NCCL_IB_GID_INDEX");
+  EXPECT_TRUE(a[5].unset);
+  EXPECT_EQ(a[6].name, "NCCL_DEBUG");
+  EXPECT_EQ(a[6].value, "INFO");
+  EXPECT_FALSE(a[6].unset);
+}
+
+// Launchers: docker-run(1) -e/--env, sbatch/srun --export={[ALL,]<variables>} (also as an #SBATCH
+// line), MPICH/Intel MPI -genv NAME value, and a Python launcher's os.environ[...] = "...".
+TEST(AppEnv, LauncherForms) {
+  std::string body =
+      "#SBATCH --export=ALL,NCCL_IB_HCA==mlx5_0\n"
+      "# NCCL_IB_TC=0 in a comment is not read\n"
+      "docker run --rm -e NCCL_IB_TC=106 --env NCCL_IB_GID_INDEX=3 --env=NCCL_SOCKET_IFNAME=eth0 -e NCCL_DEBUG img\n"
+      "mpiexec -genv NCCL_IB_SL 3 -n 16 ./a.out\n"
+      "os.environ['UCX_IB_TRAFFIC_CLASS'] = \"106\"  # RoCE\n"
+      "os.environ[\"NCCL_IB_ROCE_VERSION_NUM\"] = str(v)\n"
+      "if os.environ[\"NCCL_IB_TC\"] == \"0\": pass\n";
+  ASSERT_TRUE(looks_like_app_env(body));
+  auto r = parse_app_env(body);
+  ASSERT_TRUE(r);
+  std::vector<std::pair<std::string, std::string>> got;
+  for (const AppAssignment& a : r->value.assignments) got.emplace_back(a.name, a.value);
+  std::vector<std::pair<std::string, std::string>> want{
+      {"NCCL_IB_HCA", "=mlx5_0"},
+      {"NCCL_IB_TC", "106"},         {"NCCL_IB_GID_INDEX", "3"},     {"NCCL_SOCKET_IFNAME", "eth0"},
+      {"NCCL_IB_SL", "3"},           {"UCX_IB_TRAFFIC_CLASS", "106"}, {"NCCL_IB_ROCE_VERSION_NUM", "str(v)"}};
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(r->value.assignments[0].line, 1u);
+  EXPECT_TRUE(r->value.assignments[5].literal);
+  EXPECT_FALSE(r->value.assignments[6].literal);
+  EXPECT_TRUE(looks_like_app_env("srun --export=ALL,NCCL_IB_TC=106 python t.py\n"));
+  EXPECT_TRUE(looks_like_app_env("docker run -e NCCL_IB_HCA=mlx5_0 img\n"));
+  EXPECT_FALSE(looks_like_app_env("srun --export=ALL python t.py\n"));
+}
+
 TEST(NcclConf, NameIsVerbatim) {
   std::string_view conf =
       "# site defaults\n"

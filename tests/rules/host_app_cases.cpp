@@ -22,6 +22,7 @@ struct Spec {
   std::optional<int> cm_tos;         ///< on both ports
   int devices = 2;
   std::string script_branch_value;   ///< NCCL_IB_TC also set to this in another branch
+  std::vector<std::string> unset;    ///< `unset NAME` after the assignments
 };
 
 Snapshot host(const Spec& spec) {
@@ -55,9 +56,11 @@ Snapshot host(const Spec& spec) {
     AppSettings a;
     std::size_t line = 1;
     for (const auto& [k, v] : spec.env)
-      a.settings.push_back({k, v, "environment", !spec.script_branch_value.empty(), true, {"app_env.txt", line++, k + "=" + v}});
+      a.settings.push_back({k, v, "environment", !spec.script_branch_value.empty(), true, {"app_env.txt", line++, k + "=" + v}, false});
     if (!spec.script_branch_value.empty())
-      a.settings.push_back({"NCCL_IB_TC", spec.script_branch_value, "environment", true, true, {"app_env.txt", line++, ""}});
+      a.settings.push_back({"NCCL_IB_TC", spec.script_branch_value, "environment", true, true, {"app_env.txt", line++, ""}, false});
+    for (const std::string& name : spec.unset)
+      a.settings.push_back({name, "", "environment", false, true, {"app_env.txt", line++, "unset " + name}, true});
     s.app_settings.value = a;
     s.app_settings.source = {"app_env.txt", 0, ""};
   } else {
@@ -79,6 +82,16 @@ Snapshot with_run(std::string network, std::string link_layer, int net_channels,
   r.gdrdma_channels = gdr;
   r.channel_source = {"nccl_log.txt", 40, "Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0"};
   s.nccl_run.value = r;
+  return s;
+}
+
+/// The only NCCL settings are the echoes of a log with `net_channels` NET channel lines.
+Snapshot log_echoes_only(int net_channels, bool elided) {
+  Snapshot s = with_run("IB", "RoCE", net_channels, 0);
+  s.nccl_run.value->elided = elided;
+  s.app_settings.value->settings.push_back(
+      {"NCCL_SOCKET_IFNAME", "eth0", "nccl log", false, true, {"nccl_log.txt", 9, "NCCL_SOCKET_IFNAME set by environment to eth0"}, false});
+  s.app_settings.source = {"nccl_log.txt", 0, ""};
   return s;
 }
 
@@ -138,6 +151,39 @@ const Cases k_cases{
     host_case("app.roce-tos", Outcome::unknown, "rdma_cm", "rdma_cm default_roce_tos not collected: not captured (no cma_roce_tos output",
               [] { return env({{"NCCL_IB_TC", "106"}}); }),
     host_case("app.roce-tos", Outcome::not_applicable, "host", "no Ethernet RDMA port", no_rdma),
+    // A log's echoes alone prove a parameter unset only once NCCL has set up its NET channels.
+    host_case("app.roce-tos", Outcome::fail, "nccl",
+              "NCCL_IB_TC is not set (the NCCL log sets up its NET channels without echoing it), so NCCL marks RoCE "
+              "with its default: ToS 0",
+              [] { return log_echoes_only(4, false); }),
+    host_case("app.roce-tos", Outcome::unknown, "nccl",
+              "the NCCL log does not echo NCCL_IB_TC, but it ends before NCCL sets up its NET channels",
+              [] { return log_echoes_only(0, false); }),
+    host_case("app.roce-tos", Outcome::unknown, "nccl",
+              "the NCCL log does not echo NCCL_IB_TC, but it was cut by hand (a [...] line)",
+              [] { return log_echoes_only(4, true); }),
+    host_case("app.gid-index", Outcome::unknown, "mlx5_0/1",
+              "the NCCL log does not echo NCCL_IB_GID_INDEX, but it ends before NCCL sets up its NET channels",
+              [] { return log_echoes_only(0, false); }),
+    // NCCL reads integers with strtoll(value, nullptr, 0) (src/misc/param.cc ncclLoadParam).
+    host_case("app.roce-tos", Outcome::pass, "nccl",
+              "NCCL_IB_TC=0x68 (environment), which NCCL reads as 104: ToS 104 (DSCP 26, ECN bits 00 Not-ECT), the "
+              "policy's RoCE DSCP; the ECN bits differ from the policy's ToS 106",
+              [] { return env({{"NCCL_IB_TC", "0x68"}}); }),
+    host_case("app.roce-tos", Outcome::fail, "nccl",
+              "NCCL_IB_TC=96 (environment): ToS 96 (DSCP 24, ECN bits 00 Not-ECT), not the policy's DSCP 26: this "
+              "host puts DSCP 24 on the lossless priority 3 (the default DSCP map, DSCP >> 3) too, but the switches "
+              "classify RoCE by DSCP 26",
+              [] { return env({{"NCCL_IB_TC", "96"}}); }),
+    host_case("app.roce-tos", Outcome::fail, "nccl", "NCCL_IB_TC is not set, so NCCL marks RoCE with its default: ToS 0",
+              [] { return env({{"NCCL_IB_TC", "106"}}, [](Spec& x) { x.unset = {"NCCL_IB_TC"}; }); }),
+    host_case("app.roce-tos", Outcome::unknown, "nccl",
+              "the NCCL log shows `Using network Socket`: NCCL sent no RoCE, so NCCL_IB_TC marked nothing",
+              [] {
+                Snapshot s = with_run("Socket", "RoCE", 0, 0);
+                s.app_settings.value->settings.push_back({"NCCL_IB_TC", "0", "environment", false, true, {"app_env.txt", 1, ""}, false});
+                return s;
+              }),
     // app.gid-index
     host_case("app.gid-index", Outcome::pass, "mlx5_0/1",
               "NCCL's auto-selection (NCCL_IB_GID_INDEX unset, AF_INET, RoCE v2) uses GID index 3 (RoCE v2, 192.0.2.10), "
@@ -154,6 +200,11 @@ const Cases k_cases{
               "defaults it would pick GID index 3",
               no_env),
     host_case("app.gid-index", Outcome::not_applicable, "host", "no Ethernet RDMA port", no_rdma),
+    host_case("app.gid-index", Outcome::pass, "mlx5_0/1",
+              "NCCL's auto-selection (NCCL_IB_GID_INDEX unset, AF_INET, RoCE v2) uses GID index 3",
+              [] { return env({{"NCCL_IB_GID_INDEX", "-1"}}); }),
+    host_case("app.gid-index", Outcome::pass, "mlx5_0/1", "NCCL_IB_GID_INDEX=0x3 (environment) uses GID index 3",
+              [] { return env({{"NCCL_IB_GID_INDEX", "0x3"}}); }),
     // app.nccl-hca
     host_case("app.nccl-hca", Outcome::pass, "host",
               "NCCL_IB_HCA==mlx5_0,mlx5_1 (environment) selects the 2 RoCE rails (mlx5_0, mlx5_1",
@@ -167,7 +218,14 @@ const Cases k_cases{
                 s.app_settings.value->settings.clear();
                 return s;
               }),
-    host_case("app.nccl-hca", Outcome::fail, "host", "names mlx5_9, which this host does not have",
+    host_case("app.nccl-hca", Outcome::fail, "host",
+              "NCCL_IB_HCA=mlx5_0,mlx5_9 (environment) leaves out the rails mlx5_1; names mlx5_9, which this host "
+              "does not have (a typo of a rail?)",
+              [] { return env({{"NCCL_IB_HCA", "mlx5_0,mlx5_9"}}); }),
+    host_case("app.nccl-hca", Outcome::pass, "host",
+              "selects the 2 RoCE rails (mlx5_0, mlx5_1; rails: every Ethernet RDMA port without a management or "
+              "storage role (the GPUs' NICs are not in the input)); names mlx5_9, which this host does not have (NCCL "
+              "skips them)",
               [] { return env({{"NCCL_IB_HCA", "mlx5_0,mlx5_1,mlx5_9"}}); }),
     host_case("app.nccl-hca", Outcome::pass, "host", "NCCL_IB_HCA=mlx5_0 (environment) selects the 1 RoCE rails (mlx5_0; rails: "
               "the NIC closest to each of the 1 GPUs)", gpus_on_first_nic),

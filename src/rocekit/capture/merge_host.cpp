@@ -98,9 +98,29 @@ void on_system_checks(Ctx& c) {
   }
 }
 
+namespace {
+std::string join_words(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
+}  // namespace
+
 void on_nccl_log(Ctx& c) {
   auto v = c.take(parse::parse_nccl_log(c.text.body));
   if (!v) return;
+  // An mpirun/srun log of several nodes: this capture is one host, so only one node's lines
+  // are its facts (the capture's hostname when the log has it, else the first node).
+  if (v->hosts.size() > 1) {
+    bool named = std::find(v->hosts.begin(), v->hosts.end(), c.snap.hostname) != v->hosts.end();
+    std::string keep = named ? c.snap.hostname : v->hosts.front();
+    std::string all = join_words(v->hosts);
+    if (auto one = parse::parse_nccl_log(parse::nccl_log_of_host(c.text.body, keep))) v = std::move(one->value);
+    if (c.input.status == "parsed") c.input.status = "parsed_with_warnings";
+    c.input.messages.push_back(c.file.name + ": several_hosts: the log holds the lines of " + all + ": only " + keep +
+                               "'s are read" +
+                               (named ? " (the capture's hostname)" : " (the first; the capture names none of them)"));
+  }
   GpuDirectState g = c.snap.gpudirect.value.value_or(GpuDirectState{});
   Evidence ev;
   for (const parse::NcclChannel& ch : v->channels)
@@ -140,7 +160,7 @@ void add_settings(Ctx& c, const parse::AppEnv& v, const std::string& origin) {
   AppSettings a = c.snap.app_settings.value.value_or(AppSettings{});
   for (const parse::AppAssignment& s : v.assignments) {
     if (!s.effective) continue;  // nccl.conf lines NCCL reads as another name (warned)
-    a.settings.push_back({s.name, s.value, origin, s.conditional, s.literal, c.at(s.line)});
+    a.settings.push_back({s.name, s.value, origin, s.conditional, s.literal, c.at(s.line), s.unset});
   }
   c.snap.app_settings.value = std::move(a);
   c.snap.app_settings.reason.clear();
@@ -152,6 +172,7 @@ void add_settings(Ctx& c, const parse::AppEnv& v, const std::string& origin) {
 void merge_nccl_run(Ctx& c, const parse::NcclLog& v) {
   NcclRun r = c.snap.nccl_run.value.value_or(NcclRun{});
   if (!r.version) r.version = v.version;
+  r.elided = r.elided || v.elided;
   if (!r.network && v.network) {
     r.network = v.network;
     r.network_source = c.at(v.network_line);
@@ -172,7 +193,7 @@ void merge_nccl_run(Ctx& c, const parse::NcclLog& v) {
   if (c.snap.nccl_run.source.file.empty()) c.snap.nccl_run.source = c.whole();
   if (!v.env.empty()) {
     parse::AppEnv echoes;
-    for (const parse::NcclEnvEcho& e : v.env) echoes.assignments.push_back({e.name, e.value, e.line, false, true, true});
+    for (const parse::NcclEnvEcho& e : v.env) echoes.assignments.push_back({e.name, e.value, e.line, false, true, true, false});
     add_settings(c, echoes, "nccl log");
   }
 }

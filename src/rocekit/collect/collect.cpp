@@ -403,7 +403,7 @@ void read_app_settings(const HostView& host, Snapshot& s) {
   if (Result<parse::Parsed<parse::AppEnv>> r = parse::parse_nccl_conf(*t))
     for (const parse::AppAssignment& x : r->value.assignments)
       if (x.effective)  // a name with a space or `export ` is another variable to NCCL
-        a.settings.push_back({x.name, x.value, "/etc/nccl.conf", false, true, Evidence{file, x.line, x.name + "=" + x.value}});
+        a.settings.push_back({x.name, x.value, "/etc/nccl.conf", false, true, Evidence{file, x.line, x.name + "=" + x.value}, false});
   s.app_settings.value = std::move(a);
   s.app_settings.source = Evidence{file, 0, ""};
 }

@@ -124,10 +124,11 @@ RK_JSON(GpuDirectState, peermem_loaded, peer_memory_registered, gdrdma_in_use, d
 RK_JSON(NvidiaDriver, version, open_module)
 RK_JSON(IommuState, mode, decided_by, parameters)
 RK_JSON(PersistenceState, units, enabled_links, udev_rules, other_scripts)
-RK_JSON(AppSetting, name, value, origin, conditional, literal, source)
+RK_JSON(AppSetting, name, value, origin, conditional, literal, source, unset)
 RK_JSON(AppSettings, settings)
 RK_JSON(NcclHca, rdma_device, port, link_layer)
-RK_JSON(NcclRun, version, network, network_source, hcas, hcas_source, net_channels, gdrdma_channels, channel_source)
+RK_JSON(NcclRun, version, network, network_source, hcas, hcas_source, net_channels, gdrdma_channels, channel_source,
+        elided)
 RK_JSON(InputFile, file, tool, target, status, messages)
 RK_JSON(ToolRun, tool, target, status, command)
 RK_JSON(SnapshotSource, kind, path)

@@ -410,6 +410,8 @@ struct AppSetting {
   bool conditional = false;  ///< assigned in an if/case/for/while block of a job script
   bool literal = true;       ///< false: the value expands a variable or command ("$IF")
   Evidence source;
+  /// true: a job script's `unset NAME` (or `env -u NAME`) removes it here; `value` is empty.
+  bool unset = false;
 };
 
 struct AppSettings {
@@ -434,6 +436,8 @@ struct NcclRun {
   int net_channels = 0;
   int gdrdma_channels = 0;
   Evidence channel_source;              ///< the first NET channel line
+  /// The log was cut by hand (a "[...]" line): a parameter it does not echo may still be set.
+  bool elided = false;
 };
 
 /// One input file and what became of it (capture loading).

@@ -69,6 +69,35 @@ std::vector<Token> shell_words(std::string_view line) {
   return out;
 }
 
+/// Python's `os.environ["NCCL_IB_TC"] = "106"` (single or double quotes): a literal only when
+/// the value is one quoted string.
+bool python_environ(std::string_view t, AppAssignment& out) {
+  std::size_t at = t.find("os.environ[");
+  if (at == std::string_view::npos) return false;
+  std::string_view r = t.substr(at + 11);
+  if (r.empty() || (r[0] != '"' && r[0] != '\'')) return false;
+  char q = r[0];
+  std::size_t close = r.find(q, 1);
+  if (close == std::string_view::npos) return false;
+  std::string_view name = r.substr(1, close - 1);
+  r = text::trim(r.substr(close + 1));
+  if (!text::starts_with(r, "]")) return false;
+  r = text::trim(r.substr(1));
+  if (r.empty() || r[0] != '=' || (r.size() > 1 && r[1] == '=')) return false;  // not `==`
+  if (!stack_variable(name)) return false;
+  r = text::trim(r.substr(1));
+  if (std::size_t hash = r.find(" #"); hash != std::string_view::npos) r = text::trim(r.substr(0, hash));
+  out.name = std::string(name);
+  if (r.size() >= 2 && (r[0] == '"' || r[0] == '\'') && r.find(r[0], 1) == r.size() - 1) {
+    out.value = std::string(r.substr(1, r.size() - 2));
+    out.literal = true;
+  } else {
+    out.value = std::string(r);
+    out.literal = false;  // str(tc), f"{x}", a variable
+  }
+  return true;
+}
+
 bool is_word(const std::vector<Token>& ws, std::string_view w) {
   for (const Token& t : ws)
     if (!t.separator && t.text == w) return true;
@@ -83,7 +112,15 @@ Result<Parsed<AppEnv>> parse_app_env(std::string_view body) {
   std::vector<std::string_view> ls = text::lines(body);
   for (std::size_t i = 0; i < ls.size(); ++i) {
     std::string_view t = text::trim(ls[i]);
+    // "#SBATCH --export=ALL,NCCL_IB_HCA=mlx5_0": sbatch reads it, the shell does not.
+    if (text::starts_with(t, "#SBATCH ")) t = text::trim(t.substr(8));
     if (t.empty() || t[0] == '#') continue;
+    if (AppAssignment a; python_environ(t, a)) {
+      a.line = i + 1;
+      a.conditional = depth > 0;
+      out.value.assignments.push_back(std::move(a));
+      continue;
+    }
     std::vector<Token> ws = shell_words(t);
     if (ws.empty()) continue;
     const std::string& first = ws[0].text;
@@ -101,7 +138,74 @@ Result<Parsed<AppEnv>> parse_app_env(std::string_view body) {
         exporting = false;
         continue;
       }
-      bool mpi_x = w.text == "-x" && k + 1 < ws.size() && !ws[k + 1].separator;
+      // "unset NCCL_IB_HCA", "unset -v A B", "env -u NCCL_IB_HCA cmd": removes the variable.
+      bool env_u = w.text == "-u" && k > 0 && ws[k - 1].text == "env" && k + 1 < ws.size() && !ws[k + 1].separator;
+      if ((command_start && w.text == "unset") || env_u) {
+        std::size_t j = k + 1;
+        for (; j < ws.size() && !ws[j].separator; ++j) {
+          if (ws[j].text.starts_with("-")) continue;  // -v; `unset -f` names functions, never NCCL_*
+          if (!stack_variable(ws[j].text)) {
+            if (env_u) break;
+            continue;
+          }
+          AppAssignment s;
+          s.name = ws[j].text;
+          s.line = i + 1;
+          s.conditional = conditional;
+          s.unset = true;
+          out.value.assignments.push_back(std::move(s));
+          if (env_u) break;
+        }
+        k = env_u ? j : j - 1;
+        command_start = env_u;  // "env -u X A=1 cmd": env still takes assignments
+        continue;
+      }
+      // srun/sbatch "--export=ALL,NCCL_IB_HCA=mlx5_0,NCCL_IB_TC=106" (a comma-separated list).
+      if (w.text.starts_with("--export=")) {
+        for (std::string_view item : text::split(std::string_view(w.text).substr(9), ',')) {
+          std::size_t eq = item.find('=');
+          if (eq == std::string_view::npos || !stack_variable(item.substr(0, eq))) continue;
+          AppAssignment s;
+          s.name = std::string(item.substr(0, eq));
+          s.value = std::string(item.substr(eq + 1));
+          s.line = i + 1;
+          s.conditional = conditional;
+          s.literal = !w.expands;
+          out.value.assignments.push_back(std::move(s));
+        }
+        continue;
+      }
+      // MPICH/Intel MPI "-genv NAME value" / "-env NAME value".
+      if ((w.text == "-genv" || w.text == "-env") && k + 2 < ws.size() && !ws[k + 1].separator &&
+          !ws[k + 2].separator && stack_variable(ws[k + 1].text)) {
+        AppAssignment s;
+        s.name = ws[k + 1].text;
+        s.value = ws[k + 2].text;
+        s.line = i + 1;
+        s.conditional = conditional;
+        s.literal = !ws[k + 2].expands;
+        out.value.assignments.push_back(std::move(s));
+        k += 2;
+        continue;
+      }
+      // docker/podman/enroot "-e NAME=value", "--env NAME=value", "--env=NAME=value".
+      bool docker_e = (w.text == "-e" || w.text == "--env") && k + 1 < ws.size() && !ws[k + 1].separator;
+      if (w.text.starts_with("--env=")) {
+        Token a = w;
+        a.text = w.text.substr(6);
+        std::size_t eq = a.text.find('=');
+        if (eq != std::string::npos && stack_variable(std::string_view(a.text).substr(0, eq))) {
+          AppAssignment s;
+          s.name = a.text.substr(0, eq);
+          s.value = a.text.substr(eq + 1);
+          s.line = i + 1;
+          s.conditional = conditional;
+          s.literal = !a.expands;
+          out.value.assignments.push_back(std::move(s));
+        }
+        continue;
+      }
+      bool mpi_x = (w.text == "-x" || docker_e) && k + 1 < ws.size() && !ws[k + 1].separator;
       if (w.text == "export" || w.text == "declare" || w.text == "typeset" || w.text == "readonly") {
         exporting = true;
         command_start = false;
@@ -125,6 +229,8 @@ Result<Parsed<AppEnv>> parse_app_env(std::string_view body) {
         continue;  // "A=1 B=2 cmd": still at the command's start
       }
       if (!mpi_x) {
+        // "env NCCL_IB_HCA=mlx5_0 python ...": env takes assignments before its command.
+        if (command_start && w.text == "env") continue;
         command_start = false;
         // "then export X=1", "else X=1", "do ...": keywords keep the command position.
         if (w.text == "then" || w.text == "else" || w.text == "do" || w.text == "elif" || w.text == "{") command_start = true;
@@ -178,19 +284,30 @@ nlohmann::json to_json(const AppEnv& v) {
   nlohmann::json a = nlohmann::json::array();
   for (const AppAssignment& s : v.assignments)
     a.push_back({{"name", s.name}, {"value", s.value}, {"line", s.line}, {"conditional", s.conditional},
-                 {"literal", s.literal}, {"effective", s.effective}});
+                 {"literal", s.literal}, {"effective", s.effective}, {"unset", s.unset}});
   return {{"assignments", a}};
 }
 
 bool looks_like_app_env(std::string_view body) {
   for (std::string_view l : text::lines(body.substr(0, 65536))) {
     std::string_view t = text::trim(l);
+    if (text::starts_with(t, "#SBATCH ")) t = text::trim(t.substr(8));
     if (t.empty() || t[0] == '#') continue;
+    if (AppAssignment a; python_environ(t, a)) return true;
     std::vector<Token> ws = shell_words(t);
     for (std::size_t k = 0; k < ws.size(); ++k) {
-      std::size_t eq = ws[k].text.find('=');
-      if (eq == std::string::npos || !stack_variable(std::string_view(ws[k].text).substr(0, eq))) continue;
-      if (k == 0 || ws[k - 1].text == "export" || ws[k - 1].text == "-x" || ws[k - 1].separator)
+      std::string_view w = ws[k].text;
+      if (text::starts_with(w, "--export=") || text::starts_with(w, "--env=")) w = w.substr(w.find('=') + 1);
+      if (text::starts_with(ws[k].text, "--export=")) {
+        for (std::string_view item : text::split(w, ','))
+          if (std::size_t eq = item.find('='); eq != std::string_view::npos && stack_variable(item.substr(0, eq)))
+            return true;
+        continue;
+      }
+      std::size_t eq = w.find('=');
+      if (eq == std::string::npos || !stack_variable(w.substr(0, eq))) continue;
+      if (k == 0 || ws[k].text != w || ws[k - 1].text == "export" || ws[k - 1].text == "-x" ||
+          ws[k - 1].text == "-e" || ws[k - 1].text == "--env" || ws[k - 1].separator)
         return true;
     }
   }

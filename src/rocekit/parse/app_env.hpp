@@ -5,6 +5,12 @@
 //   declare -x NCCL_IB_HCA="mlx5_0"     `export -p` (bash)
 //   export NCCL_IB_GID_INDEX=3          shell scripts, also several assignments on one line
 //   mpirun -x NCCL_IB_TC=106 ...        Open MPI's -x NAME=value
+//   env NCCL_IB_HCA=mlx5_0 python ...   env's NAME=value arguments
+//   docker run -e NCCL_IB_TC=106 ...    docker/podman -e, --env, --env= (enroot alike)
+//   srun --export=ALL,NCCL_IB_TC=106    Slurm's list, also in an "#SBATCH --export=" line
+//   mpiexec -genv NCCL_IB_TC 106 ...    MPICH / Intel MPI -genv and -env
+//   os.environ["NCCL_IB_TC"] = "106"    a Python launcher (literal when one quoted string)
+//   unset NCCL_IB_HCA                   removes it (also `env -u NAME`): an `unset` assignment
 // An assignment inside an if/case/for/while block is marked `conditional`: which branch ran is
 // not in the script. A value that expands a variable ("$X", "${X}", "$(cmd)") is not `literal`.
 //
@@ -36,6 +42,9 @@ struct AppAssignment {
   /// nccl_conf only: false when NCCL would set a variable of another name (a space or an
   /// `export ` in the name).
   bool effective = true;
+  /// app_env only: `unset NAME` (bash unset, or `env -u NAME`): the variable is removed here and
+  /// `value` is empty. A later assignment sets it again.
+  bool unset = false;
 };
 
 struct AppEnv {

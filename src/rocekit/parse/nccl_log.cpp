@@ -1,7 +1,6 @@
 #include "rocekit/parse/nccl_log.hpp"
 
 #include <algorithm>
-
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -97,8 +96,12 @@ void channel_line(std::string_view host, std::string_view msg, std::size_t line,
   if (tw.empty()) return;
   c.transport = std::string(tw[0]);
   std::vector<std::string_view> parts = text::split(tw[0], '/');
-  if (parts.size() >= 3 && parts[0] == "NET") c.net_device = u32(parts[2]);
-  c.gdrdma = text::ends_with(tw[0], "/GDRDMA");
+  // "NET/IB/1/GDRDMA"; with PXN "NET/IB/1(2)/GDRDMA/Shared" (the proxy rank in parentheses);
+  // 2.2x also "/GDRDMA(PCI)". NCCL src/transport/net.cc, sendSetup/recvSetup: "via
+  // NET/%s/%d(%d)%s%s%s" with useGdr ? "/GDRDMA" : "", useGdr == ncclTopoGdrModePci ? "(PCI)",
+  // shared ? "/Shared".
+  if (parts.size() >= 3 && parts[0] == "NET") c.net_device = leading_u32(parts[2]);
+  c.gdrdma = std::any_of(parts.begin(), parts.end(), [](std::string_view p) { return text::starts_with(p, "GDRDMA"); });
   out.channels.push_back(std::move(c));
 }
 
@@ -115,6 +118,16 @@ void warn_line(std::string_view host, std::string_view between, std::string_view
   std::size_t ve = msg.find("vendor err ");
   if (ve != std::string_view::npos) w.vendor_err = leading_u32(msg.substr(ve + 11));
   out.warns.push_back(std::move(w));
+}
+
+/// What nccl-tests prints around NCCL's lines: its '#' banner and table header, its result rows
+/// ("1073741824  268435456  float  sum  -1  71024  15.12 ..."), and NCCL 2.2x's "Enabled NCCL
+/// Func/Proto/Algo Matrix" rows ("AllReduce |  1  2  1 |  ..."). Not NCCL's, and not a problem.
+bool nccl_tests_line(std::string_view t) {
+  if (t.starts_with('#')) return true;
+  if (t.find(" | ") != std::string_view::npos) return true;
+  std::vector<std::string_view> w = text::words(t);
+  return w.size() >= 6 && text::parse_uint(w[0]).has_value() && text::parse_uint(w[1]).has_value();
 }
 
 }  // namespace
@@ -142,6 +155,13 @@ Result<Parsed<NcclLog>> parse_nccl_log(std::string_view text) {
     std::size_t info = t.find(" NCCL INFO ");
     std::size_t warn = t.find(" NCCL WARN ");
     std::size_t at = info < warn ? info : warn;
+    if (at == std::string_view::npos && text::starts_with(t, "NCCL version ")) {
+      // The version banner may come without the host:pid:tid prefix (a VERSION-level print, as
+      // in the log of NVIDIA/nccl-tests#293).
+      if (!out.version) out.version = std::string(text::trim(t.substr(13)));
+      continue;
+    }
+    if (at == std::string_view::npos && nccl_tests_line(t)) continue;
     if (at == std::string_view::npos) {
       warnings.push_back(Warning{line_no, "unrecognised_line",
                                  "not an NCCL log line: " + std::string(t.substr(0, 80))});
@@ -153,6 +173,8 @@ Result<Parsed<NcclLog>> parse_nccl_log(std::string_view text) {
     std::vector<std::string_view> pw = text::words(prefix);
     std::string_view host;
     if (!pw.empty()) host = text::split(pw[0], ':')[0];
+    if (!host.empty() && std::find(out.hosts.begin(), out.hosts.end(), host) == out.hosts.end())
+      out.hosts.emplace_back(host);
     // the text between "[dev]" and "NCCL" (WARN lines: source location)
     std::string_view between;
     std::size_t bracket = prefix.find("] ");
@@ -194,6 +216,23 @@ Result<Parsed<NcclLog>> parse_nccl_log(std::string_view text) {
   return Parsed<NcclLog>{std::move(out), std::move(warnings)};
 }
 
+std::string nccl_log_of_host(std::string_view text, std::string_view host) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::string_view l : text::lines(text)) {
+    std::string_view t = text::trim(l);
+    std::size_t at = std::min(t.find(" NCCL INFO "), t.find(" NCCL WARN "));
+    bool other = false;
+    if (at != std::string_view::npos) {
+      std::vector<std::string_view> pw = text::words(t.substr(0, at));
+      other = !pw.empty() && text::split(pw[0], ':')[0] != host;
+    }
+    if (!other) out.append(l);
+    out.push_back('\n');
+  }
+  return out;
+}
+
 nlohmann::json to_json(const NcclLog& v) {
   nlohmann::json devs = nlohmann::json::array();
   for (const NcclIbDevice& d : v.ib_devices) {
@@ -231,7 +270,8 @@ nlohmann::json to_json(const NcclLog& v) {
           {"dmabuf_gpus", v.dmabuf_gpus},  {"dmabuf_line", v.dmabuf_line},
           {"channels", chans},          {"warns", warns},             {"info_lines", v.info_lines},
           {"elided", v.elided},         {"any_gdrdma", any_gdrdma(v)},
-          {"env", env},                 {"network", v.network},       {"network_line", v.network_line}};
+          {"env", env},                 {"network", v.network},       {"network_line", v.network_line},
+          {"hosts", v.hosts}};
 }
 
 bool looks_like_nccl_log(std::string_view text) {

@@ -82,7 +82,13 @@ struct NcclLog {
   std::size_t network_line = 0;
   std::uint64_t info_lines = 0;            ///< all "NCCL INFO" lines
   bool elided = false;                     ///< a "[...]" line (the capture was cut by hand)
+  /// The "host" of each line's "host:pid:tid" prefix, distinct, in first-seen order: an mpirun or
+  /// srun log holds the lines of every node.
+  std::vector<std::string> hosts;
 };
+
+/// `text` with every NCCL line of another host than `host` blanked (line numbers kept).
+std::string nccl_log_of_host(std::string_view text, std::string_view host);
 
 /// True when at least one channel goes over NET with GDRDMA.
 bool any_gdrdma(const NcclLog& v);

@@ -3,6 +3,8 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <array>
 #include <map>
 #include <set>
@@ -51,37 +53,72 @@ int roce_version(const Gid& g) {
 }  // namespace
 
 SettingInForce setting_in_force(const AppSettings& a, std::string_view name) {
-  int best = 99;
-  for (const AppSetting& s : a.settings)
-    if (s.name == name) best = std::min(best, origin_rank(s.origin));
   SettingInForce out;
-  if (best == 99) return out;
-  std::vector<const AppSetting*> cands;
-  for (const AppSetting& s : a.settings)
-    if (s.name == name && origin_rank(s.origin) == best) cands.push_back(&s);
-  // nccl.conf: NCCL calls setenv(name, value, 0), so the first line of a file wins; a script or
-  // an environment capture: the last assignment.
-  out.setting = best >= 2 ? cands.front() : cands.back();
-  std::set<std::string> values;
-  bool conditional = false;
-  for (const AppSetting* s : cands) {
-    values.insert(s->value);
-    conditional = conditional || s->conditional;
-  }
-  if (conditional && (values.size() > 1 || cands.size() == 1)) {
-    out.setting = cands.front();
-    std::string lines;
-    for (const AppSetting* s : cands)
-      lines += (lines.empty() ? "" : ", ") + s->value + " at " + s->source.file + ":" + std::to_string(s->source.line);
-    out.ambiguous = values.size() > 1
-                        ? std::string(name) + " is set differently in different branches of the script (" + lines +
-                              "): which branch runs is not in the input"
-                        : std::string(name) + " is set only inside a branch of the script (" + lines +
-                              "): whether that branch runs is not in the input";
-  } else if (!out.setting->literal) {
-    out.ambiguous = std::string(name) + "=" + out.setting->value + " expands a variable whose value is not in the input";
+  for (int rank = 0; rank <= 3; ++rank) {
+    std::vector<const AppSetting*> cands;
+    for (const AppSetting& s : a.settings)
+      if (s.name == name && origin_rank(s.origin) == rank) cands.push_back(&s);
+    if (cands.empty()) continue;
+    // nccl.conf: NCCL calls setenv(name, value, 0), so the first line of a file wins; a script or
+    // an environment capture: the last assignment (or `unset`).
+    const AppSetting* chosen = rank >= 2 ? cands.front() : cands.back();
+    std::set<std::string> values;
+    bool conditional = false;
+    for (const AppSetting* s : cands) {
+      values.insert(s->unset ? std::string("\x01unset") : s->value);
+      conditional = conditional || s->conditional;
+    }
+    if (conditional && (values.size() > 1 || cands.size() == 1)) {
+      out.setting = cands.front();
+      std::string lines;
+      for (const AppSetting* s : cands)
+        lines += (lines.empty() ? "" : ", ") + (s->unset ? std::string("unset") : s->value) + " at " + s->source.file +
+                 ":" + std::to_string(s->source.line);
+      out.ambiguous = values.size() > 1
+                          ? std::string(name) + " is set differently in different branches of the script (" + lines +
+                                "): which branch runs is not in the input"
+                          : std::string(name) + " is " + (cands.front()->unset ? "unset" : "set") +
+                                " only inside a branch of the script (" + lines +
+                                "): whether that branch runs is not in the input";
+      return out;
+    }
+    // `unset NAME` last: this source leaves it unset, so a lower one (a nccl.conf) may set it.
+    if (chosen->unset) continue;
+    out.setting = chosen;
+    if (!chosen->literal)
+      out.ambiguous = std::string(name) + "=" + chosen->value + " expands a variable whose value is not in the input";
+    return out;
   }
   return out;
+}
+
+bool log_echoes_only(const Snapshot& s) {
+  if (!s.app_settings.has_value() || s.app_settings->settings.empty()) return false;
+  return std::all_of(s.app_settings->settings.begin(), s.app_settings->settings.end(),
+                     [](const AppSetting& a) { return a.origin == "nccl log"; });
+}
+
+std::string unproven_absence(const Snapshot& s, std::string_view name) {
+  // An environment or nccl.conf capture lists what is set.
+  if (!log_echoes_only(s)) return "";
+  const NcclRun* r = s.nccl_run.has_value() ? &*s.nccl_run : nullptr;
+  std::string n(name);
+  if (r && r->elided)
+    return "the NCCL log does not echo " + n + ", but it was cut by hand (a [...] line): " + n +
+           " may be set in the lines left out";
+  if (!r || r->net_channels == 0)
+    return "the NCCL log does not echo " + n + ", but it ends before NCCL sets up its NET channels, where it "
+           "reads " + n + ": capture the job's environment (app_env.txt) or a longer log";
+  return "";
+}
+
+std::optional<std::int64_t> nccl_int_param(std::string_view value) {
+  if (value.empty()) return std::nullopt;
+  std::string v(value);
+  errno = 0;
+  long long n = std::strtoll(v.c_str(), nullptr, 0);
+  if (errno != 0) return std::nullopt;
+  return static_cast<std::int64_t>(n);
 }
 
 HcaFilter parse_hca_filter(std::string_view v) {

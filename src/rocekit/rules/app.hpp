@@ -7,6 +7,7 @@
 // src/uct/ib/base/ib_iface.c (UCX_IB_TRAFFIC_CLASS auto = 106 on RoCE v2).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,8 +27,22 @@ struct SettingInForce {
 };
 
 /// NCCL's precedence: what the NCCL log shows it read, else the environment (capture or job
-/// script), else ~/.nccl.conf ($NCCL_CONF_FILE), else /etc/nccl.conf.
+/// script), else ~/.nccl.conf ($NCCL_CONF_FILE), else /etc/nccl.conf. An environment whose last
+/// word on the name is `unset NAME` leaves it to the nccl.conf files.
 SettingInForce setting_in_force(const AppSettings& a, std::string_view name);
+
+/// Why `name` being absent from the input does not prove it unset, or "" when it does. When the
+/// only NCCL settings are a log's "set by environment" echoes, NCCL prints one when it first
+/// reads a parameter (param.cc ncclLoadParam), and it reads NCCL_IB_TC and NCCL_IB_GID_INDEX when
+/// it connects its NET channels: a log cut by hand or ending before them proves nothing.
+std::string unproven_absence(const Snapshot& s, std::string_view name);
+/// True when every NCCL setting of the input is an NCCL log's echo (no environment or nccl.conf).
+bool log_echoes_only(const Snapshot& s);
+
+/// An integer NCCL parameter as ncclLoadParam reads it (src/misc/param.cc): strtoll(value,
+/// nullptr, 0), so "0x68" is 104, "010" is 8 and "26abc" is 26, text without digits is 0; an
+/// empty value or one out of range keeps NCCL's default (nullopt here).
+std::optional<std::int64_t> nccl_int_param(std::string_view value);
 
 /// NCCL_IB_HCA: "[^][=]dev[:port],..." (parseStringList); without '=' an entry matches every
 /// device whose name starts with it ("mlx5_1" also selects mlx5_10).

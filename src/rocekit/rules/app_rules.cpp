@@ -13,17 +13,20 @@ namespace rk::rules {
 namespace {
 
 /// The priority a DSCP lands on at this host's receive side: the rails' DSCP map when read,
-/// else the default map (DSCP >> 3).
-std::string priority_of_dscp(const Snapshot& s, const Rails& rails, int dscp) {
+/// else the default map (DSCP >> 3); `how` names which.
+struct DscpPriority {
+  int priority = 0;
+  std::string how;
+};
+DscpPriority priority_of_dscp(const Snapshot& s, const Rails& rails, int dscp) {
   for (const RailPort& r : rails.ports) {
     const NetDev* n = r.port->netdev ? s.find_netdev(*r.port->netdev) : nullptr;
     if (n && n->qos.has_value() && !n->qos->dscp_to_priority.empty()) {
       auto it = n->qos->dscp_to_priority.find(dscp);
-      if (it != n->qos->dscp_to_priority.end())
-        return "priority " + std::to_string(it->second) + " (" + n->name + "'s DSCP map)";
+      if (it != n->qos->dscp_to_priority.end()) return {it->second, n->name + "'s DSCP map"};
     }
   }
-  return "priority " + std::to_string(dscp >> 3) + " (the default DSCP map, DSCP >> 3)";
+  return {dscp >> 3, "the default DSCP map, DSCP >> 3"};
 }
 
 /// The global traffic class shared by the ports, with its evidence: set when every port with a
@@ -60,6 +63,18 @@ void overridden(Finding& f, const Override& ov) {
                         "stack's own setting: fix the ports' traffic_class (their findings give the command).";
 }
 
+/// A failed setting's fix names the line that set it: an `export` elsewhere does not change a
+/// nccl.conf line, and a job script's assignment wins over an exported value set before it.
+void set_where(Finding& f, const AppSetting& a) {
+  if (f.outcome != Outcome::fail || a.source.file.empty()) return;
+  std::string at = a.source.file + (a.source.line ? ":" + std::to_string(a.source.line) : "");
+  if (a.origin == "nccl log")
+    f.remediation.notes = "NCCL read it from its environment or a nccl.conf (the log does not say which): find where " +
+                          a.name + " is set on the host and change it there. " + f.remediation.notes;
+  else
+    f.remediation.notes = "It is set at " + at + " (" + a.origin + "): change it there. " + f.remediation.notes;
+}
+
 std::optional<int> tos_value(const std::string& v) {
   std::optional<std::uint64_t> n = text::parse_uint(text::trim(v));
   if (!n || *n > 255) return std::nullopt;
@@ -77,9 +92,16 @@ Finding& judge_tos(Emitter& e, const Snapshot& s, const Policy& pol, const Rails
     for (const Evidence& x : ev) add_evidence(f, x);
     return f;
   }
+  DscpPriority lands = priority_of_dscp(s, rails, dscp);
+  std::string where = "priority " + std::to_string(lands.priority) + " (" + lands.how + ")";
+  std::string effect = lands.priority == pol.roce_priority
+                           ? ": this host puts DSCP " + std::to_string(dscp) + " on the lossless " + where +
+                                 " too, but the switches classify RoCE by DSCP " + std::to_string(pol.roce_dscp) +
+                                 " (their PFC class, ECN marking and buffers)"
+                           : ": RoCE lands on " + where + " instead of the lossless priority " +
+                                 std::to_string(pol.roce_priority);
   Finding& f = e.fail(subject, what + ": " + tos_text(tos) + ", not the policy's DSCP " + std::to_string(pol.roce_dscp) +
-                                   ": RoCE lands on " + priority_of_dscp(s, rails, dscp) +
-                                   " instead of the lossless priority " + std::to_string(pol.roce_priority));
+                                   effect);
   for (const Evidence& x : ev) add_evidence(f, x);
   f.remediation.scope = FixScope::persistent;
   if (!fix_env.empty()) {
@@ -131,6 +153,10 @@ void eval_roce_tos(const Snapshot& s, const Policy& pol, Emitter& e) {
   if (ov.tos) {
     overridden(judge_tos(e, s, pol, rails, "nccl", "NCCL's RoCE QPs carry the global traffic_class of " + join(ov.ports),
                          *ov.tos, ov.evidence, ""), ov);
+  } else if (s.nccl_run.has_value() && s.nccl_run->network && *s.nccl_run->network == "Socket") {
+    add_evidence(e.unknown("nccl", "the NCCL log shows `Using network Socket`: NCCL sent no RoCE, so NCCL_IB_TC "
+                                   "marked nothing (rule app.nccl-transport)"),
+                 s.nccl_run->network_source);
   } else if (!s.app_settings.has_value()) {
     e.missing("nccl", "NCCL settings (NCCL_IB_TC)", s.app_settings);
   } else {
@@ -138,12 +164,28 @@ void eval_roce_tos(const Snapshot& s, const Policy& pol, Emitter& e) {
     if (!tc.ambiguous.empty()) {
       Finding& f = e.unknown("nccl", tc.ambiguous);
       add_evidence(f, tc.setting->source);
+    } else if (std::string why = tc.setting ? "" : unproven_absence(s, "NCCL_IB_TC"); !why.empty()) {
+      add_evidence(e.unknown("nccl", why), s.app_settings.source);
     } else if (!tc.setting) {
-      judge_tos(e, s, pol, rails, "nccl", "NCCL_IB_TC is not set, so NCCL marks RoCE with its default",
-                0, {s.app_settings.source}, "export NCCL_IB_TC=" + std::to_string(want));
-    } else if (std::optional<int> v = tos_value(tc.setting->value)) {
-      caveat(judge_tos(e, s, pol, rails, "nccl", "NCCL_IB_TC=" + tc.setting->value + " (" + tc.setting->origin + ")", *v,
-                       {tc.setting->source}, "export NCCL_IB_TC=" + std::to_string(want)));
+      // From a log's echoes alone: the NET channel line shows NCCL got to where it reads it.
+      bool from_log = log_echoes_only(s) && s.nccl_run.has_value();
+      Evidence ev = from_log ? s.nccl_run->channel_source : s.app_settings.source;
+      judge_tos(e, s, pol, rails, "nccl",
+                std::string("NCCL_IB_TC is not set") +
+                    (from_log ? " (the NCCL log sets up its NET channels without echoing it)" : "") +
+                    ", so NCCL marks RoCE with its default",
+                0, {ev}, "export NCCL_IB_TC=" + std::to_string(want));
+    } else if (std::optional<std::int64_t> n = nccl_int_param(tc.setting->value); !n) {
+      judge_tos(e, s, pol, rails, "nccl", "NCCL_IB_TC=" + tc.setting->value + " (" + tc.setting->origin +
+                                              ") is empty or out of range, so NCCL keeps its default",
+                0, {tc.setting->source}, "export NCCL_IB_TC=" + std::to_string(want));
+    } else if (*n >= 0 && *n <= 255) {
+      // NCCL reads it with strtoll(value, nullptr, 0): "0x68" is 104, "010" is 8.
+      std::string read = std::to_string(*n) == text::trim(tc.setting->value) ? "" : ", which NCCL reads as " + std::to_string(*n);
+      Finding& f = judge_tos(e, s, pol, rails, "nccl", "NCCL_IB_TC=" + tc.setting->value + " (" + tc.setting->origin + ")" + read,
+                             static_cast<int>(*n), {tc.setting->source}, "export NCCL_IB_TC=" + std::to_string(want));
+      caveat(f);
+      set_where(f, *tc.setting);
     } else {
       Finding& f = e.fail("nccl", "NCCL_IB_TC=" + tc.setting->value + " is not a ToS byte 0..255");
       add_evidence(f, tc.setting->source);
@@ -165,8 +207,10 @@ void eval_roce_tos(const Snapshot& s, const Policy& pol, Emitter& e) {
       caveat(judge_tos(e, s, pol, rails, "ucx", "UCX_IB_TRAFFIC_CLASS is auto: UCX marks RoCE v2 with ToS 106 (ib_iface.c)",
                        106, {s.app_settings.source}, "export UCX_IB_TRAFFIC_CLASS=" + std::to_string(want)));
     } else if (std::optional<int> v = tos_value(tc.setting->value)) {
-      caveat(judge_tos(e, s, pol, rails, "ucx", "UCX_IB_TRAFFIC_CLASS=" + tc.setting->value, *v, {tc.setting->source},
-                       "export UCX_IB_TRAFFIC_CLASS=" + std::to_string(want)));
+      Finding& f = judge_tos(e, s, pol, rails, "ucx", "UCX_IB_TRAFFIC_CLASS=" + tc.setting->value, *v, {tc.setting->source},
+                             "export UCX_IB_TRAFFIC_CLASS=" + std::to_string(want));
+      caveat(f);
+      set_where(f, *tc.setting);
     } else {
       add_evidence(e.fail("ucx", "UCX_IB_TRAFFIC_CLASS=" + tc.setting->value + " is not a ToS byte 0..255"),
                    tc.setting->source);

@@ -76,11 +76,18 @@ void eval_gid_index(const Snapshot& s, const Policy& pol, Emitter& e) {
       add_evidence(e.unknown(subject, unclear->ambiguous), unclear->setting->source);
       continue;
     }
+    if (std::string why = idx.setting ? "" : unproven_absence(s, "NCCL_IB_GID_INDEX"); !why.empty()) {
+      add_evidence(e.unknown(subject, why), s.app_settings.source);
+      continue;
+    }
     {
       bool ipv4 = !(fam.setting && fam.setting->value == "AF_INET6");
-      int version = ver.setting ? static_cast<int>(text::parse_uint(ver.setting->value).value_or(2)) : 2;
+      // Integers as ncclLoadParam reads them; NCCL_IB_GID_INDEX -1 (its default) auto-selects.
+      std::optional<std::int64_t> vn = ver.setting ? nccl_int_param(ver.setting->value) : std::nullopt;
+      int version = vn ? static_cast<int>(*vn) : 2;
       const Gid* want = ipv4 ? want4 : want6;
-      std::optional<std::uint64_t> set = idx.setting ? text::parse_uint(idx.setting->value) : std::nullopt;
+      std::optional<std::int64_t> set = idx.setting ? nccl_int_param(idx.setting->value) : std::nullopt;
+      if (set && *set < 0) set.reset();
       std::string how;
       std::optional<int> chosen;
       if (set) {
@@ -140,6 +147,14 @@ void eval_nccl_hca(const Snapshot& s, const Policy& pol, Emitter& e) {
     add_evidence(e.unknown("host", hca.ambiguous), hca.setting->source);
     return;
   }
+  // Only a log's echoes: NCCL prints "NCCL_IB_HCA set to" before its "NET/IB : Using" line
+  // (net_ib/init.cc), so without that line the log does not show the variable unset.
+  if (!hca.setting && log_echoes_only(s) && (!s.nccl_run.has_value() || s.nccl_run->hcas.empty())) {
+    add_evidence(e.unknown("host", "the NCCL log does not echo NCCL_IB_HCA, but it ends before NCCL lists its "
+                                   "devices (`NET/IB : Using`): capture the job's environment (app_env.txt)"),
+                 s.app_settings.source);
+    return;
+  }
   std::set<std::pair<std::string, int>> rail_set;
   std::vector<std::string> rail_names;
   for (const RailPort& r : rails.ports) {
@@ -173,7 +188,11 @@ void eval_nccl_hca(const Snapshot& s, const Policy& pol, Emitter& e) {
   std::string note = dups.empty() ? "" : "; listed twice: " + join(dups);
   std::vector<Evidence> ev;
   if (hca.setting) ev.push_back(hca.setting->source);
-  if (extra.empty() && missing.empty() && unknown_entries.empty()) {
+  if (extra.empty() && missing.empty()) {
+    // Names this host lacks are skipped by NCCL: harmless once every rail is selected (a job
+    // script shared by hosts with more NICs), said so a typo is still seen.
+    if (!unknown_entries.empty())
+      note += "; names " + join(unknown_entries) + ", which this host does not have (NCCL skips them)";
     Finding& fd = e.pass("host", what + " selects the " + std::to_string(rail_names.size()) + " RoCE rails (" +
                                      join(rail_names) + "; rails: " + rails.how + ")" + note);
     for (const Evidence& x : ev) add_evidence(fd, x);
@@ -182,7 +201,8 @@ void eval_nccl_hca(const Snapshot& s, const Policy& pol, Emitter& e) {
   std::vector<std::string> parts;
   if (!missing.empty()) parts.push_back("leaves out the rails " + join(missing));
   if (!extra.empty()) parts.push_back("also selects " + join(extra));
-  if (!unknown_entries.empty()) parts.push_back("names " + join(unknown_entries) + ", which this host does not have");
+  if (!unknown_entries.empty())
+    parts.push_back("names " + join(unknown_entries) + ", which this host does not have (a typo of a rail?)");
   Finding& fd = e.fail("host", what + " " + join(parts, "; ") + note + " (rails: " + rails.how + ")");
   for (const Evidence& x : ev) add_evidence(fd, x);
   fd.remediation.scope = FixScope::persistent;
