@@ -73,8 +73,13 @@ TEST(Paste, SplitsAtEachPromptAndFence) {
     EXPECT_EQ(ls[p.last_line - 1].find("```"), std::string_view::npos) << p.tool;  // the fence ends the part
     EXPECT_LE(p.first_line, p.last_line);
   }
-  // One command is not a paste to split.
-  EXPECT_TRUE(split_paste("$ mlnx_qos -i eth4\nPriority trust state: dscp\n").empty());
+  // One command is one part; inside fences it ends before the closing fence.
+  std::vector<PastePart> one = split_paste("```\n$ mlnx_qos -i eth4\nPriority trust state: dscp\n```\n");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].tool, "mlnx_qos");
+  EXPECT_EQ(one[0].target, "eth4");
+  EXPECT_EQ(one[0].first_line, 2u);
+  EXPECT_EQ(one[0].last_line, 3u);
   EXPECT_TRUE(split_paste("no prompt here\n").empty());
 }
 

@@ -210,8 +210,8 @@ for a in cap.tar.xz cap.tar.bz2 cap.zip; do
   verdicts_match "$tmp/$a.json" && ok || bad "$a: findings differ from the directory"
 done
 head -c 4096 "$rk" >"$tmp/binary.txt"
-expect_rc 2 "a binary file is an input error naming the file, not a crash" "$rk" check "$tmp/binary.txt"
-grep -q "binary.txt: binary content" "$tmp/err" && ok || bad "binary single file not reported"
+expect_rc 3 "a binary file is reported under input problems, not a crash" "$rk" check "$tmp/binary.txt"
+grep -q "binary.txt: binary content" "$tmp/out" && ok || bad "binary single file not reported"
 
 # 7. Usage and input errors exit 2 with a message naming the input.
 expect_rc 2 "missing input" "$rk" check /nonexistent/capture
@@ -262,10 +262,17 @@ with tarfile.open(sys.argv[1], "w:gz") as t:
     info = tarfile.TarInfo("cap/mlnx_qos@ens6.txt"); info.size = len(data)
     t.addfile(info, io.BytesIO(data))
 PY
-expect_rc 2 "tar with duplicate entries only" "$rk" check "$tmp/dup.tar.gz"
-grep -q "entries with this name: none is used" "$tmp/err" && ok || bad "duplicate tar entry not reported"
+# A capture with no usable file still gets its report (every rule unknown, the file under input
+# problems) and exit 3: not judged, never healthy.
+expect_rc 3 "tar with duplicate entries only" "$rk" check "$tmp/dup.tar.gz"
+grep -q "entries with this name: none is used" "$tmp/out" && ok || bad "duplicate tar entry not reported"
 mkdir -p "$tmp/useless" && : >"$tmp/useless/mlnx_qos@eth0.txt"
-expect_rc 2 "capture with no usable file" "$rk" check "$tmp/useless"
+expect_rc 3 "capture with no usable file" "$rk" check "$tmp/useless"
+grep -q "mlnx_qos@eth0.txt: empty file" "$tmp/out" && ok || bad "unusable file not under input problems"
+grep -q "rocekit: not judged: mlnx_qos@eth0.txt was not used (error)" "$tmp/err" && ok || bad "no not-judged reason on stderr"
+printf '```\n$ sudo mlnx_qos -i eth4\nPriority trust state: dscp\n```\n' >"$tmp/fenced.txt"
+"$rk" check "$tmp/fenced.txt" --format json >"$tmp/out" 2>"$tmp/err"
+grep -q '"subject": "eth4"' "$tmp/out" && ok || bad "a fenced one-command paste is not read"
 expect_rc 2 "same file for -o and --save-snapshot" "$rk" check -o "$tmp/x.json" --save-snapshot "$tmp/x.json" "$hosts/netarbiter-eth4-qos-healthy"
 "$rk" check --save-snapshot "$tmp/s.json" "$hosts/aerial-21-4-a100-cx6dx" >/dev/null
 python3 - "$tmp/s.json" <<'PY'

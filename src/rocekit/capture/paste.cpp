@@ -45,7 +45,8 @@ std::vector<PastePart> split_paste(std::string_view text) {
     }
     if (open && !t.empty()) parts.back().last_line = i + 1;
   }
-  if (parts.size() < 2) parts.clear();
+  // One command is a part too: its prompt names the tool and target, and the part ends at a
+  // closing fence or the next prompt (a single pasted command inside ``` fences).
   return parts;
 }
 

@@ -20,8 +20,7 @@ struct PastePart {
 /// The parts of `text` (a whole capture file, provenance header included), one per prompt line
 /// that runs a command rocekit reads; consecutive cma_roce_mode prompts stay one transcript (its
 /// parser reads them). A part ends at a fence or at the prompt of any other command, whose
-/// output is not taken. Empty unless there are two parts or more, so a one-command file is left
-/// as it is.
+/// output is not taken. Empty when no prompt names a command rocekit reads.
 std::vector<PastePart> split_paste(std::string_view text);
 
 /// The text of lines first..last (1-based, inclusive) of `text`, each with its newline, less the

@@ -94,20 +94,8 @@ void run_check(Context& ctx, const CheckOptions& o) {
   Result<Snapshot> snap = o.input.empty() ? Result<Snapshot>(Snapshot{}) : load_input(o.input);
   if (!snap) return report_error(ctx, snap.error());
   if (o.input.empty() && !collect_live(ctx, o.root, o.nv_config, *snap)) return;
-  // A capture in which no file could be used is an input error, not a clean bill of health.
-  bool usable = snap->source.kind == SourceKind::snapshot || snap->source.kind == SourceKind::live || !snap->tool_runs.empty();
-  for (const InputFile& in : snap->inputs)
-    usable = usable || in.status == "parsed" || in.status == "parsed_with_warnings";
-  if (!usable) {
-    std::string why = "no usable tool output in the capture";
-    for (const InputFile& in : snap->inputs)
-      if (!in.messages.empty()) {
-        why += " (" + in.messages.front() + (snap->inputs.size() > 1 ? ", ..." : "") + ")";
-        break;
-      }
-    report_error(ctx, Error{ErrorKind::malformed_input, why, o.input});
-    return;
-  }
+  // A capture in which no file could be used still gets its report: every rule unknown, the
+  // files under "input problems", and exit 3 (gate: a file not used, nothing judged).
   if (!o.save_snapshot.empty() &&
       !write_output(ctx, o.save_snapshot, snapshot_to_json(*snap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"))
     return;
