@@ -126,6 +126,20 @@ TEST(AppEnv, LauncherForms) {
   EXPECT_FALSE(looks_like_app_env("srun --export=ALL python t.py\n"));
 }
 
+TEST(AppEnv, CrlfLineEndsAreWarned) {
+  auto r = parse_app_env("#!/bin/bash\r\nexport NCCL_IB_HCA=mlx5_0,mlx5_2\r\n");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->value.assignments.size(), 1u);
+  EXPECT_EQ(r->value.assignments[0].value, "mlx5_0,mlx5_2");
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0].code, "crlf_line_ends");
+  EXPECT_EQ(r->warnings[0].line, 1u);
+  auto c = parse_nccl_conf("NCCL_IB_TC=106\r\n");
+  ASSERT_TRUE(c);
+  ASSERT_EQ(c->warnings.size(), 1u);
+  EXPECT_EQ(c->warnings[0].code, "crlf_line_ends");
+}
+
 TEST(NcclConf, NameIsVerbatim) {
   std::string_view conf =
       "# site defaults\n"

@@ -109,6 +109,30 @@ TEST(NcclLog, UsingAndGdrLinesCrlfGarbled) {
   EXPECT_FALSE(parse_nccl_log("[...]\n"));
 }
 
+// NCCL_IB_MERGE_NICS: each virtual device lists its physical ones (the form of
+// NVIDIA/nccl-tests#373), behind Open MPI's --tag-output prefix; and "Connected all rings".
+TEST(NcclLog, MergedNicsMpiTagAndConnected) {
+  auto r = parse_nccl_log(
+      "[1,0]<stdout>:bigo:1884:2298 [0] NCCL INFO NET/IB : Using [0]={[0] mlx5_2:1/RoCE, [1] mlx5_3:1/RoCE} "
+      "[1]={[2] mlx5_0:1/RoCE, [3] mlx5_1:1/RoCE} [RO]; OOB bond0.526:192.0.2.9<0>\n"
+      "[1,0]<stdout>:bigo:1884:2298 [0] NCCL INFO Using network IBext_v8\n"
+      "[1,0]<stdout>:bigo:1884:2301 [0] NCCL INFO Connected all rings\n");
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->warnings.empty());
+  ASSERT_EQ(r->value.ib_devices.size(), 4u);
+  EXPECT_EQ(r->value.ib_devices[0].rdma_device, "mlx5_2");
+  EXPECT_EQ(r->value.ib_devices[0].index, 0u);
+  EXPECT_EQ(r->value.ib_devices[1].rdma_device, "mlx5_3");
+  EXPECT_EQ(r->value.ib_devices[1].index, 0u);
+  EXPECT_EQ(r->value.ib_devices[3].rdma_device, "mlx5_1");
+  EXPECT_EQ(r->value.ib_devices[3].index, 1u);
+  EXPECT_EQ(r->value.ib_devices[3].port, 1u);
+  EXPECT_EQ(r->value.ib_devices[3].link_layer.value_or(""), "RoCE");
+  EXPECT_EQ(r->value.hosts, std::vector<std::string>{"bigo"});
+  EXPECT_EQ(r->value.network.value_or(""), "IBext_v8");
+  EXPECT_EQ(r->value.connected_line, 3u);
+}
+
 TEST(NcclLog, LooksLike) {
   for (const char* p : {k_gdr, k_nogdr, k_warn, k_host, k_moc1, k_moc4, k_pxb, k_sys}) {
     EXPECT_TRUE(looks_like_nccl_log(rk::test::corpus_body(p))) << p;

@@ -89,6 +89,7 @@ Snapshot with_run(std::string network, std::string link_layer, int net_channels,
 Snapshot log_echoes_only(int net_channels, bool elided) {
   Snapshot s = with_run("IB", "RoCE", net_channels, 0);
   s.nccl_run.value->elided = elided;
+  if (net_channels > 0) s.nccl_run.value->connected_source = {"nccl_log.txt", 58, "NCCL INFO Connected all rings"};
   s.app_settings.value->settings.push_back(
       {"NCCL_SOCKET_IFNAME", "eth0", "nccl log", false, true, {"nccl_log.txt", 9, "NCCL_SOCKET_IFNAME set by environment to eth0"}, false});
   s.app_settings.source = {"nccl_log.txt", 0, ""};
@@ -153,17 +154,17 @@ const Cases k_cases{
     host_case("app.roce-tos", Outcome::not_applicable, "host", "no Ethernet RDMA port", no_rdma),
     // A log's echoes alone prove a parameter unset only once NCCL has set up its NET channels.
     host_case("app.roce-tos", Outcome::fail, "nccl",
-              "NCCL_IB_TC is not set (the NCCL log sets up its NET channels without echoing it), so NCCL marks RoCE "
+              "NCCL_IB_TC is not set (the NCCL log connects its NET channels without echoing it), so NCCL marks RoCE "
               "with its default: ToS 0",
               [] { return log_echoes_only(4, false); }),
     host_case("app.roce-tos", Outcome::unknown, "nccl",
-              "the NCCL log does not echo NCCL_IB_TC, but it ends before NCCL sets up its NET channels",
+              "the NCCL log does not echo NCCL_IB_TC, but it ends before NCCL connects its NET channels",
               [] { return log_echoes_only(0, false); }),
     host_case("app.roce-tos", Outcome::unknown, "nccl",
               "the NCCL log does not echo NCCL_IB_TC, but it was cut by hand (a [...] line)",
               [] { return log_echoes_only(4, true); }),
     host_case("app.gid-index", Outcome::unknown, "mlx5_0/1",
-              "the NCCL log does not echo NCCL_IB_GID_INDEX, but it ends before NCCL sets up its NET channels",
+              "the NCCL log does not echo NCCL_IB_GID_INDEX, but it ends before NCCL connects its NET channels",
               [] { return log_echoes_only(0, false); }),
     // NCCL reads integers with strtoll(value, nullptr, 0) (src/misc/param.cc ncclLoadParam).
     host_case("app.roce-tos", Outcome::pass, "nccl",
@@ -203,6 +204,14 @@ const Cases k_cases{
     host_case("app.gid-index", Outcome::pass, "mlx5_0/1",
               "NCCL's auto-selection (NCCL_IB_GID_INDEX unset, AF_INET, RoCE v2) uses GID index 3",
               [] { return env({{"NCCL_IB_GID_INDEX", "-1"}}); }),
+    host_case("app.gid-index", Outcome::pass, "mlx5_0/1", "NCCL_IB_GID_INDEX=3 (environment) uses GID index 3",
+              [] {  // a branch sets 5, a later unconditional line 3: the last assignment wins
+                Snapshot s = env({});
+                s.app_settings.value->settings = {
+                    {"NCCL_IB_GID_INDEX", "5", "environment", true, true, {"app_env.txt", 4, ""}, false},
+                    {"NCCL_IB_GID_INDEX", "3", "environment", false, true, {"app_env.txt", 6, ""}, false}};
+                return s;
+              }),
     host_case("app.gid-index", Outcome::pass, "mlx5_0/1", "NCCL_IB_GID_INDEX=0x3 (environment) uses GID index 3",
               [] { return env({{"NCCL_IB_GID_INDEX", "0x3"}}); }),
     // app.nccl-hca

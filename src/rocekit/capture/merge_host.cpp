@@ -182,11 +182,20 @@ void merge_nccl_run(Ctx& c, const parse::NcclLog& v) {
       r.hcas.push_back({d.rdma_device, d.port ? std::optional<int>(static_cast<int>(*d.port)) : std::nullopt, d.link_layer});
     r.hcas_source = c.find(" Using [");
   }
+  std::size_t first_net = 0;
   for (const parse::NcclChannel& ch : v.channels) {
     if (!ch.transport.starts_with("NET/")) continue;
     if (r.channel_source.file.empty()) r.channel_source = c.at(ch.line);
+    if (!first_net) first_net = ch.line;
     ++r.net_channels;
     if (ch.gdrdma) ++r.gdrdma_channels;
+  }
+  if (r.connected_source.file.empty()) {
+    if (v.connected_line) r.connected_source = c.at(v.connected_line);
+    for (const parse::NcclEnvEcho& e : v.env)  // read when the NET connection is made
+      if (first_net && e.line > first_net && e.name == "NCCL_IB_GID_INDEX" &&
+          (!v.connected_line || e.line < v.connected_line))
+        r.connected_source = c.at(e.line);
   }
   c.snap.nccl_run.value = std::move(r);
   c.snap.nccl_run.reason.clear();

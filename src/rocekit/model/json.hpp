@@ -128,7 +128,7 @@ RK_JSON(AppSetting, name, value, origin, conditional, literal, source, unset)
 RK_JSON(AppSettings, settings)
 RK_JSON(NcclHca, rdma_device, port, link_layer)
 RK_JSON(NcclRun, version, network, network_source, hcas, hcas_source, net_channels, gdrdma_channels, channel_source,
-        elided)
+        elided, connected_source)
 RK_JSON(InputFile, file, tool, target, status, messages)
 RK_JSON(ToolRun, tool, target, status, command)
 RK_JSON(SnapshotSource, kind, path)

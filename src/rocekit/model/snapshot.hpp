@@ -438,6 +438,9 @@ struct NcclRun {
   Evidence channel_source;              ///< the first NET channel line
   /// The log was cut by hand (a "[...]" line): a parameter it does not echo may still be set.
   bool elided = false;
+  /// The log shows the NET connections made ("Connected all rings", or NCCL_IB_GID_INDEX echoed
+  /// after a NET channel line): NCCL has read the connection parameters (NCCL_IB_TC, _SL, _GID_INDEX).
+  Evidence connected_source;
 };
 
 /// One input file and what became of it (capture loading).

@@ -1,5 +1,7 @@
 #include "rocekit/parse/app_env.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "rocekit/core/text.hpp"
@@ -239,6 +241,14 @@ Result<Parsed<AppEnv>> parse_app_env(std::string_view body) {
   }
   if (out.value.assignments.empty())
     return rk::unexpected(ErrorKind::malformed_input, "no NCCL_ or UCX_ variable assignment found");
+  // A script saved with Windows line ends: bash keeps the CR in every value, so
+  // NCCL_IB_HCA=mlx5_2<CR> names no device. The values here are read without it.
+  if (std::size_t cr = body.find("\r\n"); cr != std::string_view::npos) {
+    std::size_t line = 1 + static_cast<std::size_t>(std::count(body.begin(), body.begin() + static_cast<std::ptrdiff_t>(cr), '\n'));
+    out.warnings.push_back({line, "crlf_line_ends",
+                            "Windows (CRLF) line ends: run as a script, bash keeps the CR at the end of each value "
+                            "(NCCL_IB_HCA=mlx5_2<CR> selects no device); convert the script with dos2unix"});
+  }
   return out;
 }
 
@@ -277,6 +287,13 @@ Result<Parsed<AppEnv>> parse_nccl_conf(std::string_view body) {
   }
   if (out.value.assignments.empty())
     return rk::unexpected(ErrorKind::malformed_input, "no NAME=value line found (nccl.conf format)");
+  // setEnvFile removes only the '\n': a CR stays at the end of every value.
+  if (std::size_t cr = body.find("\r\n"); cr != std::string_view::npos) {
+    std::size_t line = 1 + static_cast<std::size_t>(std::count(body.begin(), body.begin() + static_cast<std::ptrdiff_t>(cr), '\n'));
+    out.warnings.push_back({line, "crlf_line_ends",
+                            "Windows (CRLF) line ends: NCCL keeps the CR at the end of each value (setEnvFile strips "
+                            "only the newline), so NCCL_IB_HCA=mlx5_2<CR> selects no device; convert it with dos2unix"});
+  }
   return out;
 }
 

@@ -25,7 +25,52 @@ std::optional<std::uint32_t> leading_u32(std::string_view s) {
 }
 
 /// "[0]mlx5_0:1/RoCE" items after "Using".
+/// Open MPI's --tag-output prefix "[1,3]<stdout>:" (job,rank) before NCCL's "host:pid:tid".
+std::string_view strip_mpi_tag(std::string_view t) {
+  if (t.empty() || t[0] != '[') return t;
+  std::size_t close = t.find("]<std");
+  if (close == std::string_view::npos || close > 24) return t;
+  std::size_t colon = t.find(">:", close);
+  return colon == std::string_view::npos ? t : t.substr(colon + 2);
+}
+
+/// "dev:port/LinkLayer" (a trailing ',' or '}' of the merged form removed) into `d`.
+void device_item(std::string_view rest, NcclIbDevice& d) {
+  while (!rest.empty() && (rest.back() == ',' || rest.back() == '}')) rest.remove_suffix(1);
+  std::size_t slash = rest.find('/');
+  if (slash != std::string_view::npos) {
+    d.link_layer = std::string(rest.substr(slash + 1));
+    rest = rest.substr(0, slash);
+  }
+  std::size_t colon = rest.find(':');
+  if (colon != std::string_view::npos) {
+    d.port = u32(rest.substr(colon + 1));
+    rest = rest.substr(0, colon);
+  }
+  d.rdma_device = std::string(rest);
+}
+
 void using_line(std::string_view msg, NcclLog& out) {
+  // NCCL_IB_MERGE_NICS (2.19+): "[0]={[0] mlx5_2:1/RoCE, [1] mlx5_3:1/RoCE} [1]={...}", one
+  // virtual device per brace group (net_ib/init.cc): each physical device listed, with the
+  // virtual device's index.
+  if (msg.find("={") != std::string_view::npos) {
+    std::vector<std::string_view> ws = text::words(msg);
+    std::optional<std::uint32_t> outer;
+    for (std::size_t k = 0; k < ws.size(); ++k) {
+      std::string_view w = ws[k];
+      if (std::size_t eq = w.find("={"); eq != std::string_view::npos && w[0] == '[' && eq >= 2) {
+        outer = u32(w.substr(1, eq - 2));
+        w = w.substr(eq + 2);
+      }
+      if (!outer || w.size() < 3 || w[0] != '[' || w.back() != ']' || k + 1 >= ws.size()) continue;
+      NcclIbDevice d;
+      d.index = *outer;
+      device_item(ws[++k], d);
+      if (!d.rdma_device.empty()) out.ib_devices.push_back(std::move(d));
+    }
+    return;
+  }
   for (std::string_view w : text::words(msg)) {
     if (w.size() < 4 || w[0] != '[') continue;
     std::size_t close = w.find(']');
@@ -36,17 +81,7 @@ void using_line(std::string_view msg, NcclLog& out) {
     if (rest.empty()) continue;
     NcclIbDevice d;
     d.index = *idx;
-    std::size_t slash = rest.find('/');
-    if (slash != std::string_view::npos) {
-      d.link_layer = std::string(rest.substr(slash + 1));
-      rest = rest.substr(0, slash);
-    }
-    std::size_t colon = rest.find(':');
-    if (colon != std::string_view::npos) {
-      d.port = u32(rest.substr(colon + 1));
-      rest = rest.substr(0, colon);
-    }
-    d.rdma_device = std::string(rest);
+    device_item(rest, d);
     out.ib_devices.push_back(std::move(d));
   }
 }
@@ -146,7 +181,7 @@ Result<Parsed<NcclLog>> parse_nccl_log(std::string_view text) {
   std::vector<std::string_view> ls = text::lines(text);
   for (std::size_t i = 0; i < ls.size(); ++i) {
     std::size_t line_no = i + 1;
-    std::string_view t = text::trim(ls[i]);
+    std::string_view t = strip_mpi_tag(text::trim(ls[i]));
     if (t.empty()) continue;
     if (t == "[...]" || t == "..." || t == "[..]") {
       out.elided = true;
@@ -199,6 +234,8 @@ Result<Parsed<NcclLog>> parse_nccl_log(std::string_view text) {
       }
     } else if (text::starts_with(msg, "Channel ")) {
       channel_line(host, msg, line_no, out);
+    } else if (text::starts_with(msg, "Connected all ")) {
+      if (!out.connected_line) out.connected_line = line_no;
     } else if (text::starts_with(msg, "Using network ")) {
       if (!out.network) {
         out.network = std::string(text::trim(msg.substr(14)));
@@ -220,7 +257,7 @@ std::string nccl_log_of_host(std::string_view text, std::string_view host) {
   std::string out;
   out.reserve(text.size());
   for (std::string_view l : text::lines(text)) {
-    std::string_view t = text::trim(l);
+    std::string_view t = strip_mpi_tag(text::trim(l));
     std::size_t at = std::min(t.find(" NCCL INFO "), t.find(" NCCL WARN "));
     bool other = false;
     if (at != std::string_view::npos) {
@@ -271,7 +308,7 @@ nlohmann::json to_json(const NcclLog& v) {
           {"channels", chans},          {"warns", warns},             {"info_lines", v.info_lines},
           {"elided", v.elided},         {"any_gdrdma", any_gdrdma(v)},
           {"env", env},                 {"network", v.network},       {"network_line", v.network_line},
-          {"hosts", v.hosts}};
+          {"hosts", v.hosts},           {"connected_line", v.connected_line}};
 }
 
 bool looks_like_nccl_log(std::string_view text) {

@@ -1,6 +1,7 @@
 // Parser for NCCL_DEBUG=INFO log lines, tool id "nccl_log".
 //   host:pid:tid [cudaDev] NCCL INFO <message>
 //   host:pid:tid [cudaDev] <file>:<line> NCCL WARN <message>
+// also behind Open MPI's --tag-output "[1,0]<stdout>:" prefix.
 // Recognised messages: "NCCL version X", "NET/IB : Using [0]mlx5_0:1/RoCE ...",
 // "NET/IB : GPU Direct RDMA Enabled|Disabled for HCA <n> '<dev>'", "DMA-BUF is available on GPU
 // device <n>" (init.cc ncclDmaBufSupport(): NCCL_DMABUF_ENABLE on, the net plugin registers
@@ -8,7 +9,8 @@
 // <transport>" (GPUDirect RDMA when the transport ends in "/GDRDMA"), "<NAME> set by environment to
 // <value>[.]" (what NCCL read from its environment, which includes what /etc/nccl.conf and
 // ~/.nccl.conf set: src/misc/param.cc ncclLoadParam, setEnvFile), "Using network <name>" (init.cc:
-// "IB", "Socket" or a plugin's name such as "IBext_v8"), and every WARN line (with "status=N" and
+// "IB", "Socket" or a plugin's name such as "IBext_v8"), "Connected all rings" (and trees, NVLS:
+// the connections are up), and every WARN line (with "status=N" and
 // "vendor err N" of IB completion errors). Other INFO lines are counted only.
 #pragma once
 
@@ -82,6 +84,8 @@ struct NcclLog {
   std::size_t network_line = 0;
   std::uint64_t info_lines = 0;            ///< all "NCCL INFO" lines
   bool elided = false;                     ///< a "[...]" line (the capture was cut by hand)
+  /// The first "Connected all rings|trees|..." line: the channels' connections are established.
+  std::size_t connected_line = 0;
   /// The "host" of each line's "host:pid:tid" prefix, distinct, in first-seen order: an mpirun or
   /// srun log holds the lines of every node.
   std::vector<std::string> hosts;

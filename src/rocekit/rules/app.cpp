@@ -59,6 +59,13 @@ SettingInForce setting_in_force(const AppSettings& a, std::string_view name) {
     for (const AppSetting& s : a.settings)
       if (s.name == name && origin_rank(s.origin) == rank) cands.push_back(&s);
     if (cands.empty()) continue;
+    // A script: what an unconditional assignment replaced no longer counts.
+    if (rank < 2)
+      for (std::size_t k = cands.size(); k-- > 1;)
+        if (!cands[k]->conditional) {
+          cands.erase(cands.begin(), cands.begin() + static_cast<std::ptrdiff_t>(k));
+          break;
+        }
     // nccl.conf: NCCL calls setenv(name, value, 0), so the first line of a file wins; a script or
     // an environment capture: the last assignment (or `unset`).
     const AppSetting* chosen = rank >= 2 ? cands.front() : cands.back();
@@ -92,6 +99,18 @@ SettingInForce setting_in_force(const AppSettings& a, std::string_view name) {
   return out;
 }
 
+std::string conf_caveat(const Snapshot& s, std::string_view name) {
+  if (!s.app_settings.has_value()) return "";
+  bool env = false;
+  for (const AppSetting& a : s.app_settings->settings) {
+    if (a.origin == "nccl log" || a.origin == "/etc/nccl.conf" || a.origin == "user nccl.conf") return "";
+    env = env || a.origin == "environment";
+  }
+  if (!env) return "";
+  return " (" + std::string(name) + " is not in the job's environment; /etc/nccl.conf and ~/.nccl.conf, which NCCL "
+         "also reads, were not captured)";
+}
+
 bool log_echoes_only(const Snapshot& s) {
   if (!s.app_settings.has_value() || s.app_settings->settings.empty()) return false;
   return std::all_of(s.app_settings->settings.begin(), s.app_settings->settings.end(),
@@ -106,9 +125,10 @@ std::string unproven_absence(const Snapshot& s, std::string_view name) {
   if (r && r->elided)
     return "the NCCL log does not echo " + n + ", but it was cut by hand (a [...] line): " + n +
            " may be set in the lines left out";
-  if (!r || r->net_channels == 0)
-    return "the NCCL log does not echo " + n + ", but it ends before NCCL sets up its NET channels, where it "
-           "reads " + n + ": capture the job's environment (app_env.txt) or a longer log";
+  if (!r || r->connected_source.file.empty())
+    return "the NCCL log does not echo " + n + ", but it ends before NCCL connects its NET channels (no "
+           "`Connected all rings` line), where it reads " + n + ": capture the job's environment (app_env.txt) "
+           "or a longer log";
   return "";
 }
 

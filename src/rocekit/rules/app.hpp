@@ -36,6 +36,9 @@ SettingInForce setting_in_force(const AppSettings& a, std::string_view name);
 /// reads a parameter (param.cc ncclLoadParam), and it reads NCCL_IB_TC and NCCL_IB_GID_INDEX when
 /// it connects its NET channels: a log cut by hand or ending before them proves nothing.
 std::string unproven_absence(const Snapshot& s, std::string_view name);
+/// " (NAME is not in the job's environment; ... not captured)" when the only settings are an
+/// environment capture: a nccl.conf could still set `name`. "" otherwise.
+std::string conf_caveat(const Snapshot& s, std::string_view name);
 /// True when every NCCL setting of the input is an NCCL log's echo (no environment or nccl.conf).
 bool log_echoes_only(const Snapshot& s);
 

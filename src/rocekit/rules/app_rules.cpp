@@ -169,12 +169,13 @@ void eval_roce_tos(const Snapshot& s, const Policy& pol, Emitter& e) {
     } else if (!tc.setting) {
       // From a log's echoes alone: the NET channel line shows NCCL got to where it reads it.
       bool from_log = log_echoes_only(s) && s.nccl_run.has_value();
-      Evidence ev = from_log ? s.nccl_run->channel_source : s.app_settings.source;
-      judge_tos(e, s, pol, rails, "nccl",
+      Evidence ev = from_log ? s.nccl_run->connected_source : s.app_settings.source;
+      Finding& f = judge_tos(e, s, pol, rails, "nccl",
                 std::string("NCCL_IB_TC is not set") +
-                    (from_log ? " (the NCCL log sets up its NET channels without echoing it)" : "") +
+                    (from_log ? " (the NCCL log connects its NET channels without echoing it)" : "") +
                     ", so NCCL marks RoCE with its default",
                 0, {ev}, "export NCCL_IB_TC=" + std::to_string(want));
+      f.message += conf_caveat(s, "NCCL_IB_TC");
     } else if (std::optional<std::int64_t> n = nccl_int_param(tc.setting->value); !n) {
       judge_tos(e, s, pol, rails, "nccl", "NCCL_IB_TC=" + tc.setting->value + " (" + tc.setting->origin +
                                               ") is empty or out of range, so NCCL keeps its default",

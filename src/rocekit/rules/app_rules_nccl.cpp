@@ -101,14 +101,17 @@ void eval_gid_index(const Snapshot& s, const Policy& pol, Emitter& e) {
       const Gid* g = chosen ? gid_at(gids, *chosen) : nullptr;
       std::vector<Evidence> ev{r.port->gids.source};
       if (idx.setting) ev.push_back(idx.setting->source);
+      std::string caveat = idx.setting ? "" : conf_caveat(s, "NCCL_IB_GID_INDEX");
       if (g && want && g->index == want->index) {
         Finding& f = e.pass(subject, how + " uses GID " + gid_text(*g) + ", the routable RoCE v2 " +
                                          (ipv4 ? "IPv4" : "IPv6") + " GID");
+        f.message += caveat;
         for (const Evidence& x : ev) add_evidence(f, x);
         continue;
       }
       if (g && g->type == GidType::roce_v2 && routable_gid(*g) && !want) {
         Finding& f = e.pass(subject, how + " uses GID " + gid_text(*g) + ", a routable RoCE v2 GID");
+        f.message += caveat;
         for (const Evidence& x : ev) add_evidence(f, x);
         continue;
       }
@@ -117,6 +120,7 @@ void eval_gid_index(const Snapshot& s, const Policy& pol, Emitter& e) {
       Finding& f = e.fail(subject, how + " uses " + got + "; " +
                                        (want ? "the routable RoCE v2 GID is " + gid_text(*want)
                                              : std::string("the port has no routable RoCE v2 ") + (ipv4 ? "IPv4" : "IPv6") + " GID"));
+      f.message += caveat;
       for (const Evidence& x : ev) add_evidence(f, x);
       f.remediation.scope = FixScope::persistent;
       if (want) {
