@@ -133,6 +133,17 @@ Result<Parsed<AppEnv>> parse_app_env(std::string_view body) {
     if (!opens && (first == "fi" || first == "esac" || first == "done") && depth > 0) --depth;
     bool command_start = true;  // a NAME=value here is an assignment
     bool exporting = false;     // after export / declare -x
+    // One assignment (or `unset`) of this line, in file order.
+    auto record = [&](std::string name, std::string value, bool literal, bool unset) {
+      AppAssignment a;
+      a.name = std::move(name);
+      a.value = std::move(value);
+      a.line = i + 1;
+      a.conditional = conditional;
+      a.literal = literal;
+      a.unset = unset;
+      out.value.assignments.push_back(std::move(a));
+    };
     for (std::size_t k = 0; k < ws.size(); ++k) {
       const Token& w = ws[k];
       if (w.separator) {
@@ -150,12 +161,7 @@ Result<Parsed<AppEnv>> parse_app_env(std::string_view body) {
             if (env_u) break;
             continue;
           }
-          AppAssignment s;
-          s.name = ws[j].text;
-          s.line = i + 1;
-          s.conditional = conditional;
-          s.unset = true;
-          out.value.assignments.push_back(std::move(s));
+          record(ws[j].text, "", true, true);
           if (env_u) break;
         }
         k = env_u ? j : j - 1;
@@ -167,44 +173,24 @@ Result<Parsed<AppEnv>> parse_app_env(std::string_view body) {
         for (std::string_view item : text::split(std::string_view(w.text).substr(9), ',')) {
           std::size_t eq = item.find('=');
           if (eq == std::string_view::npos || !stack_variable(item.substr(0, eq))) continue;
-          AppAssignment s;
-          s.name = std::string(item.substr(0, eq));
-          s.value = std::string(item.substr(eq + 1));
-          s.line = i + 1;
-          s.conditional = conditional;
-          s.literal = !w.expands;
-          out.value.assignments.push_back(std::move(s));
+          record(std::string(item.substr(0, eq)), std::string(item.substr(eq + 1)), !w.expands, false);
         }
         continue;
       }
       // MPICH/Intel MPI "-genv NAME value" / "-env NAME value".
       if ((w.text == "-genv" || w.text == "-env") && k + 2 < ws.size() && !ws[k + 1].separator &&
           !ws[k + 2].separator && stack_variable(ws[k + 1].text)) {
-        AppAssignment s;
-        s.name = ws[k + 1].text;
-        s.value = ws[k + 2].text;
-        s.line = i + 1;
-        s.conditional = conditional;
-        s.literal = !ws[k + 2].expands;
-        out.value.assignments.push_back(std::move(s));
+        record(ws[k + 1].text, ws[k + 2].text, !ws[k + 2].expands, false);
         k += 2;
         continue;
       }
       // docker/podman/enroot "-e NAME=value", "--env NAME=value", "--env=NAME=value".
       bool docker_e = (w.text == "-e" || w.text == "--env") && k + 1 < ws.size() && !ws[k + 1].separator;
       if (w.text.starts_with("--env=")) {
-        Token a = w;
-        a.text = w.text.substr(6);
-        std::size_t eq = a.text.find('=');
-        if (eq != std::string::npos && stack_variable(std::string_view(a.text).substr(0, eq))) {
-          AppAssignment s;
-          s.name = a.text.substr(0, eq);
-          s.value = a.text.substr(eq + 1);
-          s.line = i + 1;
-          s.conditional = conditional;
-          s.literal = !a.expands;
-          out.value.assignments.push_back(std::move(s));
-        }
+        std::string_view a = std::string_view(w.text).substr(6);
+        std::size_t eq = a.find('=');
+        if (eq != std::string_view::npos && stack_variable(a.substr(0, eq)))
+          record(std::string(a.substr(0, eq)), std::string(a.substr(eq + 1)), !w.expands, false);
         continue;
       }
       bool mpi_x = (w.text == "-x" || docker_e) && k + 1 < ws.size() && !ws[k + 1].separator;
@@ -220,13 +206,7 @@ Result<Parsed<AppEnv>> parse_app_env(std::string_view body) {
       if (assignment) {
         std::string name = a.text.substr(0, eq);
         if (stack_variable(name)) {
-          AppAssignment s;
-          s.name = std::move(name);
-          s.value = a.text.substr(eq + 1);
-          s.line = i + 1;
-          s.conditional = conditional;
-          s.literal = !a.expands;
-          out.value.assignments.push_back(std::move(s));
+          record(std::move(name), a.text.substr(eq + 1), !a.expands, false);
         }
         continue;  // "A=1 B=2 cmd": still at the command's start
       }
