@@ -1,5 +1,5 @@
 // libFuzzer target for one switch-config / port-map parser, selected at build time with
-// RK_SWITCH_FUZZ (sonic, nvue_json, nvue_show, eos, nxos, junos, nvue_cmd, any, port_map,
+// RK_SWITCH_FUZZ (sonic, nvue_json, nvue_show, eos, nxos, junos, nvue_cmd, onyx, any, port_map,
 // lldp). One binary per parser:
 // fuzz_switch_<name>. Each parse result is also rendered, so the model's invariants are exercised.
 #include <cstddef>
@@ -28,6 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                             : which == "nxos"      ? parse_cisco_nxos(text, "fuzz")
                             : which == "junos"     ? parse_juniper_junos(text, "fuzz")
                             : which == "nvue_cmd"  ? parse_nvue_commands(text, "fuzz")
+                            : which == "onyx"      ? parse_onyx_show_roce(text, "fuzz")
                                                    : parse_switch_config(text, "fuzz");
   if (r) {
     (void)qos_text(*r);

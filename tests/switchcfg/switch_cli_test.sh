@@ -133,8 +133,22 @@ expect_rc 0 "show dell sonic" "$rk" switch show "$sw/dell-sonic/sonic-cli-roce-z
 grep -q "dialect dell_sonic_cli" "$tmp/out" && ok || bad "dell sonic not read as dell_sonic_cli"
 expect_rc 0 "show nvue commands" "$rk" switch show -f json "$sw/cumulus/nv-commands-roce-lossless-sp2.txt"
 grep -q '"nvue_commands"' "$tmp/out" && ok || bad "nvue commands not read as nvue_commands"
-expect_rc 2 "onyx refused" "$rk" switch show "$sw/onyx/onyx-show-roce.txt"
-grep -q "NVIDIA Onyx" "$tmp/err" && grep -q "rocekit reads:" "$tmp/err" && ok || bad "onyx refusal does not name the NOS and the known dialects"
+expect_rc 0 "show onyx show roce" "$rk" switch show "$sw/onyx/onyx-3.10-sn2700-show-roce.txt"
+grep -q "dialect onyx_show_roce" "$tmp/out" && ok || bad "onyx show roce not read as onyx_show_roce"
+# Against a host: trust and PFC agree; the DSCP map is not in `show roce`, so the queue rules are
+# unknown and say which command shows it, never a pass.
+expect_rc 0 "check onyx" "$rk" switch check --switch "$sw/onyx/onyx-3.10-sn2700-show-roce.txt" -f json "$src/testdata/hosts/netarbiter-eth4-qos-healthy"
+python3 - "$tmp/out" <<'PY' && ok || bad "onyx check outcomes"
+import json, sys
+r = json.load(open(sys.argv[1]))
+got = {f["rule"]: f for h in r["hosts"] for f in h["findings"]}
+assert got["switch.trust-dscp"]["outcome"] == "pass", got["switch.trust-dscp"]
+assert got["switch.extra-lossless"]["outcome"] == "pass", got["switch.extra-lossless"]
+assert got["switch.roce-lossless"]["outcome"] == "unknown", got["switch.roce-lossless"]
+assert "show qos interface ethernet" in got["switch.roce-lossless"]["message"], got["switch.roce-lossless"]
+PY
+expect_rc 2 "onyx running-config refused" "$rk" switch show "$sw/onyx/onyx-running-config-ufm-switch16.txt"
+grep -q "NVIDIA Onyx running-config" "$tmp/err" && grep -q "rocekit reads:" "$tmp/err" && ok || bad "onyx running-config refusal does not name the NOS and the known dialects"
 
 # 6. rules list / explain include switch.* rules.
 expect_rc 0 "rules explain" "$rk" rules explain switch.roce-lossless

@@ -564,12 +564,13 @@ TEST(Detect, EverySampleIsReadAsItsOwnDialectOrRefusedByName) {
       {"sonic", Dialect::sonic_config_db, ""},
       {"dell-sonic", Dialect::dell_sonic_cli, ""},
       {"juniper", Dialect::juniper_junos, ""},
-      {"onyx", std::nullopt, "NVIDIA Onyx"},
+      {"onyx", Dialect::onyx_show_roce, ""},
   };
   std::size_t seen = 0;
   for (const Want& w : wants) {
     for (const auto& e : std::filesystem::directory_iterator(k_switch / w.dir)) {
       if (e.path().filename() == "SOURCES.md" || e.path().extension() == ".ini") continue;
+      if (e.path().filename().string().find("running-config") != std::string::npos) continue;  // below
       SCOPED_TRACE(e.path().string());
       ++seen;
       Result<SwitchQos> r = load_switch_config(e.path());
@@ -585,6 +586,12 @@ TEST(Detect, EverySampleIsReadAsItsOwnDialectOrRefusedByName) {
     }
   }
   EXPECT_GE(seen, 13u);
+  // An Onyx running-config (its DCBX PFC lines) is Onyx, but not the `show roce` rocekit reads.
+  Result<SwitchQos> onyx_rc = load_switch_config(k_switch / "onyx/onyx-running-config-ufm-switch16.txt");
+  ASSERT_FALSE(onyx_rc);
+  EXPECT_EQ(onyx_rc.error().context, (k_switch / "onyx/onyx-running-config-ufm-switch16.txt").string() + ":69");
+  EXPECT_NE(onyx_rc.error().message.find("looks like NVIDIA Onyx running-config (line 69: `dcb priority-flow-control enable force`)"),
+            std::string::npos) << onyx_rc.error().message;
   for (const char* f : {"cumulus/nv-commands-roce-lossless-sp2.txt", "cumulus/nv-commands-roce-lossy-sp4-pool.txt"})
     EXPECT_EQ(load(f).dialect, Dialect::nvue_commands);
   for (const char* f : {"cumulus/nv-show-qos-roce.txt", "cumulus/nv-show-interface-qos-roce-status.txt"})
@@ -648,8 +655,43 @@ TEST(Golden, NewDialects) {
   for (const char* f : {"cisco/nxos-roce-dcqcn-n9364e.cfg", "cisco/nxos-azure-local-qos.cfg",
                         "cisco/nexus5k-network-qos-fcoe-no-drop-fragment.cfg", "juniper/junos-dcqcn-qfx5240.conf",
                         "cumulus/nv-commands-roce-lossless-sp2.txt", "cumulus/nv-commands-roce-lossy-sp4-pool.txt",
-                        "dell-sonic/sonic-cli-roce-z9664f.cfg"})
+                        "dell-sonic/sonic-cli-roce-z9664f.cfg", "onyx/onyx-show-roce.txt",
+                        "onyx/onyx-3.10-sn2700-show-roce.txt"})
     check_switch_golden(f);
+}
+
+// ------------------------------------------------------------------ Onyx ---------------------
+
+TEST(Onyx, ShowRoceOfAnSn2700) {
+  SwitchQos sw = load("onyx/onyx-3.10-sn2700-show-roce.txt");
+  EXPECT_EQ(sw.dialect, Dialect::onyx_show_roce);
+  const PortQos& p = port(sw, "*");
+  EXPECT_EQ(*p.trust, "dscp");  // Port trust mode: L3
+  EXPECT_EQ(*p.pfc_enabled, std::vector<int>{3});
+  EXPECT_EQ(p.pfc_enabled.source.line, 19u);  // switch-priority 3: enabled
+  EXPECT_EQ(p.tc_to_queue->at(3), 3);
+  EXPECT_EQ(p.tc_to_queue->at(6), 6);
+  EXPECT_EQ(p.queue(3)->scheduling->type, "dwrr");
+  EXPECT_EQ(*p.queue(3)->scheduling->weight, 50);
+  EXPECT_EQ(p.queue(6)->scheduling->type, "strict");
+  EXPECT_EQ(p.queue(6)->scheduling.source.line, 26u);
+  EXPECT_TRUE(p.queue(3)->ecn->ecn_marking);
+  EXPECT_EQ(*p.queue(3)->ecn->min_threshold_bytes, 150u * 1024);
+  EXPECT_EQ(*p.queue(3)->ecn->max_threshold_bytes, 1500u * 1024);
+  EXPECT_FALSE(p.queue(6)->ecn->ecn_marking);
+  ASSERT_EQ(p.buffer_pgs.size(), 1u);
+  EXPECT_EQ(p.buffer_pgs[0].first_pg, 3);
+  EXPECT_EQ(p.buffer_pgs[0].profile, "roce-reserved");
+  EXPECT_FALSE(p.dscp_to_tc.has_value());
+  EXPECT_NE(p.dscp_to_tc.reason.find("show qos interface"), std::string::npos);
+}
+
+TEST(Onyx, ManualSampleWithoutPadding) {
+  SwitchQos sw = load("onyx/onyx-show-roce.txt");
+  const PortQos& p = port(sw, "*");
+  EXPECT_EQ(*p.trust, "dscp");
+  EXPECT_EQ(*p.queue(3)->ecn->min_threshold_bytes, 150u * 1024);  // "Min : 150"
+  EXPECT_TRUE(p.buffer_pgs.empty());  // the stored copy ends after the TC table
 }
 
 // ------------------------------------------------------------------ NX-OS --------------------

@@ -125,7 +125,7 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
 
 void add_switch_command(CLI::App& app, Context& ctx) {
   CLI::App* cmd = app.add_subcommand(
-      "switch", "Switch QoS configuration: show it, or check hosts against it (SONiC, Cumulus NVUE, Arista EOS, Cisco NX-OS, Juniper Junos, Dell Enterprise SONiC)");
+      "switch", "Switch QoS configuration: show it, or check hosts against it (SONiC, Cumulus NVUE, Arista EOS, Cisco NX-OS, Juniper Junos, Dell Enterprise SONiC, NVIDIA Onyx show roce)");
   cmd->require_subcommand(1);
 
   auto file = std::make_shared<std::string>();

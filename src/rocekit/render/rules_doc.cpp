@@ -33,7 +33,7 @@ std::string_view family_intro(rules::Family f) {
              "the reason, never a pass.";
     case rules::Family::switch_port:
       return "A host snapshot against a switch QoS configuration (SONiC config_db, Dell Enterprise "
-             "SONiC sonic-cli, NVUE JSON or commands, Arista EOS, Cisco NX-OS, Juniper Junos), "
+             "SONiC sonic-cli, NVUE JSON or commands, Arista EOS, Cisco NX-OS, Juniper Junos, Onyx show roce), "
              "one finding per switch port <-> host netdev pair of the port map.";
     case rules::Family::fleet:
       return "Cross-host checks: per setting, the majority value across the group is the baseline "

@@ -172,6 +172,12 @@ struct SwitchCmds {
   std::string port;
   std::string map_name;
 
+  /// Onyx interface commands take "ethernet 1/15" for port Eth1/15 (ansible mellanox.onyx).
+  std::string onyx_if() const {
+    if (port.empty() || port == "*") return "ethernet <port>";
+    return "ethernet " + (port.starts_with("Eth") ? port.substr(3) : port);
+  }
+
   std::string dscp_to_tc(int dscp, int tc) const {
     switch (d) {
       case Dialect::sonic_config_db:
@@ -194,6 +200,11 @@ struct SwitchCmds {
         return "class-map type qos match-any ROCE_DSCP" + std::to_string(dscp) + " / match dscp " + std::to_string(dscp) +
                "; policy-map type qos " + (map_name.empty() ? std::string("QOS_CLASSIFICATION") : map_name) +
                " / class ROCE_DSCP" + std::to_string(dscp) + " / set qos-group " + std::to_string(tc);
+      case Dialect::onyx_show_roce:
+        // ansible mellanox.onyx onyx_qos: "interface {0} {1} qos trust {2}"; the map itself is
+        // shown by `show qos interface`.
+        return "interface " + onyx_if() + " qos trust L3; then check that `show qos interface " + onyx_if() +
+               "` maps DSCP " + std::to_string(dscp) + " to switch priority " + std::to_string(tc);
     }
     return {};
   }
@@ -216,6 +227,11 @@ struct SwitchCmds {
         return "policy-map type network-qos <system network-qos policy> / class type network-qos c-8q-nq" +
                std::to_string(prio) + " / pause pfc-cos " + std::to_string(prio) + "; interface " + port +
                " / priority-flow-control mode on";
+      case Dialect::onyx_show_roce:
+        // ansible mellanox.onyx onyx_protocol / onyx_pfc_interface; `roce lossless` makes the RoCE
+        // switch priority lossless (Onyx User Manual, RoCE Commands).
+        return "dcb priority-flow-control enable force; interface " + onyx_if() +
+               " dcb priority-flow-control mode on force; roce lossless (switch priority " + std::to_string(prio) + ")";
     }
     return {};
   }
@@ -240,6 +256,10 @@ struct SwitchCmds {
         return "policy-map type queuing <system output queuing policy> / class type queuing c-out-8q-q" +
                std::to_string(q) + " / random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes "
                "drop-probability 100 weight 0 ecn";
+      case Dialect::onyx_show_roce:
+        // ansible mellanox.onyx onyx_traffic_class (thresholds in KB).
+        return "interface " + onyx_if() + " traffic-class " + std::to_string(q) +
+               " congestion-control ecn minimum-absolute 150 maximum-absolute 1500";
     }
     return {};
   }
@@ -257,6 +277,9 @@ struct SwitchCmds {
         return "interface " + port + " / mtu " + std::to_string(bytes);
       case Dialect::juniper_junos:
         return "set interfaces " + port + " mtu " + std::to_string(bytes + 14);
+      case Dialect::onyx_show_roce:
+        // ansible mellanox.onyx onyx_interface: "mtu N" + " force" on Ethernet interfaces.
+        return "interface " + onyx_if() + " mtu " + std::to_string(bytes) + " force";
     }
     return {};
   }

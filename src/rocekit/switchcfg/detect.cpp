@@ -29,20 +29,22 @@ struct Nos {
 };
 
 constexpr std::size_t k_eos = 0, k_nxos = 1, k_dell = 2, k_junos = 3, k_nvue_cmd = 4, k_nvue_show = 5,
-                      k_onyx = 6, k_os10 = 7, k_ios = 8, k_huawei = 9, k_h3c = 10, k_cumulus_legacy = 11;
-const std::array<Nos, 12> k_nos = {{
+                      k_onyx = 6, k_os10 = 7, k_ios = 8, k_huawei = 9, k_h3c = 10, k_cumulus_legacy = 11,
+                      k_onyx_show = 12;
+const std::array<Nos, 13> k_nos = {{
     {"Arista EOS running-config", Dialect::arista_eos},
     {"Cisco NX-OS running-config", Dialect::cisco_nxos},
     {"Dell Enterprise SONiC sonic-cli running-config", Dialect::dell_sonic_cli},
     {"Juniper Junos class-of-service", Dialect::juniper_junos},
     {"Cumulus NVUE commands (`nv set ...`)", Dialect::nvue_commands},
     {"Cumulus NVUE `nv show qos roce`", Dialect::nvue_show_roce},
-    {"NVIDIA Onyx (`show roce` / running-config)", std::nullopt},
+    {"NVIDIA Onyx running-config", std::nullopt},
     {"Dell SmartFabric OS10 running-config", std::nullopt},
     {"Cisco IOS / IOS-XE running-config", std::nullopt},
     {"Huawei CloudEngine configuration", std::nullopt},
     {"H3C Comware configuration", std::nullopt},
     {"legacy Cumulus Linux traffic.conf / qos_features.conf", std::nullopt},
+    {"NVIDIA Onyx `show roce`", Dialect::onyx_show_roce},
 }};
 
 bool is_digit_word(std::string_view w) { return !w.empty() && w.front() >= '0' && w.front() <= '9'; }
@@ -61,10 +63,10 @@ std::size_t marker_of(std::string_view l) {
       (text::contains(l, "nv show") && text::contains(l, "qos roce")))
     return k_nvue_show;
   if (a == "nv" && (has(w, 1, "set") || has(w, 1, "unset"))) return k_nvue_cmd;
-  // Onyx: `show roce` output and running-config lines.
-  if (text::starts_with(l, "RoCE mode :") || text::starts_with(l, "RoCE mode:") || text::starts_with(l, "RoCE used TCs") ||
+  // Onyx: `show roce` output ("RoCE mode      : lossless", padded or not), and running-config lines.
+  if ((text::starts_with(l, "RoCE mode") && text::contains(l, ":")) || text::starts_with(l, "RoCE used TCs") ||
       text::starts_with(l, "Port trust mode:"))
-    return k_onyx;
+    return k_onyx_show;
   if (a == "roce" && (w.size() == 1 || has(w, 1, "lossless") || has(w, 1, "lossy") || has(w, 1, "semi-lossless")))
     return k_onyx;
   if (a == "dcb" && has(w, 1, "priority-flow-control")) return k_onyx;

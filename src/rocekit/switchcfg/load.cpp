@@ -18,6 +18,7 @@ std::string_view to_string(Dialect d) {
     case Dialect::juniper_junos: return "juniper_junos";
     case Dialect::nvue_commands: return "nvue_commands";
     case Dialect::dell_sonic_cli: return "dell_sonic_cli";
+    case Dialect::onyx_show_roce: return "onyx_show_roce";
   }
   return "unknown";
 }
@@ -67,6 +68,7 @@ Result<SwitchQos> parse_switch_config(std::string_view input, const std::string&
     case Dialect::juniper_junos: return parse_juniper_junos(text, file);
     case Dialect::nvue_commands: return parse_nvue_commands(text, file);
     case Dialect::dell_sonic_cli: return parse_dell_sonic(text, file);
+    case Dialect::onyx_show_roce: return parse_onyx_show_roce(text, file);
   }
   return unexpected(ErrorKind::unsupported, "unknown dialect", file);
 }

@@ -1,6 +1,7 @@
 // Switch QoS configuration: a typed model of what a switch does with RoCE traffic, parsers for
 // the dialects operators hand us (SONiC config_db.json, Cumulus NVUE JSON, `nv show` and `nv set`
-// commands, Arista EOS, Cisco NX-OS, Juniper Junos, Dell Enterprise SONiC), which switch
+// commands, Arista EOS, Cisco NX-OS, Juniper Junos, Dell Enterprise SONiC, NVIDIA Onyx
+// `show roce`), which switch
 // port faces which host netdev (mapping file or LLDP capture), and the host <-> switch alignment
 // rules (`switch.*`, docs/rules.md).
 //
@@ -66,6 +67,7 @@ enum class Dialect {
   juniper_junos,      ///< Juniper Junos class-of-service, hierarchy or `set` form
   nvue_commands,      ///< Cumulus `nv set ...` commands (`nv config show -o commands`)
   dell_sonic_cli,     ///< Dell Enterprise SONiC `sonic-cli` running-config (qos map, wred/scheduler policies)
+  onyx_show_roce,     ///< NVIDIA Onyx `show roce` (RoCE mode, trust, PFC, ECN, RoCE used TCs, buffer pools)
 };
 std::string_view to_string(Dialect d);
 
@@ -178,6 +180,7 @@ Result<SwitchQos> parse_cisco_nxos(std::string_view text, const std::string& fil
 Result<SwitchQos> parse_juniper_junos(std::string_view text, const std::string& file);
 Result<SwitchQos> parse_nvue_commands(std::string_view text, const std::string& file);
 Result<SwitchQos> parse_dell_sonic(std::string_view text, const std::string& file);
+Result<SwitchQos> parse_onyx_show_roce(std::string_view text, const std::string& file);
 
 /// Reads and parses a switch configuration file (at most 64 MiB). Errors: not_found, io,
 /// unsupported (dialect not recognised), malformed_input (file:line).
