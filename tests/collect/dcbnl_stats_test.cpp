@@ -133,6 +133,43 @@ TEST(Dcbnl, DecodesAppTablePfcAndEts) {
   EXPECT_EQ(q->trust_source.text, "2 DSCP-selector APP entries");
 }
 
+TEST(Dcbnl, DecodesEtsSchedulingCableLengthAndBuffers) {
+  // The shapes of mlx5e_dcbnl_ieee_getets (tc_tsa, tc_tx_bw), getpfc (delay = dcbx.cable_len)
+  // and getbuffer (prio2buffer, buffer_size, total_size), linux/dcbnl.h layouts.
+  ieee_ets ets{};
+  for (int i = 0; i < 8; ++i) {
+    ets.prio_tc[i] = static_cast<std::uint8_t>(i);
+    ets.tc_tsa[i] = IEEE_8021QAZ_TSA_VENDOR;
+  }
+  ets.tc_tsa[0] = ets.tc_tsa[3] = IEEE_8021QAZ_TSA_ETS;
+  ets.tc_tx_bw[0] = ets.tc_tx_bw[3] = 50;
+  ets.tc_tsa[6] = IEEE_8021QAZ_TSA_STRICT;
+  ieee_pfc pfc{};
+  pfc.pfc_en = 0x08;
+  pfc.delay = 30;
+  dcbnl_buffer buf{};
+  buf.prio2buffer[3] = 1;
+  buf.buffer_size[0] = 130944;
+  buf.buffer_size[1] = 130944;
+  buf.total_size = 262016;
+  Bytes ieee = concat({attr(DCB_ATTR_IEEE_ETS, raw(ets)), attr(DCB_ATTR_IEEE_PFC, raw(pfc)),
+                       attr(DCB_ATTR_DCB_BUFFER, raw(buf))});
+  Result<QosState> q = decode_dcb_ieee_reply(reply(ieee), "eth4");
+  ASSERT_TRUE(q) << q.error().describe();
+  ASSERT_EQ(q->tc_schedule.size(), 8u);
+  EXPECT_EQ(q->tc_schedule[3].tsa, "ets");
+  EXPECT_EQ(q->tc_schedule[3].bandwidth_percent, 50);
+  EXPECT_EQ(q->tc_schedule[6].tsa, "strict");
+  EXPECT_FALSE(q->tc_schedule[6].bandwidth_percent.has_value());
+  EXPECT_EQ(q->tc_schedule[7].tsa, "vendor");
+  EXPECT_EQ(q->tc_schedule[3].source.text, "IEEE_ETS tc 3: ets 50%");
+  EXPECT_EQ(q->cable_length_m, 30);
+  ASSERT_TRUE(q->priority_to_buffer);
+  EXPECT_EQ(*q->priority_to_buffer, (std::vector<int>{0, 0, 0, 1, 0, 0, 0, 0}));
+  ASSERT_TRUE(q->receive_buffer_bytes);
+  EXPECT_EQ((*q->receive_buffer_bytes)[1], 130944u);
+}
+
 TEST(Dcbnl, NoDscpEntriesMeansTrustPcp) {
   ieee_pfc pfc{};
   Bytes ieee = concat({attr(DCB_ATTR_IEEE_PFC, raw(pfc)), attr(DCB_ATTR_IEEE_APP_TABLE, {})});

@@ -101,6 +101,26 @@ QosState qos_state(const parse::MlnxQos& v) {
     for (std::uint32_t b : *v.priority_to_buffer) q.priority_to_buffer->push_back(static_cast<int>(b));
   }
   if (v.dcbx_mode) q.dcbx_mode = *v.dcbx_mode == parse::DcbxMode::firmware_controlled ? "firmware" : "os";
+  // mlnx_qos prints one `tc:` row per traffic class with its priorities (pretty_print tc2up):
+  // the priority-to-TC map is complete only when every priority 0..7 appears once.
+  std::vector<int> prio_tc(8, -1);
+  bool map_ok = true;
+  for (const parse::MlnxQosTrafficClass& tc : v.traffic_classes) {
+    if (tc.tc > 7) continue;
+    TcSchedule t;
+    t.tc = static_cast<int>(tc.tc);
+    t.tsa = tc.tsa ? std::string(parse::to_string(*tc.tsa)) : tc.tsa_text.value_or("");
+    if (tc.bandwidth_percent && t.tsa == "ets") t.bandwidth_percent = static_cast<int>(*tc.bandwidth_percent);
+    if (!t.tsa.empty()) q.tc_schedule.push_back(t);
+    for (std::uint32_t p : tc.priorities) {
+      if (p > 7 || prio_tc[p] != -1) map_ok = false;
+      else prio_tc[p] = static_cast<int>(tc.tc);
+    }
+  }
+  std::sort(q.tc_schedule.begin(), q.tc_schedule.end(), [](const TcSchedule& a, const TcSchedule& b) { return a.tc < b.tc; });
+  if (map_ok && std::none_of(prio_tc.begin(), prio_tc.end(), [](int t) { return t < 0; })) q.priority_to_tc = prio_tc;
+  if (v.cable_length_m) q.cable_length_m = static_cast<int>(*v.cable_length_m);
+  if (v.receive_buffer_size_bytes && v.receive_buffer_size_bytes->size() == 8) q.receive_buffer_bytes = *v.receive_buffer_size_bytes;
   return q;
 }
 

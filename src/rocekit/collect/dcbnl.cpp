@@ -152,6 +152,34 @@ Result<QosState> decode_dcb_ieee_reply(std::span<const std::uint8_t> reply, cons
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02x", p.pfc_en);
     q.pfc_source.text = std::string("pfc_en ") + hex + " (priority 0..7: " + bits_text(en) + ")";
+    // mlx5e_dcbnl_ieee_getpfc reports dcbx.cable_len as the delay when the port buffer API
+    // exists (MLX5_BUFFER_SUPPORTED), else 0; mlnx_qos prints it as "Cable len:".
+    if (p.delay > 0 && p.delay < 1000) {
+      q.cable_length_m = static_cast<int>(p.delay);
+      q.buffer_source = base;
+      q.buffer_source.text = "ieee_pfc delay " + std::to_string(p.delay) + " (mlx5: cable length in metres)";
+    }
+  }
+  // mlx5e_dcbnl_getbuffer (when the port buffer API exists): what mlnx_qos prints as "Receive
+  // buffer size" and the PFC "buffer" row (dcbnl_ieee_fill puts DCB_ATTR_DCB_BUFFER in the nest).
+  if (const Attr* buf = find(*in, DCB_ATTR_DCB_BUFFER); buf && buf->payload.size() >= sizeof(dcbnl_buffer)) {
+    dcbnl_buffer b{};
+    std::memcpy(&b, buf->payload.data(), sizeof b);
+    std::vector<int> p2b(8);
+    std::vector<std::uint64_t> sizes(8);
+    bool ok = true;
+    for (std::size_t i = 0; i < 8; ++i) {
+      p2b[i] = b.prio2buffer[i];
+      sizes[i] = b.buffer_size[i];
+      ok = ok && b.prio2buffer[i] < 8;
+    }
+    if (ok) {
+      q.priority_to_buffer = p2b;
+      q.receive_buffer_bytes = sizes;
+      q.buffer_source = base;
+      q.buffer_source.text = "DCB_ATTR_DCB_BUFFER buffer_size " + std::to_string(sizes[0]) + "," + std::to_string(sizes[1]) +
+                             ",... total " + std::to_string(b.total_size);
+    }
   }
   if (const Attr* ets = find(*in, DCB_ATTR_IEEE_ETS)) {
     if (ets->payload.size() >= offsetof(ieee_ets, prio_tc) + 8) {
@@ -161,6 +189,26 @@ Result<QosState> decode_dcb_ieee_reply(std::span<const std::uint8_t> reply, cons
       for (std::size_t i = 0; i < 8; ++i) tc[i] = e.prio_tc[i];
       // A traffic class beyond 7 is no IEEE 802.1Qaz TC: not kept (a snapshot may not hold it).
       if (std::all_of(tc.begin(), tc.end(), [](int t) { return t < 8; })) q.priority_to_tc = tc;
+      // tc_tsa / tc_tx_bw come before prio_tc in struct ieee_ets (linux/dcbnl.h); an ETS reply
+      // shorter than the whole struct keeps only prio_tc.
+      if (ets->payload.size() >= sizeof(ieee_ets)) {
+        for (int i = 0; i < 8; ++i) {
+          TcSchedule t;
+          t.tc = i;
+          switch (e.tc_tsa[i]) {
+            case IEEE_8021QAZ_TSA_STRICT: t.tsa = "strict"; break;
+            case IEEE_8021QAZ_TSA_ETS: t.tsa = "ets"; break;
+            case IEEE_8021QAZ_TSA_VENDOR: t.tsa = "vendor"; break;
+            case IEEE_8021QAZ_TSA_CB_SHAPER: t.tsa = "cbs"; break;
+            default: t.tsa = "unknown(" + std::to_string(e.tc_tsa[i]) + ")"; break;
+          }
+          if (t.tsa == "ets" && e.tc_tx_bw[i] <= 100) t.bandwidth_percent = e.tc_tx_bw[i];
+          t.source = base;
+          t.source.text = "IEEE_ETS tc " + std::to_string(i) + ": " + t.tsa +
+                          (t.bandwidth_percent ? " " + std::to_string(*t.bandwidth_percent) + "%" : "");
+          q.tc_schedule.push_back(t);
+        }
+      }
     }
   }
   return q;

@@ -161,6 +161,77 @@ FixStep dcb_pfc(const std::string& dev, const std::vector<bool>& on) {
   return s;
 }
 
+namespace {
+std::string comma_list(const std::vector<std::string>& v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + v[i];
+  return out;
+}
+std::vector<std::string> ints_text(const std::vector<int>& v) {
+  std::vector<std::string> out;
+  for (int x : v) out.push_back(std::to_string(x));
+  return out;
+}
+std::string tsa_shown(const std::string& tsa, int bw) {
+  return tsa == "ets" ? "ets, bw: " + std::to_string(bw) + "%" : tsa;
+}
+}  // namespace
+
+FixStep mlnx_qos_ets(const std::string& dev, const std::vector<std::string>& tsa,
+                     const std::vector<int>& bw, int check_tc) {
+  // mlnx_qos -s/--tsa and -t/--tcbw: 8 comma-separated items each; pretty_print prints
+  // "tc: %d ratelimit: %s, tsa: " then "ets, bw: %s%%" | "strict" | "vendor".
+  FixStep s;
+  s.tool = "mlnx_qos";
+  s.argv = {"mlnx_qos", "-i", dev, "--tsa", comma_list(tsa), "--tcbw", comma_list(ints_text(bw))};
+  s.check_argv = {"mlnx_qos", "-i", dev};
+  const auto i = static_cast<std::size_t>(check_tc);
+  if (i < tsa.size() && i < bw.size())
+    s.check_regex = {"^tc: " + std::to_string(check_tc) + " ratelimit: [^,]*, tsa: " + tsa_shown(tsa[i], bw[i]) + "$"};
+  return s;
+}
+
+FixStep dcb_ets(const std::string& dev, const std::vector<std::string>& tsa, const std::vector<int>& bw,
+                int check_tc) {
+  // dcb_ets.c: tc-tsa TSA-MAP (TC:{strict|cbs|ets|vendor}), tc-bw BW-MAP (TC:INTEGER); show
+  // prints dcb_print_named_array("tc_tsa", "tc-tsa") "%zd:%s " and "tc-bw" "%zd:%d ".
+  FixStep s;
+  s.tool = "dcb";
+  s.needs = k_dcb_needs;
+  s.argv = {"dcb", "ets", "set", "dev", dev, "tc-tsa"};
+  for (std::size_t i = 0; i < tsa.size(); ++i) s.argv.push_back(std::to_string(i) + ":" + tsa[i]);
+  s.argv.push_back("tc-bw");
+  for (std::size_t i = 0; i < bw.size(); ++i) s.argv.push_back(std::to_string(i) + ":" + std::to_string(bw[i]));
+  s.check_argv = {"dcb", "ets", "show", "dev", dev, "tc-tsa", "tc-bw"};
+  const auto i = static_cast<std::size_t>(check_tc);
+  if (i < tsa.size() && i < bw.size())
+    s.check_regex = {"tc-tsa( [0-9]+:[a-z]+)* " + std::to_string(check_tc) + ":" + tsa[i] + "( |$)",
+                     "tc-bw( [0-9]+:[0-9]+)* " + std::to_string(check_tc) + ":" + std::to_string(bw[i]) + "( |$)"};
+  return s;
+}
+
+FixStep mlnx_qos_cable_len(const std::string& dev, int metres) {
+  // mlnx_qos --cable_len: set_ieee_pfc(_delay=N); pretty_print "Cable len: %d" % pfc_delay.
+  FixStep s;
+  s.tool = "mlnx_qos";
+  s.argv = {"mlnx_qos", "-i", dev, "--cable_len", std::to_string(metres)};
+  s.check_argv = {"mlnx_qos", "-i", dev};
+  s.check_regex = {"^Cable len: " + std::to_string(metres) + "$"};
+  return s;
+}
+
+FixStep dcb_cable_len(const std::string& dev, int metres) {
+  // dcb_pfc.c: `delay INTEGER` (ieee_pfc.delay), shown as "delay %d"; mlx5e_dcbnl_ieee_setpfc
+  // stores it as dcbx.cable_len (below MLX5E_MAX_CABLE_LENGTH, 1000).
+  FixStep s;
+  s.tool = "dcb";
+  s.needs = k_dcb_needs;
+  s.argv = {"dcb", "pfc", "set", "dev", dev, "delay", std::to_string(metres)};
+  s.check_argv = {"dcb", "pfc", "show", "dev", dev, "delay"};
+  s.check_regex = {"delay " + std::to_string(metres) + "( |$)"};
+  return s;
+}
+
 std::optional<FixStep> setpci_mrrs(const std::string& bdf, int bytes) {
   int idx = -1;
   for (int i = 0; i <= 5; ++i)

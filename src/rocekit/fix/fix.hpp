@@ -39,6 +39,20 @@ FixStep dcb_dscp(const std::string& dev, int dscp, int prio);
 FixStep mlnx_qos_pfc(const std::string& dev, const std::vector<bool>& on);
 FixStep dcb_pfc(const std::string& dev, const std::vector<bool>& on);
 
+/// ETS of all 8 traffic classes: mlnx_qos `--tsa` + `--tcbw` (8 items each; mlnx-tools
+/// python/mlnx_qos requires bw 0 for a strict/vendor class), or `dcb ets set ... tc-tsa ...
+/// tc-bw ...`. `tsa` holds "strict", "ets" or "vendor"; the read-back checks traffic class
+/// `check_tc`.
+FixStep mlnx_qos_ets(const std::string& dev, const std::vector<std::string>& tsa,
+                     const std::vector<int>& bw, int check_tc);
+FixStep dcb_ets(const std::string& dev, const std::vector<std::string>& tsa, const std::vector<int>& bw,
+                int check_tc);
+
+/// The cable length mlx5 sizes PFC headroom for: mlnx_qos `--cable_len N` (it sets the dcbnl
+/// IEEE_PFC delay, which mlx5 reads as metres), or `dcb pfc set dev DEV delay N`.
+FixStep mlnx_qos_cable_len(const std::string& dev, int metres);
+FixStep dcb_cable_len(const std::string& dev, int metres);
+
 /// ACS P2P request and completion redirect off at a bridge by setpci (masked write of ACS
 /// Control bits 2 and 3); the other ACS bits are kept.
 FixStep setpci_acs_redirect_off(const std::string& bdf);

@@ -20,12 +20,14 @@
 namespace rk {
 
 /// Current snapshot schema version. Bump on any incompatible change of the JSON form.
-inline constexpr int k_snapshot_schema_version = 5;  // 2: PciFunction board_serial_number, function_uid
+inline constexpr int k_snapshot_schema_version = 6;  // 2: PciFunction board_serial_number, function_uid
                                                     // 3: pci_bridges; parent_bdf of functions and GPUs; Gpu bdf;
                                                     //    PciFunction relaxed_ordering; GpuDirectState dmabuf_available
                                                     // 4: ats_enabled and iommu_group of functions and GPUs; iommu
                                                     // 5: default_roce_tos and global_traffic_class of RDMA ports;
                                                     //    app_settings; nccl_run
+                                                    // 6: qos tc_schedule, cable_length_m, receive_buffer_bytes,
+                                                    //    buffer_source
 
 /// Where a value was read: a capture file and 1-based line (line 0 = whole file), or a sysfs
 /// path / command for live collection, with the decisive text.
@@ -68,6 +70,15 @@ struct Collected {
 
 // ---------------------------------------------------------------- netdev -------------------
 
+/// How the NIC's transmit scheduler serves one traffic class (IEEE 802.1Qaz ETS): mlnx_qos `tc: N
+/// ... tsa: T[, bw: B%]`, dcbnl IEEE_ETS tc_tsa / tc_tx_bw, `dcb ets show` tc-tsa / tc-bw.
+struct TcSchedule {
+  int tc = 0;                                ///< traffic class 0..7
+  std::string tsa;                           ///< "strict", "ets", "vendor" (mlx5 default), "cbs"
+  std::optional<int> bandwidth_percent;      ///< ETS share 0..100; only for tsa "ets"
+  Evidence source;                           ///< the `tc:` row (or the dcbnl ETS read)
+};
+
 /// DCB/QoS state as `mlnx_qos -i <netdev>` (or dcbnl) shows it.
 struct QosState {
   std::optional<Trust> trust;                    ///< mlnx_qos "Priority trust state"
@@ -79,9 +90,17 @@ struct QosState {
   /// mlnx_qos "DCBX mode:": "firmware" (Firmware controlled: the NIC takes QoS from the
   /// switch's DCBX, willing) or "os" (OS controlled); nullopt when not shown.
   std::optional<std::string> dcbx_mode;
+  /// ETS per traffic class, in traffic-class order; empty when not shown.
+  std::vector<TcSchedule> tc_schedule;
+  /// mlnx_qos "Cable len:" (dcbnl IEEE_PFC delay on mlx5): the cable length in metres the driver
+  /// sizes lossless headroom for (mlx5 en/port_buffer.c calculate_xoff); nullopt = not shown.
+  std::optional<int> cable_length_m;
+  /// mlnx_qos "Receive buffer size (bytes):" per receive buffer 0..7; nullopt = not shown.
+  std::optional<std::vector<std::uint64_t>> receive_buffer_bytes;
   Evidence trust_source;
   Evidence dscp_source;
   Evidence pfc_source;
+  Evidence buffer_source;  ///< the receive buffer line (else the cable length line)
 };
 
 /// 802.3x global pause (`ethtool -a`, or a system-check report's RX/TX flow control).

@@ -54,6 +54,17 @@ class Checker {
     per_priority(q.pfc_enabled, p + "/pfc_enabled", "");
     per_priority(q.priority_to_tc, p + "/priority_to_tc", "a traffic class");
     per_priority(q.priority_to_buffer, p + "/priority_to_buffer", "a receive buffer");
+    for (std::size_t i = 0; i < q.tc_schedule.size(); ++i) {
+      const TcSchedule& t = q.tc_schedule[i];
+      if (t.tc < 0 || t.tc > 7) fail(at(p + "/tc_schedule", i), std::to_string(t.tc) + " is not a traffic class (0..7)");
+      if (t.bandwidth_percent && (*t.bandwidth_percent < 0 || *t.bandwidth_percent > 100))
+        fail(at(p + "/tc_schedule", i), std::to_string(*t.bandwidth_percent) + "% is not an ETS share (0..100)");
+    }
+    if (q.cable_length_m && (*q.cable_length_m < 0 || *q.cable_length_m > 0xffff))
+      fail(p + "/cable_length_m", std::to_string(*q.cable_length_m) + " is not a cable length in metres");
+    if (q.receive_buffer_bytes && q.receive_buffer_bytes->size() != 8)
+      fail(p + "/receive_buffer_bytes", "has " + std::to_string(q.receive_buffer_bytes->size()) +
+                                            " entries, not 8 (one per receive buffer)");
   }
 
   void ecn(const std::map<int, bool>& m, const std::string& pointer) {

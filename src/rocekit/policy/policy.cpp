@@ -137,7 +137,14 @@ void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& kn
              "the policy");
   if (root["profile"]) p.name = get_str(root["profile"], "profile");
   if (const YAML::Node r = root["roce"]) {
-    check_keys(r, {"priority", "dscp", "trust", "pfc_priorities", "ecn_priorities"}, "roce");
+    check_keys(r, {"priority", "dscp", "trust", "pfc_priorities", "ecn_priorities", "cable_length_m"}, "roce");
+    // mlx5 accepts a cable length below 1000 m (en_dcbnl.c MLX5E_MAX_CABLE_LENGTH).
+    if (r["cable_length_m"]) {
+      if (r["cable_length_m"].IsNull())
+        p.cable_length_m.reset();
+      else
+        p.cable_length_m = get_int(r["cable_length_m"], 1, 999, "roce.cable_length_m");
+    }
     if (r["priority"]) p.roce_priority = get_int(r["priority"], 0, 7, "roce.priority");
     if (r["dscp"]) p.roce_dscp = get_int(r["dscp"], 0, 63, "roce.dscp");
     if (r["trust"]) {
@@ -419,6 +426,11 @@ std::string policy_to_yaml(const Policy& p) {
   ints(p.pfc_priorities);
   e << YAML::Key << "ecn_priorities" << YAML::Value;
   ints(p.ecn_priorities);
+  e << YAML::Key << "cable_length_m" << YAML::Value;
+  if (p.cable_length_m)
+    e << *p.cable_length_m;
+  else
+    e << YAML::Null;
   e << YAML::EndMap;
   e << YAML::Key << "cnp" << YAML::Value << YAML::BeginMap;
   e << YAML::Key << "dscp" << YAML::Value << p.cnp_dscp;

@@ -62,6 +62,11 @@ struct Policy {
   std::string trust = "dscp";         ///< "dscp" or "pcp"
   std::vector<int> pfc_priorities{3}; ///< priorities that must have PFC on; all others off
   std::vector<int> ecn_priorities{3}; ///< priorities with DCQCN RP and NP enabled
+  /// Longest host-to-switch cable in metres (`roce.cable_length_m`): mlx5 sizes the lossless
+  /// buffer's headroom from the NIC's cable length (mlnx_qos --cable_len, default 7 m), so a
+  /// NIC set shorter than the real cable drops on the RoCE priority under pause. nullopt = the
+  /// policy does not say; only the buffer the NIC's own setting needs is judged.
+  std::optional<int> cable_length_m;
   int cnp_dscp = 48;
   int cnp_priority = 6;
   int netdev_mtu_min_bytes = 4200;

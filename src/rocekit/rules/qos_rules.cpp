@@ -3,6 +3,7 @@
 
 #include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/helpers.hpp"
+#include "rocekit/rules/qos_scope.hpp"
 #include "rocekit/rules/rule.hpp"
 
 namespace rk::rules {
@@ -12,30 +13,6 @@ std::string pfc_row(const std::vector<bool>& v) {
   std::string s;
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? " " : "") + std::string(v[i] ? "1" : "0");
   return s;
-}
-
-/// The QoS backend a fix is written for first: iproute2 `dcb` when the state was read through
-/// dcbnl (a live host, a `dcb` capture), else mlnx_qos (its output is what the capture shows).
-bool prefers_dcb(const NetDev& n) {
-  const std::string& from = n.qos.source.file;
-  return from.starts_with("dcbnl") || from.starts_with("/sys/") || from.find("dcb") != std::string::npos;
-}
-
-/// The netdevs QoS rules are judged on: RoCE netdevs (roce_netdev_scope); the others get
-/// not_applicable with the reason.
-template <class Fn>
-void for_roce_netdevs(const Snapshot& s, const Policy& pol, Emitter& e, Fn fn) {
-  if (s.netdevs.empty()) {
-    e.unknown("host", "no netdev in the input (needs mlnx_qos -i, ethtool or a live collection)").needs = {"mlnx_qos"};
-    return;
-  }
-  for (const NetDev& n : s.netdevs) {
-    if (NetdevScope sc = roce_netdev_scope(s, n, pol); !sc.roce) {
-      e.not_applicable(n.name, sc.why);
-      continue;
-    }
-    fn(n);
-  }
 }
 
 void eval_trust(const Snapshot& s, const Policy& pol, Emitter& e) {
@@ -323,6 +300,30 @@ void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {
         bad.push_back("CNP_802P_PRIO" + ps + "=" + std::to_string(*q));
         set_args.emplace_back("CNP_802P_PRIO" + ps, std::to_string(pol.cnp_priority));
       }
+      // Newer firmware (mlxconfig DB TLV nv_roce_cc_ecn): CNP_DSCP_MODE_P<n> DEVICE_DEFAULT(0),
+      // FIXED_VALUE(1) or RX_PACKET(2), which copies the DSCP of the received packet, and
+      // CNP_RES_PRIO_MODE_P<n> ("If TRUE, CNP packets for this port contain priority from a
+      // received request"): either makes the fixed value above unused.
+      if (const NvParam* mode = cfg.find("CNP_DSCP_MODE" + ps)) {
+        auto v = nv_value(*mode);
+        auto m = nv_number(v);
+        seen.push_back("CNP_DSCP_MODE" + ps + "=" + v.value_or("?"));
+        if ((m && *m == 2) || (v && v->find("RX_PACKET") != std::string::npos)) {
+          bad.push_back("CNP_DSCP_MODE" + ps + "=" + *v + " (CNPs copy the DSCP of the packet that triggered "
+                        "them, so they ride the RoCE class and CNP_DSCP" + ps + " is unused)");
+          set_args.emplace_back("CNP_DSCP_MODE" + ps, "1");
+        }
+      }
+      if (const NvParam* res = cfg.find("CNP_RES_PRIO_MODE" + ps)) {
+        auto v = nv_value(*res);
+        auto m = nv_number(v);
+        seen.push_back("CNP_RES_PRIO_MODE" + ps + "=" + v.value_or("?"));
+        if (m && *m == 1) {
+          bad.push_back("CNP_RES_PRIO_MODE" + ps + "=" + *v + " (CNPs take the priority of the received "
+                        "request, so CNP_802P_PRIO" + ps + " is unused)");
+          set_args.emplace_back("CNP_RES_PRIO_MODE" + ps, "0");
+        }
+      }
     }
     Evidence ev = p.nv_config.source;
     if (seen.empty()) {
@@ -344,7 +345,8 @@ void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {
     f.remediation.commands.push_back("mstfwreset -d " + p.bdf + " reset");
     f.remediation.notes =
         "Firmware NV parameters (mstflint's mstconfig, or MFT's mlxconfig): take effect after a "
-        "reboot or firmware reset. The switch must put the CNP DSCP in a strict-priority, "
+        "reboot or firmware reset. CNP_DSCP_MODE_P<n>=1 is FIXED_VALUE (use CNP_DSCP_P<n>), "
+        "CNP_RES_PRIO_MODE_P<n>=0 uses CNP_802P_PRIO_P<n>. The switch must put the CNP DSCP in a strict-priority, "
         "non-lossless queue. Runtime alternative on NVIDIA drivers: "
         "/sys/class/net/<if>/ecn/roce_np/cnp_dscp and cnp_802p_prio.";
   }
@@ -402,10 +404,11 @@ void add_qos_rules(std::vector<RuleInfo>& out) {
   out.push_back({"qos.cnp-firmware", "Firmware CNP DSCP and priority match the policy",
                  Severity::warning, "pci function",
                  "CNPs must be marked so the switch forwards them in a fast, non-lossless queue.",
-                 "§4.2 ECN/CNP: CNP_DSCP_P<n>, CNP_802P_PRIO_P<n> firmware parameters.",
+                 "§4.2 ECN/CNP: CNP_DSCP_P<n>, CNP_802P_PRIO_P<n> firmware parameters, and the "
+                 "CNP_DSCP_MODE_P<n> / CNP_RES_PRIO_MODE_P<n> that can make them unused.",
                  eval_cnp_firmware,
                  k_pass_fail_unknown,
-                 "firmware CNP_DSCP_P<n> and CNP_802P_PRIO_P<n> (mlxconfig / mstconfig -d <bdf> q)"});
+                 "firmware CNP_DSCP_P<n>, CNP_802P_PRIO_P<n>, CNP_DSCP_MODE_P<n>, CNP_RES_PRIO_MODE_P<n> (mlxconfig / mstconfig -d <bdf> q)"});
 }
 
 }  // namespace rk::rules

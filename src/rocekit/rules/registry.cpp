@@ -49,6 +49,7 @@ const std::vector<RuleInfo>& registry() {
     std::vector<RuleInfo> v;
     add_roce_rules(v);
     add_qos_rules(v);
+    add_qos_ets_rules(v);
     add_app_rules(v);
     add_pcie_rules(v);
     add_host_rules(v);

@@ -153,6 +153,7 @@ Report evaluate(const Snapshot& snapshot, const Policy& policy,
 // Rule families (one file each).
 void add_roce_rules(std::vector<RuleInfo>& out);
 void add_qos_rules(std::vector<RuleInfo>& out);
+void add_qos_ets_rules(std::vector<RuleInfo>& out);  // ETS and PFC headroom (qos_ets_rules.cpp)
 void add_app_rules(std::vector<RuleInfo>& out);
 void add_pcie_rules(std::vector<RuleInfo>& out);
 void add_host_rules(std::vector<RuleInfo>& out);
