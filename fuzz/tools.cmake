@@ -43,6 +43,7 @@ set(RK_FUZZ_TOOLS
   sysfs_peermem
   nvidia_version
   uname
+  ofed_info
   proc_cmdline
   sysfs_iommu_groups
   dmesg

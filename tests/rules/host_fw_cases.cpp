@@ -58,6 +58,33 @@ Policy adaptive_routing_required() {
   return p;
 }
 
+
+/// A ConnectX-7 PF (device 0x1021) at k_bdf with `fw` and PSID `psid`, and `ofed` as
+/// `ofed_info -s` prints it ("" = not captured).
+Snapshot compat(const std::string& fw, const std::string& ofed, std::uint16_t device = 0x1021,
+                const std::string& psid = "MT_0000000838") {
+  Snapshot s = image(std::nullopt);
+  PciFunction& p = s.pci_functions.front();
+  p.device_id = device;
+  FirmwareImage f;
+  f.version = fw;
+  f.psid = psid;
+  p.firmware.value = f;
+  p.firmware.reason.clear();
+  p.firmware.source = {"flint_q@0000:3b:00.0.txt", 4, "FW Version:            " + fw};
+  if (!ofed.empty()) {
+    DriverStack d;
+    d.release = ofed;
+    d.stack = ofed.starts_with("MLNX_OFED_LINUX") ? "MLNX_OFED" : "DOCA-OFED";
+    d.version = ofed.substr(ofed.find_first_of("0123456789"));
+    s.driver_stack.value = d;
+    s.driver_stack.source = {"ofed_info.txt", 4, ofed + ":"};
+  } else {
+    s.driver_stack.reason = "not captured (no ofed_info -s output in the capture)";
+  }
+  return s;
+}
+
 const Cases k_cases{
     host_case("fw.uniform-version", Outcome::pass, "host", "one version per model: board MT_0000000222 28.41.1000",
               [] { return two_devices("28.41.1000", "28.41.1000"); }),
@@ -102,6 +129,24 @@ const Cases k_cases{
               [] { return with_nv({nv("ROCE_ADAPTIVE_ROUTING_EN", "False(0)")}); }, adaptive_routing_required()),
     host_case("fw.adaptive-routing", Outcome::not_applicable, k_bdf, "ROCE_ADAPTIVE_ROUTING_EN is not in the firmware query",
               [] { return with_nv({nv("NUM_OF_VFS", "0")}); }),
+    // MLNX_OFED 23.10-1.1.9.0: MFT 4.26.1's table gives 28.39.2048 for ConnectX-7 (data/compat).
+    host_case("fw.driver-compat", Outcome::pass, k_bdf,
+              "firmware 28.39.2048 (ConnectX-7) with MLNX_OFED 23.10-1.1.9.0: the recommended firmware in its release notes",
+              [] { return compat("28.39.2048", "MLNX_OFED_LINUX-23.10-1.1.9.0"); }),
+    host_case("fw.driver-compat", Outcome::fail, k_bdf,
+              "firmware 28.35.1012 (ConnectX-7) with MLNX_OFED 23.10-1.1.9.0: not in the release notes for this driver, which give 28.39.2048",
+              [] { return compat("28.35.1012", "MLNX_OFED_LINUX-23.10-1.1.9.0"); }),
+    host_case("fw.driver-compat", Outcome::fail, k_bdf, "the release notes say MLNX_OFED does not support BlueField-3",
+              [] { return compat("32.39.2048", "MLNX_OFED_LINUX-23.10-1.1.9.0", 0xa2dc); }),
+    host_case("fw.driver-compat", Outcome::unknown, "host", "the driver release (`ofed_info -s`) not collected",
+              [] { return compat("28.39.2048", ""); }),
+    host_case("fw.driver-compat", Outcome::unknown, "host", "is DOCA-OFED, whose `ofed_info -s` does not name the DOCA-Host release",
+              [] { return compat("28.47.1088", "OFED-internal-25.10-1.7.1"); }),
+    host_case("fw.driver-compat", Outcome::unknown, k_bdf, "on an OEM-branded board (PSID DEL0000000027)",
+              [] { return compat("28.39.2048", "MLNX_OFED_LINUX-23.10-1.1.9.0", 0x1021, "DEL0000000027"); }),
+    // MLNX_OFED 5.8-3.0.7.0 has only a release-level firmware train, no ConnectX-7 row.
+    host_case("fw.driver-compat", Outcome::unknown, k_bdf, "the table has no ConnectX-7 row for this release (its release-level firmware train is xx.35.3006)",
+              [] { return compat("28.35.3006", "MLNX_OFED_LINUX-5.8-3.0.7.0"); }),
     host_case("persist.runtime-settings", Outcome::pass, "host", "re-applied at boot by enabled",
               [] {
                 PersistenceState p;

@@ -139,6 +139,7 @@ void fill_reasons(Snapshot& s) {
   default_reason(s.kernel_modules, gap_reason(s, Section::host_modules));
   default_reason(s.nvidia_driver, gap_reason(s, Section::host_nvidia_driver));
   default_reason(s.kernel_release, gap_reason(s, Section::host_kernel_release));
+  default_reason(s.driver_stack, gap_reason(s, Section::host_driver_stack));
   default_reason(s.persistence, gap_reason(s, Section::host_persistence));
   default_reason(s.app_settings, gap_reason(s, Section::host_app_settings));
   if (!s.nccl_run.has_value() && s.nccl_run.reason.empty())

@@ -149,6 +149,7 @@ void on_nvidia_version(Ctx& c);
 void on_proc_cmdline(Ctx& c);
 void on_sysfs_iommu_groups(Ctx& c);
 void on_uname(Ctx& c);
+void on_ofed_info(Ctx& c);
 void on_mlxlink_pcie(Ctx& c);
 void on_sysfs_ib_links(Ctx& c);
 void on_cma_roce_mode(Ctx& c);

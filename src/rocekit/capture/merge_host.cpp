@@ -10,6 +10,7 @@
 #include "rocekit/parse/proc_cmdline.hpp"
 #include "rocekit/parse/sysfs_iommu_groups.hpp"
 #include "rocekit/parse/uname.hpp"
+#include "rocekit/parse/ofed_info.hpp"
 #include "rocekit/parse/app_env.hpp"
 #include "rocekit/parse/nccl_log.hpp"
 #include "rocekit/parse/nvidia_smi_topo.hpp"
@@ -314,6 +315,18 @@ void on_uname(Ctx& c) {
   c.snap.kernel_release.value = v->release;
   c.snap.kernel_release.reason.clear();
   c.snap.kernel_release.source = c.at(v->line);
+}
+
+void on_ofed_info(Ctx& c) {
+  auto v = c.take(parse::parse_ofed_info(c.text.body));
+  if (!v) return;
+  DriverStack d;
+  d.stack = v->prefix == "MLNX_OFED_LINUX" ? "MLNX_OFED" : v->prefix == "OFED-internal" ? "DOCA-OFED" : v->prefix;
+  d.release = v->release;
+  d.version = v->version;
+  c.snap.driver_stack.value = d;
+  c.snap.driver_stack.reason.clear();
+  c.snap.driver_stack.source = c.at(v->line);
 }
 
 void on_proc_cmdline(Ctx& c) {

@@ -31,7 +31,7 @@ void on_mlnx_qos(Ctx& c) {
   if (q.pfc_enabled) q.pfc_source = c.find("enabled");
   for (TcSchedule& t : q.tc_schedule) t.source = c.find("tc: " + std::to_string(t.tc) + " ");
   if (q.receive_buffer_bytes) q.buffer_source = c.find("Receive buffer size");
-  else if (q.cable_length_m) q.buffer_source = c.find("Cable len");
+  if (q.cable_length_m) q.cable_source = c.find("Cable len");
   set_qos(c, n, std::move(q), c.find("trust state"), c.truncation_notes());
 }
 

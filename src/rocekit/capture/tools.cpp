@@ -25,6 +25,7 @@
 #include "rocekit/parse/proc_cmdline.hpp"
 #include "rocekit/parse/sysfs_iommu_groups.hpp"
 #include "rocekit/parse/uname.hpp"
+#include "rocekit/parse/ofed_info.hpp"
 #include "rocekit/parse/lspci_vv.hpp"
 #include "rocekit/parse/mlnx_qos.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
@@ -103,6 +104,7 @@ const std::vector<Tool>& all_tools() {
       {"sysfs_peermem", "ls /sys/kernel/mm/memory_peers; grep -H . /sys/module/nvidia_peermem/*", parse::looks_like_sysfs_peermem, RK_PARSE(parse_sysfs_peermem), on_sysfs_peermem, 100, {}},
       {"nvidia_version", "cat /proc/driver/nvidia/version", parse::looks_like_nvidia_version, RK_PARSE(parse_nvidia_version), on_nvidia_version, 100, {{Section::host_nvidia_driver, "/proc/driver/nvidia/version"}}},
       {"uname", "uname -r", parse::looks_like_uname, RK_PARSE(parse_uname), on_uname, 100, {{Section::host_kernel_release, "uname -r"}}},
+      {"ofed_info", "ofed_info -s", parse::looks_like_ofed_info, RK_PARSE(parse_ofed_info), on_ofed_info, 100, {{Section::host_driver_stack, "ofed_info -s"}}},
       {"proc_cmdline", "cat /proc/cmdline", parse::looks_like_proc_cmdline, RK_PARSE(parse_proc_cmdline), on_proc_cmdline, 100, {}},
       {"sysfs_iommu_groups", "find /sys/kernel/iommu_groups/ -type l; grep -H . /sys/kernel/iommu_groups/*/type", parse::looks_like_sysfs_iommu_groups, RK_PARSE(parse_sysfs_iommu_groups), on_sysfs_iommu_groups, 100, {{Section::pci_iommu_group, "find /sys/kernel/iommu_groups/ -type l; grep -H . /sys/kernel/iommu_groups/*/type"}}},
       {"dmesg", "dmesg | grep -E 'mlx5|PCIe bandwidth|iommu|Kernel command line'", parse::looks_like_dmesg, RK_PARSE(parse_dmesg), on_dmesg, 100, {{Section::host_iommu, "not captured: the IOMMU mode comes from dmesg's \"iommu: Default domain type:\" line (save `dmesg` as dmesg.txt, as root) or `cat /proc/cmdline` (proc_cmdline.txt)", true}}},

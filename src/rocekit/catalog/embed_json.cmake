@@ -1,10 +1,13 @@
-# Build-time script: writes OUTPUT, a C++ file whose rk::catalog::detail::builtin_catalog_json()
-# returns the bytes of INPUT. Run by the custom command in CMakeLists.txt, so editing INPUT
+# Build-time script: writes OUTPUT, a C++ file whose rk::catalog::detail::FUNCTION() (default
+# builtin_catalog_json) returns the bytes of INPUT. Run by the custom command in CMakeLists.txt, so editing INPUT
 # regenerates the file. The text is split into raw string literals of at most k_chunk bytes so no
 # single literal exceeds what -Wpedantic (-Woverlength-strings, 65536) allows.
 #   cmake -DINPUT=data/catalog.json -DOUTPUT=catalog_data.cpp -P embed_json.cmake
 if(NOT INPUT OR NOT OUTPUT)
   message(FATAL_ERROR "embed_json.cmake needs -DINPUT=<file> -DOUTPUT=<file>")
+endif()
+if(NOT FUNCTION)
+  set(FUNCTION builtin_catalog_json)
 endif()
 file(READ "${INPUT}" content)
 set(delimiter "rkjson")
@@ -26,7 +29,7 @@ set(generated "// Generated from ${INPUT} by embed_json.cmake. Do not edit.
 
 namespace rk::catalog::detail {
 
-std::string builtin_catalog_json() {
+std::string ${FUNCTION}() {
   static constexpr std::string_view k_chunks[] = {
 ${body}  };
   std::string out;

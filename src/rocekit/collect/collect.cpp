@@ -703,6 +703,10 @@ void read_host(const HostView& host, Snapshot& s, const std::vector<std::string>
   } else {
     set_failed(s.kernel_release, r.error());
   }
+  // The driver release: `ofed_info -s` is a script; collect runs no program (rocekit-capture does).
+  s.driver_stack.set_missing("not read live: `ofed_info -s` is a program, and collect runs none (rocekit-capture "
+                             "saves its output as ofed_info.txt)",
+                             ReasonKind::not_captured, "ofed_info");
   // GPUDirect RDMA evidence; without an NVIDIA GPU the question does not arise, and "peermem
   // not loaded" must not read as a failure.
   if (nvidia_gpus.empty()) {

@@ -151,6 +151,7 @@ std::optional<PromptCommand> classify(const std::vector<std::string>& a) {
   if (cmd == "nvidia-smi" && (has_word(a, "topo") || has_word(a, "-L") || has_word(a, "--list-gpus")))
     return make("nvidia_smi_topo", "");
   if (cmd == "uname") return make("uname", "");
+  if (cmd == "ofed_info") return make("ofed_info", "");
   if (cmd == "cat" && a.size() == 2 && a[1] == "/proc/driver/nvidia/version") return make("nvidia_version", "");
   if (cmd == "cat" && a.size() == 2 && a[1] == "/etc/nccl.conf") return make("nccl_conf", "");
   // cat of the RDMA device files whose reads have a tool: the device is the path's component

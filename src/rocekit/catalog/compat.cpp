@@ -1,0 +1,107 @@
+#include "rocekit/catalog/compat.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "rocekit/catalog/catalog_data.hpp"
+#include "rocekit/core/text.hpp"
+
+namespace rk::catalog {
+namespace {
+
+std::string str(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::vector<std::string> strs(const nlohmann::json& j, const char* key) {
+  std::vector<std::string> out;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const nlohmann::json& v : *it)
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+Result<CompatTable> CompatTable::parse(std::string_view json, const std::string& file) {
+  nlohmann::json j = nlohmann::json::parse(json.begin(), json.end(), nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return unexpected(ErrorKind::malformed_input, "not a JSON object (fw-driver-compat/1 table)", file);
+  if (str(j, "schema") != "fw-driver-compat/1")
+    return unexpected(ErrorKind::malformed_input, "schema is \"" + str(j, "schema") + "\", not \"fw-driver-compat/1\"", file);
+  CompatTable t;
+  for (const nlohmann::json& f : j.value("families", nlohmann::json::array())) {
+    CompatFamily cf;
+    cf.family = str(f, "family");
+    for (const std::string& d : strs(f, "device_ids"))
+      if (auto h = text::parse_hex(d); h && *h <= 0xffff) cf.device_ids.push_back(static_cast<std::uint16_t>(*h));
+    if (f.contains("fw_major") && f["fw_major"].is_number_integer()) cf.fw_major = f["fw_major"].get<int>();
+    if (cf.family.empty()) return unexpected(ErrorKind::malformed_input, "a family has no name", file);
+    t.families.push_back(std::move(cf));
+  }
+  for (const nlohmann::json& r : j.value("releases", nlohmann::json::array())) {
+    CompatRelease cr;
+    cr.id = str(r, "id");
+    cr.stack = str(r, "stack");
+    cr.version = str(r, "version");
+    cr.line = str(r, "line");
+    if (r.contains("match") && r["match"].is_object()) {
+      std::string s = str(r["match"], "ofed_info_s");
+      if (!s.empty()) cr.ofed_info_s = s;
+    }
+    if (r.contains("firmware_train") && r["firmware_train"].is_object()) {
+      std::string v = str(r["firmware_train"], "value");
+      if (!v.empty()) cr.firmware_train = v;
+    }
+    cr.sources = strs(r, "sources");
+    if (r.contains("unsupported_families") && r["unsupported_families"].is_object()) {
+      cr.unsupported_families = strs(r["unsupported_families"], "families");
+      cr.unsupported_source = str(r["unsupported_families"], "source");
+    }
+    if (cr.id.empty()) return unexpected(ErrorKind::malformed_input, "a release has no id", file);
+    t.releases.push_back(std::move(cr));
+  }
+  for (const nlohmann::json& r : j.value("rows", nlohmann::json::array())) {
+    CompatRow row;
+    row.release = str(r, "release");
+    row.family = str(r, "family");
+    row.recommended = str(r, "recommended");
+    row.supported = strs(r, "supported");
+    row.source = str(r, "source");
+    if (row.release.empty() || row.family.empty() || row.recommended.empty())
+      return unexpected(ErrorKind::malformed_input, "a row lacks its release, family or recommended firmware", file);
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+const CompatTable& CompatTable::builtin() {
+  static const CompatTable k_table = [] {
+    Result<CompatTable> t = parse(detail::builtin_compat_json(), "data/compat/compat.json");
+    return t ? *t : CompatTable{};
+  }();
+  return k_table;
+}
+
+const CompatFamily* CompatTable::family_of_device(std::uint16_t device_id) const {
+  for (const CompatFamily& f : families)
+    for (std::uint16_t d : f.device_ids)
+      if (d == device_id) return &f;
+  return nullptr;
+}
+
+const CompatRelease* CompatTable::release_by_ofed_info(std::string_view release) const {
+  if (release.ends_with(':')) release.remove_suffix(1);
+  for (const CompatRelease& r : releases)
+    if (r.ofed_info_s && *r.ofed_info_s == release) return &r;
+  return nullptr;
+}
+
+const CompatRow* CompatTable::row(std::string_view release_id, std::string_view family) const {
+  for (const CompatRow& r : rows)
+    if (r.release == release_id && r.family == family) return &r;
+  return nullptr;
+}
+
+}  // namespace rk::catalog

@@ -1,0 +1,68 @@
+// fw.driver-compat on real captures (testdata/corpus/ofed_info, ibv_devinfo, flint; sources in
+// testdata/corpus/LOG.md). None of the public hosts found pairs an NVIDIA-branded board with a
+// driver release the table has rows for, so each is `unknown`, and the reason says which part
+// is missing: an OEM PSID, a release the table lacks, a DOCA-OFED string.
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "golden.hpp"
+#include "rocekit/capture/assemble.hpp"
+#include "rocekit/policy/policy.hpp"
+#include "rocekit/rules/rule.hpp"
+
+namespace rk::capture {
+namespace {
+
+CaptureFile corpus(const std::string& name, const std::string& rel) {
+  return {name, test::read_file(test::testdata_dir() / "corpus" / rel), ""};
+}
+
+std::vector<Finding> compat(std::vector<CaptureFile> files) {
+  CaptureSet set;
+  set.files = std::move(files);
+  return rules::evaluate(snapshot_from_capture(set), default_policy(), {"fw.driver-compat"}).findings;
+}
+
+TEST(DriverCompat, AzureVmOemPsidsAreUnknownNotJudgedAgainstNvidiaTables) {
+  std::vector<Finding> f = compat({corpus("ofed_info.txt", "ofed_info/azure-nd-h200-mlnx-ofed-23.10-1.1.9.0.txt"),
+                                   corpus("ibv_devinfo.txt", "ibv_devinfo/azure-nd-h200-cx7-vf-msf-psid.txt")});
+  ASSERT_EQ(f.size(), 9u);  // mlx5_ib0..7 and mlx5_an0
+  for (const Finding& x : f) {
+    EXPECT_EQ(x.outcome, Outcome::unknown) << x.subject << ": " << x.message;
+    EXPECT_NE(x.message.find("OEM-branded board (PSID MSF00000000"), std::string::npos) << x.message;
+  }
+  auto ib0 = std::find_if(f.begin(), f.end(), [](const Finding& x) { return x.subject == "mlx5_ib0"; });
+  ASSERT_NE(ib0, f.end());
+  EXPECT_EQ(ib0->message.rfind("firmware 28.40.1702 on an OEM-branded board (PSID MSF0000000047)", 0), 0u) << ib0->message;
+}
+
+TEST(DriverCompat, ReleaseMissingFromTheTableIsUnknownWithTheRelease) {
+  std::vector<Finding> f = compat({corpus("ofed_info.txt", "ofed_info/cn-note-cx7-mlnx-ofed-24.10-3.2.5.0-prompt.txt"),
+                                   corpus("ibv_devinfo.txt", "ibv_devinfo/azure-nd-h200-cx7-vf-msf-psid.txt")});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].subject, "host");
+  EXPECT_EQ(f[0].outcome, Outcome::unknown);
+  EXPECT_EQ(f[0].message.rfind("MLNX_OFED_LINUX-24.10-3.2.5.0 is not in the compatibility table", 0), 0u) << f[0].message;
+  ASSERT_FALSE(f[0].evidence.empty());
+  EXPECT_EQ(f[0].evidence[0].file, "ofed_info.txt");
+  EXPECT_EQ(f[0].evidence[0].line, 5u);  // after the 3 header lines and the prompt line
+}
+
+TEST(DriverCompat, DocaOfedStringDoesNotNameTheDocaRelease) {
+  std::vector<Finding> f = compat({corpus("ofed_info.txt", "ofed_info/dgx-spark-doca-ofed-internal-25.10.txt"),
+                                   corpus("ibv_devinfo.txt", "ibv_devinfo/azure-nd-h200-cx7-vf-msf-psid.txt")});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].outcome, Outcome::unknown);
+  EXPECT_EQ(f[0].message.rfind("OFED-internal-25.10-1.7.1 is DOCA-OFED", 0), 0u) << f[0].message;
+}
+
+TEST(DriverCompat, NoDriverReleaseCapturedSaysWhatToRun) {
+  std::vector<Finding> f = compat({corpus("ibv_devinfo.txt", "ibv_devinfo/azure-nd-h200-cx7-vf-msf-psid.txt")});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].outcome, Outcome::unknown);
+  EXPECT_NE(f[0].message.find("ofed_info -s"), std::string::npos) << f[0].message;
+}
+
+}  // namespace
+}  // namespace rk::capture
