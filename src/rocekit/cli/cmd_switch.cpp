@@ -76,6 +76,7 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
   nlohmann::json reports = nlohmann::json::array();
   bool failed = false;
   bool judged = false;
+  std::vector<std::string> unjudged_hosts;
   const Severity threshold = severity_from_string(o.fail_on).value_or(Severity::error);
   for (const std::string& h : o.hosts) {
     Result<Snapshot> snap = load_input(h);
@@ -90,7 +91,10 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
     report.findings = switchcfg::check_alignment(*snap, *sw, host_map ? &*host_map : nullptr, *policy);
     std::erase_if(report.findings, [&](const Finding& f) { return !rules::selects_any(f.rule, o.only); });
     failed = failed || report.has_failure_at_or_above(threshold);
-    judged = judged || rules::anything_judged(report.findings);
+    // As the report's verdict: a host without an RDMA device whose netdevs no rule judged is
+    // NOT JUDGED, even when switch rules compared its QoS.
+    if (rules::no_roce_port_judged(*snap, report.findings)) unjudged_hosts.push_back(h);
+    else judged = judged || rules::anything_judged(report.findings);
     if (fmt == render::Format::json) {
       reports.push_back(render::report_json(*snap, report, ro));
     } else {
@@ -113,6 +117,10 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
   if (!write_output(ctx, o.output, text)) return;
   if (failed) {
     ctx.exit_code = ExitCode::findings;
+  } else if (!unjudged_hosts.empty()) {
+    for (const std::string& h : unjudged_hosts)
+      ctx.err << "rocekit: not judged: " << h << ": no RDMA device and no RoCE netdev in the input\n";
+    ctx.exit_code = ExitCode::not_judged;
   } else if (!judged) {
     ctx.err << "rocekit: not judged: no switch rule passed or failed (every check is unknown or not applicable)\n";
     ctx.exit_code = ExitCode::not_judged;

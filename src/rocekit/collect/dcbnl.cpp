@@ -156,8 +156,8 @@ Result<QosState> decode_dcb_ieee_reply(std::span<const std::uint8_t> reply, cons
     // exists (MLX5_BUFFER_SUPPORTED), else 0; mlnx_qos prints it as "Cable len:".
     if (p.delay > 0 && p.delay < 1000) {
       q.cable_length_m = static_cast<int>(p.delay);
-      q.buffer_source = base;
-      q.buffer_source.text = "ieee_pfc delay " + std::to_string(p.delay) + " (mlx5: cable length in metres)";
+      q.cable_source = base;
+      q.cable_source.text = "ieee_pfc delay " + std::to_string(p.delay) + " (mlx5: cable length in metres)";
     }
   }
   // mlx5e_dcbnl_getbuffer (when the port buffer API exists): what mlnx_qos prints as "Receive

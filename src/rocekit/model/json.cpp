@@ -28,6 +28,7 @@ nlohmann::json snapshot_to_json(const Snapshot& s) {
   j["gpudirect"] = s.gpudirect;
   j["nvidia_driver"] = s.nvidia_driver;
   j["kernel_release"] = s.kernel_release;
+  j["driver_stack"] = s.driver_stack;
   j["iommu"] = s.iommu;
   j["kernel_modules"] = s.kernel_modules;
   j["numa_cpu_count"] = s.numa_cpu_count;
@@ -89,6 +90,7 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
     if (j.contains("gpudirect")) s.gpudirect = j.at("gpudirect").get<Collected<GpuDirectState>>();
     if (j.contains("nvidia_driver")) s.nvidia_driver = j.at("nvidia_driver").get<Collected<NvidiaDriver>>();
     if (j.contains("kernel_release")) s.kernel_release = j.at("kernel_release").get<Collected<std::string>>();
+    if (j.contains("driver_stack")) s.driver_stack = j.at("driver_stack").get<Collected<DriverStack>>();
     if (j.contains("iommu")) s.iommu = j.at("iommu").get<Collected<IommuState>>();
     if (j.contains("kernel_modules"))
       s.kernel_modules = j.at("kernel_modules").get<Collected<std::vector<std::string>>>();

@@ -73,8 +73,9 @@ void from_json(const nlohmann::json& j, Collected<T>& c) {
 
 
 RK_JSON(TcSchedule, tc, tsa, bandwidth_percent, source)
+RK_JSON(DriverStack, stack, release, version)
 RK_JSON(QosState, trust, dscp_to_priority, pfc_enabled, priority_to_tc, priority_to_buffer, dcbx_mode, tc_schedule,
-        cable_length_m, receive_buffer_bytes, trust_source, dscp_source, pfc_source, buffer_source)
+        cable_length_m, receive_buffer_bytes, trust_source, dscp_source, pfc_source, buffer_source, cable_source)
 RK_JSON(PauseState, autoneg, rx, tx)
 RK_JSON(CoalesceState, adaptive_rx, adaptive_tx, rx_usecs, tx_usecs, rx_frames, tx_frames)
 RK_JSON(ChannelState, combined, combined_max, rx, tx)

@@ -27,7 +27,7 @@ inline constexpr int k_snapshot_schema_version = 6;  // 2: PciFunction board_ser
                                                     // 5: default_roce_tos and global_traffic_class of RDMA ports;
                                                     //    app_settings; nccl_run
                                                     // 6: qos tc_schedule, cable_length_m, receive_buffer_bytes,
-                                                    //    buffer_source
+                                                    //    buffer_source, cable_source; driver_stack
 
 /// Where a value was read: a capture file and 1-based line (line 0 = whole file), or a sysfs
 /// path / command for live collection, with the decisive text.
@@ -79,6 +79,14 @@ struct TcSchedule {
   Evidence source;                           ///< the `tc:` row (or the dcbnl ETS read)
 };
 
+/// The NVIDIA driver release (`ofed_info -s`): MLNX_OFED prints "MLNX_OFED_LINUX-23.10-1.1.9.0:",
+/// DOCA-OFED "OFED-internal-25.10-1.7.1:" (mlnx-ofa_kernel's ofed_info script).
+struct DriverStack {
+  std::string stack;    ///< "MLNX_OFED", "DOCA-OFED" (an OFED-internal string), or the prefix as printed
+  std::string release;  ///< the line without its trailing ':', "MLNX_OFED_LINUX-23.10-1.1.9.0"
+  std::string version;  ///< "23.10-1.1.9.0"
+};
+
 /// DCB/QoS state as `mlnx_qos -i <netdev>` (or dcbnl) shows it.
 struct QosState {
   std::optional<Trust> trust;                    ///< mlnx_qos "Priority trust state"
@@ -100,7 +108,8 @@ struct QosState {
   Evidence trust_source;
   Evidence dscp_source;
   Evidence pfc_source;
-  Evidence buffer_source;  ///< the receive buffer line (else the cable length line)
+  Evidence buffer_source;  ///< the receive buffer line
+  Evidence cable_source;   ///< the cable length line
 };
 
 /// 802.3x global pause (`ethtool -a`, or a system-check report's RX/TX flow control).
@@ -502,6 +511,7 @@ struct Snapshot {
   Collected<GpuDirectState> gpudirect;
   Collected<NvidiaDriver> nvidia_driver;  ///< /proc/driver/nvidia/version
   Collected<std::string> kernel_release;  ///< `uname -r` (/proc/sys/kernel/osrelease), "6.8.0-1013-nvidia-64k"
+  Collected<DriverStack> driver_stack;    ///< `ofed_info -s`: the NVIDIA driver release
   Collected<IommuState> iommu;            ///< the host's default IOMMU mode
   Collected<std::vector<std::string>> kernel_modules;
   Collected<std::map<int, int>> numa_cpu_count;  ///< NUMA node -> online CPUs (lscpu / sysfs)

@@ -134,9 +134,11 @@ class QosParser {
     if (auto v = text::value_after(lower, "default priority:")) {
       ++m_recognised;
       m_block = Block::none;
+      // Some MLNX_OFED releases print the line with no value (a 23.10 host in the corpus): nothing
+      // to read, nothing wrong.
       if (auto n = text::parse_uint(*v); n && *n <= k_max_priority) {
         m_out.default_priority = static_cast<std::uint32_t>(*n);
-      } else {
+      } else if (!text::trim(*v).empty()) {
         warn("bad_number", "bad default priority", m_line);
       }
       return;

@@ -11,7 +11,8 @@ namespace rk::rules {
 
 /// A finding passed or failed (not only unknown / not applicable).
 bool anything_judged(const std::vector<Finding>& findings);
-/// No RDMA device in the snapshot, and no netdev subject passed or failed: no RoCE port judged.
+/// No RDMA device in the snapshot, and no netdev subject (or the netdev of a switch finding
+/// "<port> <-> <netdev>") passed or failed: no RoCE port judged.
 bool no_roce_port_judged(const Snapshot& s, const std::vector<Finding>& findings);
 
 }  // namespace rk::rules

@@ -57,61 +57,97 @@ ClassOf class_of(const QosState& q, int prio) {
   return c;
 }
 
-/// All 8 classes with traffic class `tc` set to `tsa` / `share`, the other ETS classes keeping
-/// their proportions of what is left (mlx5 requires the ETS shares to sum to 100); nullopt when
-/// not all 8 classes are shown.
-std::optional<std::pair<std::vector<std::string>, std::vector<int>>> rebalanced(const QosState& q, int tc,
-                                                                                const std::string& tsa, int share) {
-  std::vector<std::string> t(8);
-  std::vector<int> bw(8, 0);
+/// The priorities mapped to traffic class `tc` (empty without a complete map).
+std::vector<int> priorities_of(const QosState& q, int tc) {
+  std::vector<int> out;
+  if (!q.priority_to_tc || q.priority_to_tc->size() != 8) return out;
+  for (int p = 0; p < 8; ++p)
+    if ((*q.priority_to_tc)[static_cast<std::size_t>(p)] == tc) out.push_back(p);
+  return out;
+}
+
+struct Schedule8 {
+  std::vector<std::string> tsa;
+  std::vector<int> bw;
+};
+
+/// The one schedule both ETS rules ask for, so their fixes never undo each other: the RoCE class
+/// at 0% gets a 50% share, and a weighted CNP class that carries only the CNP priority becomes
+/// strict (a class that also carries data is never made strict: its data would go ahead of
+/// RoCE); the other ETS classes keep their proportions of the rest (mlx5 requires the ETS shares
+/// to sum to 100). nullopt when not all 8 classes are shown or nothing would change.
+std::optional<Schedule8> desired_schedule(const QosState& q, const Policy& pol) {
+  Schedule8 d{std::vector<std::string>(8), std::vector<int>(8, 0)};
   for (int i = 0; i < 8; ++i) {
     const TcSchedule* s = schedule_of(q, i);
     if (!s || (s->tsa != "ets" && s->tsa != "strict" && s->tsa != "vendor")) return std::nullopt;
-    t[static_cast<std::size_t>(i)] = s->tsa;
-    if (s->tsa == "ets") bw[static_cast<std::size_t>(i)] = s->bandwidth_percent.value_or(0);
+    d.tsa[static_cast<std::size_t>(i)] = s->tsa;
+    if (s->tsa == "ets") d.bw[static_cast<std::size_t>(i)] = s->bandwidth_percent.value_or(0);
   }
-  const auto k = static_cast<std::size_t>(tc);
-  t[k] = tsa;
-  bw[k] = tsa == "ets" ? share : 0;
+  if (!q.priority_to_tc || q.priority_to_tc->size() != 8) return std::nullopt;
+  const auto roce = static_cast<std::size_t>((*q.priority_to_tc)[static_cast<std::size_t>(pol.roce_priority)]);
+  const auto cnp = static_cast<std::size_t>((*q.priority_to_tc)[static_cast<std::size_t>(pol.cnp_priority)]);
+  std::vector<bool> fixed(8, false);
+  bool changed = false;
+  if (d.tsa[roce] == "ets" && d.bw[roce] == 0) {
+    d.bw[roce] = k_roce_share_percent;
+    fixed[roce] = true;
+    changed = true;
+  }
+  if (cnp != roce && d.tsa[cnp] == "ets" && priorities_of(q, static_cast<int>(cnp)) == std::vector<int>{pol.cnp_priority}) {
+    d.tsa[cnp] = "strict";
+    d.bw[cnp] = 0;
+    fixed[cnp] = true;
+    changed = true;
+  }
+  if (!changed) return std::nullopt;
+  int fixed_sum = 0, others_sum = 0;
   std::vector<std::size_t> others;
-  int others_sum = 0;
-  for (std::size_t i = 0; i < 8; ++i)
-    if (i != k && t[i] == "ets") {
+  for (std::size_t i = 0; i < 8; ++i) {
+    if (d.tsa[i] != "ets") continue;
+    if (fixed[i]) {
+      fixed_sum += d.bw[i];
+    } else {
       others.push_back(i);
-      others_sum += bw[i];
+      others_sum += d.bw[i];
     }
-  if (others.empty()) {
-    if (tsa == "ets") bw[k] = 100;
-    return std::pair{t, bw};
   }
-  const int left = 100 - bw[k];
+  if (others.empty()) {
+    if (d.tsa[roce] == "ets") d.bw[roce] = 100;
+    return d;
+  }
+  const int left = 100 - fixed_sum;
   int given = 0;
   for (std::size_t i : others) {
-    bw[i] = others_sum > 0 ? bw[i] * left / others_sum : left / static_cast<int>(others.size());
-    given += bw[i];
+    d.bw[i] = others_sum > 0 ? d.bw[i] * left / others_sum : left / static_cast<int>(others.size());
+    given += d.bw[i];
   }
-  auto largest = *std::max_element(others.begin(), others.end(), [&](std::size_t a, std::size_t b) { return bw[a] < bw[b]; });
-  bw[largest] += left - given;
-  return std::pair{t, bw};
+  auto largest = *std::max_element(others.begin(), others.end(), [&](std::size_t a, std::size_t b) { return d.bw[a] < d.bw[b]; });
+  d.bw[largest] += left - given;
+  return d;
 }
 
-void set_ets_fix(Finding& f, const NetDev& n, const ClassOf& c, const std::string& tsa, int share) {
+/// The fix of both ETS rules (the same command from each): the desired schedule, read back on
+/// traffic class `c.tc`.
+void set_ets_fix(Finding& f, const NetDev& n, const Policy& pol, const ClassOf& c) {
   f.remediation.scope = FixScope::runtime;
-  auto r = rebalanced(*n.qos, c.tc, tsa, share);
-  const std::string want = tsa == "ets" ? "ETS " + std::to_string(share) + "%" : tsa;
-  if (r) {
-    fix::set_fix_either(f.remediation, "ets", "traffic class " + std::to_string(c.tc) + " " + shown(*c.sched),
-                        "traffic class " + std::to_string(c.tc) + " " + want,
-                        {fix::mlnx_qos_ets(n.name, r->first, r->second, c.tc),
-                         fix::dcb_ets(n.name, r->first, r->second, c.tc)},
-                        prefers_dcb(n));
+  std::optional<Schedule8> d = desired_schedule(*n.qos, pol);
+  const std::string runtime = "Runtime only: lost at reboot or driver reload. The switch port's queue scheduling should "
+                              "match (NVIDIA Cumulus RoCE default: TC3 and TC0 ETS 50% each, TC6 strict).";
+  if (!d) {
+    f.remediation.notes = "Not all 8 traffic classes are shown, so no full --tsa/--tcbw list is given: run `mlnx_qos -i " +
+                          n.name + " -a` to show them. " + runtime;
+    return;
   }
-  f.remediation.notes =
-      std::string(r ? "The other ETS classes keep their proportions of the rest (the shares must sum to 100). "
-                    : "Not all 8 traffic classes are shown, so no full --tsa/--tcbw list is given: run "
-                      "`mlnx_qos -i " + n.name + " -a` to show them. ") +
-      "Runtime only: lost at reboot or driver reload. The switch port's queue scheduling should "
-      "match (NVIDIA Cumulus RoCE default: TC3 and TC0 ETS 50% each, TC6 strict).";
+  const auto k = static_cast<std::size_t>(c.tc);
+  const std::string want = d->tsa[k] == "ets" ? "ETS " + std::to_string(d->bw[k]) + "%" : d->tsa[k];
+  fix::set_fix_either(f.remediation, "ets", "traffic class " + std::to_string(c.tc) + " " + shown(*c.sched),
+                      "traffic class " + std::to_string(c.tc) + " " + want,
+                      {fix::mlnx_qos_ets(n.name, d->tsa, d->bw, c.tc), fix::dcb_ets(n.name, d->tsa, d->bw, c.tc)},
+                      prefers_dcb(n));
+  f.remediation.notes = "One schedule for qos.ets-roce-share and qos.ets-cnp-strict: the RoCE class gets a share, a "
+                        "CNP-only class becomes strict, and the other ETS classes keep their proportions of the rest "
+                        "(the shares must sum to 100). " + runtime;
 }
 
 void eval_ets_roce(const Snapshot& s, const Policy& pol, Emitter& e) {
@@ -139,7 +175,7 @@ void eval_ets_roce(const Snapshot& s, const Policy& pol, Emitter& e) {
     Finding& f = e.fail(n.name, head + ": a 0% ETS class is scheduled below every ETS class with a "
                                        "share, so RoCE gets only the bandwidth they leave and stalls under load");
     add_evidence(f, c.sched->source);
-    set_ets_fix(f, n, c, "ets", k_roce_share_percent);
+    set_ets_fix(f, n, pol, c);
   });
 }
 
@@ -158,14 +194,55 @@ void eval_ets_cnp(const Snapshot& s, const Policy& pol, Emitter& e) {
                        std::to_string(c.tc) + ": " + shown(*c.sched);
     if (n.qos->priority_to_tc && (*n.qos->priority_to_tc)[static_cast<std::size_t>(pol.roce_priority)] == c.tc)
       head += " (shared with RoCE priority " + std::to_string(pol.roce_priority) + ")";
+    // Strict classes are served highest traffic class first (MLNX_OFED QoS: "TC 7 is the highest
+    // priority"), so a strict CNP class below a strict RoCE class waits behind RoCE data.
+    ClassOf r = class_of(*n.qos, pol.roce_priority);
+    if (c.sched->tsa == "strict" && r.sched && r.sched->tsa == "strict" && r.tc > c.tc) {
+      Finding& f = e.fail(n.name, head + ", below RoCE's strict traffic class " + std::to_string(r.tc) +
+                                         ": strict classes are served highest first, so CNPs wait behind RoCE data");
+      add_evidence(f, c.sched->source);
+      add_evidence(f, r.sched->source);
+      f.remediation.scope = FixScope::runtime;
+      f.remediation.notes = "Map CNP priority " + std::to_string(pol.cnp_priority) + " to a strict traffic class above " +
+                            std::to_string(r.tc) + " (mlnx_qos -i " + n.name +
+                            " --prio_tc, 8 items, priority 0 first), or make the RoCE class ETS with a share.";
+      return;
+    }
     if (c.sched->tsa != "ets") {
       add_evidence(e.pass(n.name, head), c.sched->source);
       return;
     }
+    std::vector<int> sharing = priorities_of(*n.qos, c.tc);
+    std::erase(sharing, pol.cnp_priority);
     Finding& f = e.fail(n.name, head + ": CNPs wait their ETS turn behind data when the port is busy, "
                                        "which delays the senders' rate cut; the CNP class should be strict");
     add_evidence(f, c.sched->source);
-    set_ets_fix(f, n, c, "strict", 0);
+    if (sharing.empty()) {
+      set_ets_fix(f, n, pol, c);
+      return;
+    }
+    // Making this class strict would put the other priorities' traffic ahead of RoCE: move the CNP
+    // priority to a class of its own instead.
+    std::vector<std::string> shared;
+    for (int p : sharing) shared.push_back(std::to_string(p));
+    std::optional<int> free_strict;
+    for (int tc = 7; tc >= 0 && !free_strict; --tc)
+      if (const TcSchedule* t = schedule_of(*n.qos, tc); t && t->tsa == "strict" && priorities_of(*n.qos, tc).empty())
+        free_strict = tc;
+    f.remediation.scope = FixScope::runtime;
+    std::string move;
+    if (free_strict && n.qos->priority_to_tc) {
+      std::vector<int> m = *n.qos->priority_to_tc;
+      m[static_cast<std::size_t>(pol.cnp_priority)] = *free_strict;
+      std::string list;
+      for (std::size_t i = 0; i < m.size(); ++i) list += (i ? "," : "") + std::to_string(m[i]);
+      move = " (`mlnx_qos -i " + n.name + " --prio_tc " + list + "` moves it to the unused strict class " +
+             std::to_string(*free_strict) + ")";
+    }
+    f.remediation.notes = "Traffic class " + std::to_string(c.tc) + " also carries priority " + join(shared) +
+                          ": making it strict would serve that traffic ahead of RoCE. Give CNP priority " +
+                          std::to_string(pol.cnp_priority) + " a strict traffic class of its own" + move +
+                          ". Runtime only: lost at reboot or driver reload.";
   });
 }
 
@@ -201,34 +278,55 @@ void eval_pfc_headroom(const Snapshot& s, const Policy& pol, Emitter& e) {
         judged.push_back("cable length " + std::to_string(*cable) + " m (policy " + std::to_string(*pol.cable_length_m) + " m)");
     }
     const int metres = std::max(cable.value_or(0), pol.cable_length_m.value_or(0));
+    bool buffer_bad = false;
     if (!q.priority_to_buffer || !q.receive_buffer_bytes || q.receive_buffer_bytes->size() != 8) {
       missing.push_back("the receive buffer sizes (mlnx_qos `Receive buffer size` and PFC `buffer` rows, newer MLNX_OFED/DOCA)");
     } else if (metres == 0) {
-      missing.push_back("a cable length (the NIC shows none and the policy sets no roce.cable_length_m)");
+      missing.push_back(std::string("a cable length (the NIC ") + (cable ? "reports 0 m" : "shows none") +
+                        " and the policy sets no roce.cable_length_m)");
     } else {
+      // Unread speed or MTU: the buffer is short if it is below what the driver's floor (40 Gb/s)
+      // and MTU 1500 need, enough if it covers ConnectX-8's 800 Gb/s and mlx5's largest MTU (9978),
+      // and not judged in between.
       const bool speed_known = n.link.has_value() && n.link->speed_mbps;
-      const long long speed = speed_known ? static_cast<long long>(*n.link->speed_mbps) : 40000;
       const bool mtu_known = n.mtu_bytes.has_value();
-      const long long mtu = mtu_known ? *n.mtu_bytes : 1500;
-      const long long need = mlx5_xoff_bytes(metres, speed, mtu) + mtu;
-      const std::string basis = std::to_string(metres) + " m, " +
-                                (speed_known ? std::to_string(speed / 1000) + " Gb/s" : "40 Gb/s (the driver's floor; speed not read)") +
-                                ", MTU " + std::to_string(mtu) + (mtu_known ? "" : " (MTU not read)");
+      const long long speed_lo = speed_known ? static_cast<long long>(*n.link->speed_mbps) : 40000;
+      const long long speed_hi = speed_known ? speed_lo : 800000;
+      const long long mtu_lo = mtu_known ? *n.mtu_bytes : 1500;
+      const long long mtu_hi = mtu_known ? mtu_lo : 9978;
+      const long long need_lo = mlx5_xoff_bytes(metres, speed_lo, mtu_lo) + mtu_lo;
+      const long long need_hi = mlx5_xoff_bytes(metres, speed_hi, mtu_hi) + mtu_hi;
+      auto basis = [&](long long speed, long long mtu) {
+        return std::to_string(metres) + " m, " + std::to_string(std::max(speed, 40000LL) / 1000) + " Gb/s, MTU " +
+               std::to_string(mtu);
+      };
+      const std::string unread = std::string(speed_known ? "" : "link speed") + (speed_known || mtu_known ? "" : " and ") +
+                                 (mtu_known ? "" : "MTU");
       for (int p : pol.pfc_priorities) {
         const int b = (*q.priority_to_buffer)[static_cast<std::size_t>(p)];
         const std::uint64_t size = (*q.receive_buffer_bytes)[static_cast<std::size_t>(b)];
+        const auto sz = static_cast<long long>(size);
         std::string what = "priority " + std::to_string(p) + " on receive buffer " + std::to_string(b) + " of " +
                            std::to_string(size) + " B";
-        if (static_cast<long long>(size) < need)
-          bad.push_back(what + ", below the " + std::to_string(need) + " B a lossless buffer needs for " + basis +
-                        " (xoff plus one MTU)");
-        else
-          judged.push_back(what + " (needs " + std::to_string(need) + " B for " + basis + ")");
+        if (sz < need_lo) {
+          buffer_bad = true;
+          bad.push_back(what + ", below the " + std::to_string(need_lo) + " B a lossless buffer needs for " +
+                        basis(speed_lo, mtu_lo) + (unread.empty() ? "" : " (at least: " + unread + " not read)") +
+                        " (xoff = (301 + 2.16 x " + std::to_string(metres) + ") x Gb/s + 2.72 x MTU, plus one MTU)");
+        } else if (sz >= need_hi) {
+          judged.push_back(what + " (needs " + std::to_string(need_hi) + " B for " + basis(speed_hi, mtu_hi) +
+                           (unread.empty() ? "" : ", the most any port needs: " + unread + " not read") + ")");
+        } else {
+          missing.push_back("the " + unread + " (" + what + " covers " + basis(speed_lo, mtu_lo) + ", " +
+                            std::to_string(need_lo) + " B, but not " + basis(speed_hi, mtu_hi) + ", " +
+                            std::to_string(need_hi) + " B)");
+        }
       }
     }
     if (!bad.empty()) {
       Finding& f = e.fail(n.name, join(bad, "; "));
-      add_evidence(f, q.buffer_source);
+      if (buffer_bad) add_evidence(f, q.buffer_source);
+      if (pol.cable_length_m && cable && *cable < *pol.cable_length_m) add_evidence(f, q.cable_source);
       f.remediation.scope = FixScope::runtime;
       if (pol.cable_length_m && cable && *cable < *pol.cable_length_m)
         fix::set_fix_either(f.remediation, "cable_len", std::to_string(*cable) + " m",
@@ -244,15 +342,18 @@ void eval_pfc_headroom(const Snapshot& s, const Policy& pol, Emitter& e) {
           "or driver reload.";
       return;
     }
-    if (judged.empty()) {
-      // No `needs`: the mlnx_qos output is there; what it lacks takes a newer mlnx_qos or a policy.
-      e.unknown(n.name, "PFC headroom not judged: missing " + join(missing, "; "));
+    if (judged.empty() || !missing.empty()) {
+      // No `needs`: the mlnx_qos output is there; what it lacks takes a newer mlnx_qos, ethtool,
+      // ip link or a policy.
+      e.unknown(n.name, "PFC headroom not judged: missing " + join(missing, "; ") +
+                            (judged.empty() ? "" : "; read: " + join(judged, "; ")));
       return;
     }
     std::string msg = join(judged, "; ");
     if (!pol.cable_length_m) msg += "; the policy sets no roce.cable_length_m, so the NIC's own cable length is assumed";
-    if (!missing.empty()) msg += "; not judged: " + join(missing, "; ");
-    add_evidence(e.pass(n.name, msg), q.buffer_source);
+    Finding& f = e.pass(n.name, msg);
+    add_evidence(f, q.buffer_source);
+    add_evidence(f, q.cable_source);
   });
 }
 

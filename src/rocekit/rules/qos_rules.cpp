@@ -282,6 +282,8 @@ void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {
     const NvConfig& cfg = *p.nv_config;
     std::vector<std::string> bad;
     std::vector<std::string> seen;
+    std::vector<std::string> unclear;                 // enum values the DB does not define
+    std::vector<const NvParam*> cited, bad_params;    // evidence: the parameters' own lines
     std::vector<std::pair<std::string, std::string>> set_args;
     for (int port = 1; port <= 4; ++port) {
       std::string ps = "_P" + std::to_string(port);
@@ -292,11 +294,17 @@ void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {
       auto q = prio ? nv_number(nv_value(*prio)) : std::nullopt;
       seen.push_back("CNP_DSCP" + ps + "=" + (d ? std::to_string(*d) : "?") + " CNP_802P_PRIO" +
                      ps + "=" + (q ? std::to_string(*q) : "?"));
+      if (dscp) cited.push_back(dscp);
+      if (prio) cited.push_back(prio);
+      if (d && (*d < 0 || *d > 63)) unclear.push_back("CNP_DSCP" + ps + "=" + std::to_string(*d) + " is not a DSCP (0..63)");
+      if (q && (*q < 0 || *q > 7)) unclear.push_back("CNP_802P_PRIO" + ps + "=" + std::to_string(*q) + " is not a priority (0..7)");
       if (d && *d != pol.cnp_dscp) {
+        bad_params.push_back(dscp);
         bad.push_back("CNP_DSCP" + ps + "=" + std::to_string(*d));
         set_args.emplace_back("CNP_DSCP" + ps, std::to_string(pol.cnp_dscp));
       }
       if (q && *q != pol.cnp_priority) {
+        bad_params.push_back(prio);
         bad.push_back("CNP_802P_PRIO" + ps + "=" + std::to_string(*q));
         set_args.emplace_back("CNP_802P_PRIO" + ps, std::to_string(pol.cnp_priority));
       }
@@ -308,7 +316,14 @@ void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {
         auto v = nv_value(*mode);
         auto m = nv_number(v);
         seen.push_back("CNP_DSCP_MODE" + ps + "=" + v.value_or("?"));
+        cited.push_back(mode);
+        if (!(m && *m >= 0 && *m <= 2) && !(v && (v->find("RX_PACKET") != std::string::npos ||
+                                                  v->find("FIXED_VALUE") != std::string::npos ||
+                                                  v->find("DEVICE_DEFAULT") != std::string::npos)))
+          unclear.push_back("CNP_DSCP_MODE" + ps + "=" + v.value_or("?") +
+                            " is none of DEVICE_DEFAULT(0), FIXED_VALUE(1), RX_PACKET(2)");
         if ((m && *m == 2) || (v && v->find("RX_PACKET") != std::string::npos)) {
+          bad_params.push_back(mode);
           bad.push_back("CNP_DSCP_MODE" + ps + "=" + *v + " (CNPs copy the DSCP of the packet that triggered "
                         "them, so they ride the RoCE class and CNP_DSCP" + ps + " is unused)");
           set_args.emplace_back("CNP_DSCP_MODE" + ps, "1");
@@ -318,7 +333,11 @@ void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {
         auto v = nv_value(*res);
         auto m = nv_number(v);
         seen.push_back("CNP_RES_PRIO_MODE" + ps + "=" + v.value_or("?"));
+        cited.push_back(res);
+        if (!(m && (*m == 0 || *m == 1)))
+          unclear.push_back("CNP_RES_PRIO_MODE" + ps + "=" + v.value_or("?") + " is neither False(0) nor True(1)");
         if (m && *m == 1) {
+          bad_params.push_back(res);
           bad.push_back("CNP_RES_PRIO_MODE" + ps + "=" + *v + " (CNPs take the priority of the received "
                         "request, so CNP_802P_PRIO" + ps + " is unused)");
           set_args.emplace_back("CNP_RES_PRIO_MODE" + ps, "0");
@@ -330,15 +349,23 @@ void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {
       e.unknown(p.bdf, "the firmware query shows no CNP_DSCP_P<n>/CNP_802P_PRIO_P<n> parameters");
       continue;
     }
+    auto cite = [&](Finding& f, const std::vector<const NvParam*>& ps) {
+      // The parameter's own line; the text is its name, which that line holds (the value is in the message).
+      for (const NvParam* prm : ps) add_evidence(f, Evidence{ev.file, prm->line, prm->name});
+      if (ps.empty()) add_evidence(f, ev);
+    };
+    if (bad.empty() && !unclear.empty()) {
+      cite(e.unknown(p.bdf, "CNP firmware values rocekit cannot read: " + join(unclear, "; ")), cited);
+      continue;
+    }
     if (bad.empty()) {
-      Finding& f = e.pass(p.bdf, join(seen, "; "));
-      add_evidence(f, ev);
+      cite(e.pass(p.bdf, join(seen, "; ")), cited);
       continue;
     }
     Finding& f = e.fail(p.bdf, "CNPs not marked with DSCP " + std::to_string(pol.cnp_dscp) +
                                    " / priority " + std::to_string(pol.cnp_priority) + ": " +
                                    join(bad, ", "));
-    add_evidence(f, ev);
+    cite(f, bad_params);
     f.remediation.scope = FixScope::firmware_reboot;
     fix::set_fix(f.remediation, "nv_config", join(bad, " "), "CNP DSCP " + std::to_string(pol.cnp_dscp) +
                  ", priority " + std::to_string(pol.cnp_priority), {fix::nv_set("mstconfig", p.bdf, set_args)});

@@ -55,6 +55,7 @@ const std::vector<RuleInfo>& registry() {
     add_host_rules(v);
     add_path_rules(v);
     add_fw_rules(v);
+    add_fw_compat_rules(v);
     add_persistence_rules(v);
     add_switch_rules(v);
     add_fleet_rules(v);
@@ -177,8 +178,13 @@ bool anything_judged(const std::vector<Finding>& findings) {
 }
 
 bool no_roce_port_judged(const Snapshot& s, const std::vector<Finding>& findings) {
+  // Switch findings name "<port> <-> <netdev>": the netdev is the part after the arrow.
+  auto netdev_of = [](const std::string& subject) {
+    std::size_t arrow = subject.rfind(" <-> ");
+    return arrow == std::string::npos ? subject : subject.substr(arrow + 5);
+  };
   return s.rdma_devices.empty() && std::none_of(findings.begin(), findings.end(), [&](const Finding& f) {
-           return judged(f) && s.find_netdev(f.subject);
+           return judged(f) && s.find_netdev(netdev_of(f.subject));
          });
 }
 

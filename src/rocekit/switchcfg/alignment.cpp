@@ -208,6 +208,31 @@ struct SwitchCmds {
     }
     return {};
   }
+  /// Classify on DSCP at this port.
+  std::string trust_dscp() const {
+    switch (d) {
+      case Dialect::sonic_config_db:
+        return "sonic-db-cli CONFIG_DB HSET " + text::shell_quote("PORT_QOS_MAP|" + port) + " dscp_to_tc_map " +
+               (map_name.empty() ? std::string("AZURE") : map_name);
+      case Dialect::nvue_config_json:
+      case Dialect::nvue_show_roce:
+      case Dialect::nvue_commands:
+        return "nv set qos mapping default-global trust both";
+      case Dialect::arista_eos:
+        return "interface " + port + " / qos trust dscp";
+      case Dialect::dell_sonic_cli:
+        return "interface " + port + " / qos-map dscp-tc " + (map_name.empty() ? std::string("ROCE") : map_name);
+      case Dialect::juniper_junos:
+        return "set class-of-service interfaces " + port + " unit 0 classifiers dscp " +
+               (map_name.empty() ? std::string("<classifier>") : map_name);
+      case Dialect::cisco_nxos:
+        return "interface " + port + " / service-policy type qos input " +
+               (map_name.empty() ? std::string("QOS_CLASSIFICATION") : map_name) + " (a policy-map type qos matching dscp)";
+      case Dialect::onyx_show_roce:
+        return "interface " + onyx_if() + " qos trust L3";  // ansible mellanox.onyx onyx_qos
+    }
+    return {};
+  }
   std::string pfc_on(int prio) const {
     switch (d) {
       case Dialect::sonic_config_db:
@@ -230,8 +255,9 @@ struct SwitchCmds {
       case Dialect::onyx_show_roce:
         // ansible mellanox.onyx onyx_protocol / onyx_pfc_interface; `roce lossless` makes the RoCE
         // switch priority lossless (Onyx User Manual, RoCE Commands).
+        (void)prio;  // `roce lossless` makes the RoCE switch priority (3) lossless
         return "dcb priority-flow-control enable force; interface " + onyx_if() +
-               " dcb priority-flow-control mode on force; roce lossless (switch priority " + std::to_string(prio) + ")";
+               " dcb priority-flow-control mode on force; roce lossless";
     }
     return {};
   }
@@ -296,6 +322,7 @@ struct Pair {
 class Out {
  public:
   Out(std::vector<Finding>& out, const Policy& pol) : m_out(out), m_pol(pol) {}
+  const Policy& policy() const { return m_pol; }
   Finding* add(const SwitchRule& r, const std::string& subject, Outcome o, std::string msg) {
     if (!m_pol.rule_enabled(std::string(r.id))) return nullptr;
     Finding f;
@@ -331,7 +358,12 @@ void check_trust(const Pair& c, Out& out) {
   add_ev(*f, c.p.trust.source);
   if (!ok) {
     f->remediation.scope = FixScope::persistent;
-    f->remediation.commands = {"mlnx_qos -i " + text::shell_quote(c.h.name) + " --trust " + (st == "pcp" ? "pcp" : "dscp")};
+    // The side that departs from the policy moves: a host on the policy's trust keeps it and the
+    // switch port is changed; a host off the policy is set back to it.
+    if (ht == out.policy().trust && ht == "dscp")
+      f->remediation.commands = {c.cmds.trust_dscp()};
+    else
+      f->remediation.commands = {"mlnx_qos -i " + text::shell_quote(c.h.name) + " --trust " + out.policy().trust};
     f->remediation.notes = std::string("Host: ") + std::string(r.host_fix) + " Switch: " + std::string(r.switch_fix);
   }
 }

@@ -138,8 +138,7 @@ Result<SwitchQos> parse_onyx_show_roce(std::string_view input, const std::string
   if (!sp_tc.empty()) {
     Evidence e{file, tcs.front().line, tcs.front().raw};
     p.tc_to_queue = Fact<std::map<int, int>>::of(sp_tc, e);
-    e.text += " (PFC on a switch priority pauses its traffic class)";
-    p.pfc_priority_to_queue = Fact<std::map<int, int>>::of(sp_tc, e);
+    p.pfc_priority_to_queue = Fact<std::map<int, int>>::of(sp_tc, e);  // PFC on a switch priority pauses its TC
   } else {
     p.tc_to_queue = Fact<std::map<int, int>>::missing("no RoCE used TCs table in the output");
     p.pfc_priority_to_queue = Fact<std::map<int, int>>::missing("no RoCE used TCs table in the output");
