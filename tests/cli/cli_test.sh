@@ -375,5 +375,24 @@ if command -v uname >/dev/null 2>&1; then
   done
 fi
 
+# fw.driver-compat with a user's table (--compat): a real ConnectX-7 (mlxfwmanager, fw 28.44.1036)
+# on MLNX_OFED 24.10-3.2.5.0, which the built-in table lacks (unknown), and the firmware its
+# user's table gives (28.43.3608): a failure naming both versions. The mlxfwmanager output names
+# the NIC by its MST path only, so the capture names the file by a PCI address.
+mkdir -p "$tmp/cx7"
+cp "$src/testdata/corpus/ofed_info/cn-note-cx7-mlnx-ofed-24.10-3.2.5.0-prompt.txt" "$tmp/cx7/ofed_info.txt"
+cp "$src/testdata/corpus/flint/cn-note-cx7-mlxfwmanager-28.44-mst-name.txt" "$tmp/cx7/mlxfwmanager@0000:3b:00.0.txt"
+expect_rc 3 "compat built-in" "$rk" check "$tmp/cx7" --rule fw.driver-compat -f json
+grep -q 'MLNX_OFED_LINUX-24.10-3.2.5.0 is not in the compatibility table' "$tmp/out" && ok || bad "a release the table lacks is not unknown"
+expect_rc 3 "compat user table (warning; no RDMA device in the capture)" "$rk" check "$tmp/cx7" --rule fw.driver-compat --compat "$src/testdata/compat/user-table-mlnx-ofed-24.10-3.2.5.0.json" -f json
+grep -q 'firmware 28.44.1036 (ConnectX-7, by its firmware major) with MLNX_OFED 24.10-3.2.5.0: not in the release notes for this driver, which give 28.43.3608' "$tmp/out" && ok || bad "the user's table does not fail 28.44.1036"
+expect_rc 1 "compat user table --fail-on warning" "$rk" check "$tmp/cx7" --rule fw.driver-compat --fail-on warning --compat "$src/testdata/compat/user-table-mlnx-ofed-24.10-3.2.5.0.json"
+printf '{"schema": "fw-driver-compat/1",\n "rows": [ {"release": 1,} ]}\n' >"$tmp/bad-compat.json"
+expect_rc 2 "compat syntax error" "$rk" check "$tmp/cx7" --compat "$tmp/bad-compat.json"
+grep -q "bad-compat.json:2:" "$tmp/err" && ok || bad "a broken --compat file does not name its line"
+printf '{"schema": "other/1"}\n' >"$tmp/bad-compat2.json"
+expect_rc 2 "compat wrong schema" "$rk" check "$tmp/cx7" --compat "$tmp/bad-compat2.json"
+grep -q 'not "fw-driver-compat/1"' "$tmp/err" && ok || bad "a wrong schema is not named"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -1,5 +1,7 @@
 #include "rocekit/catalog/compat.hpp"
 
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "rocekit/catalog/catalog_data.hpp"
@@ -37,7 +39,8 @@ Result<CompatTable> CompatTable::parse(std::string_view json, const std::string&
     for (const std::string& d : strs(f, "device_ids"))
       if (auto h = text::parse_hex(d); h && *h <= 0xffff) cf.device_ids.push_back(static_cast<std::uint16_t>(*h));
     if (f.contains("fw_major") && f["fw_major"].is_number_integer()) cf.fw_major = f["fw_major"].get<int>();
-    if (cf.family.empty()) return unexpected(ErrorKind::malformed_input, "a family has no name", file);
+    if (cf.family.empty())
+      return unexpected(ErrorKind::malformed_input, "families[" + std::to_string(t.families.size()) + "]: no \"family\" name", file);
     t.families.push_back(std::move(cf));
   }
   for (const nlohmann::json& r : j.value("releases", nlohmann::json::array())) {
@@ -59,7 +62,8 @@ Result<CompatTable> CompatTable::parse(std::string_view json, const std::string&
       cr.unsupported_families = strs(r["unsupported_families"], "families");
       cr.unsupported_source = str(r["unsupported_families"], "source");
     }
-    if (cr.id.empty()) return unexpected(ErrorKind::malformed_input, "a release has no id", file);
+    if (cr.id.empty())
+      return unexpected(ErrorKind::malformed_input, "releases[" + std::to_string(t.releases.size()) + "]: no \"id\"", file);
     t.releases.push_back(std::move(cr));
   }
   for (const nlohmann::json& r : j.value("rows", nlohmann::json::array())) {
@@ -70,7 +74,8 @@ Result<CompatTable> CompatTable::parse(std::string_view json, const std::string&
     row.supported = strs(r, "supported");
     row.source = str(r, "source");
     if (row.release.empty() || row.family.empty() || row.recommended.empty())
-      return unexpected(ErrorKind::malformed_input, "a row lacks its release, family or recommended firmware", file);
+      return unexpected(ErrorKind::malformed_input,
+                        "rows[" + std::to_string(t.rows.size()) + "]: needs \"release\", \"family\" and \"recommended\"", file);
     t.rows.push_back(std::move(row));
   }
   return t;
@@ -82,6 +87,47 @@ const CompatTable& CompatTable::builtin() {
     return t ? *t : CompatTable{};
   }();
   return k_table;
+}
+
+namespace {
+std::optional<CompatTable>& installed() {
+  static std::optional<CompatTable> t;
+  return t;
+}
+}  // namespace
+
+const CompatTable& CompatTable::active() { return installed() ? *installed() : builtin(); }
+
+void CompatTable::use(CompatTable table) { installed() = std::move(table); }
+
+Result<CompatTable> CompatTable::load_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return unexpected(ErrorKind::not_found, "cannot open the compatibility table", path);
+  std::string text;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > (16u << 20)) return unexpected(ErrorKind::malformed_input, "larger than 16 MiB", path);
+  }
+  // JSON syntax errors with line and column (nlohmann reports the byte offset).
+  try {
+    nlohmann::json probe = nlohmann::json::parse(text);  // throws with the byte offset
+    (void)probe;
+  } catch (const nlohmann::json::parse_error& e) {
+    std::size_t line = 1, col = 1;
+    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    std::string what = e.what();
+    if (std::size_t at = what.find("syntax error"); at != std::string::npos) what = what.substr(at);
+    return unexpected(ErrorKind::malformed_input, what, path + ":" + std::to_string(line) + ":" + std::to_string(col));
+  }
+  return parse(text, path);
 }
 
 const CompatFamily* CompatTable::family_of_device(std::uint16_t device_id) const {

@@ -45,6 +45,13 @@ class CompatTable {
   /// The embedded data/compat/compat.json (parsed once; a broken embedded file is a build bug
   /// the tests catch, and gives an empty table here).
   static const CompatTable& builtin();
+  /// The table the rules use: builtin(), or the one `use()` installed (`rocekit check --compat
+  /// FILE`). Install it before evaluating, from one thread; rules only read it.
+  static const CompatTable& active();
+  static void use(CompatTable table);
+  /// Reads and parses a user's table (at most 16 MiB). Errors: not_found, io, malformed_input
+  /// with "FILE:LINE:COLUMN" for JSON syntax, "FILE" and the JSON path for a wrong field.
+  static Result<CompatTable> load_file(const std::string& path);
   /// Parses a table. Errors (malformed_input) name `file` and, for JSON syntax, the line.
   static Result<CompatTable> parse(std::string_view json, const std::string& file);
 

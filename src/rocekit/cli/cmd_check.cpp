@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rocekit/catalog/compat.hpp"
 #include "rocekit/cli/commands.hpp"
 #include "rocekit/model/json.hpp"
 #include "rocekit/pipeline.hpp"
@@ -32,6 +33,7 @@ struct CheckOptions {
   std::string root = "/";
   bool nv_config = false;
   std::vector<std::string> netdevs;
+  std::string compat;
 };
 
 /// The host captures a directory holds when it is a directory of several hosts (a fleet), not one
@@ -90,6 +92,11 @@ void run_check(Context& ctx, const CheckOptions& o) {
   Result<Policy> policy = load_policy(o.policy);
   if (!policy) return report_error(ctx, policy.error());
   policy->named_netdevs = o.netdevs;
+  if (!o.compat.empty()) {
+    Result<catalog::CompatTable> t = catalog::CompatTable::load_file(o.compat);
+    if (!t) return report_error(ctx, t.error());
+    catalog::CompatTable::use(std::move(*t));
+  }
   // No input: collect this host (or the tree under --root) live.
   Result<Snapshot> snap = o.input.empty() ? Result<Snapshot>(Snapshot{}) : load_input(o.input);
   if (!snap) return report_error(ctx, snap.error());
@@ -136,6 +143,9 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-f,--format", opts->format, "Output format: text, json or markdown")
       ->check(CLI::IsMember({"text", "json", "markdown"}));
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
+  cmd->add_option("--compat", opts->compat,
+                  "Firmware/driver compatibility table (JSON, schema fw-driver-compat/1 of data/compat/README.md) "
+                  "to use instead of the built-in one, for fw.driver-compat");
   add_gate_options(*cmd, opts->gate);
   cmd->add_option("--save-snapshot", opts->save_snapshot, "Also write the host snapshot JSON here");
   cmd->add_option("-o,--output", opts->output, "Write the report to this file (atomically)");

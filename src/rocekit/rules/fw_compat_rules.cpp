@@ -80,7 +80,7 @@ std::string hex4(std::uint16_t v) {
 }
 
 void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) {
-  const catalog::CompatTable& t = catalog::CompatTable::builtin();
+  const catalog::CompatTable& t = catalog::CompatTable::active();
   std::vector<NicFirmware> nics = nic_firmware(s);
   if (nics.empty()) {
     e.unknown("host", "no NIC firmware version in the input (ibv_devinfo, ethtool -i, flint, mlxfwmanager)").needs = {"ethtool_i"};
