@@ -8,6 +8,7 @@
 
 #include "golden.hpp"
 #include "rocekit/capture/assemble.hpp"
+#include "rocekit/catalog/compat.hpp"
 #include "rocekit/policy/policy.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -24,17 +25,50 @@ std::vector<Finding> compat(std::vector<CaptureFile> files) {
   return rules::evaluate(snapshot_from_capture(set), default_policy(), {"fw.driver-compat"}).findings;
 }
 
+TEST(DriverCompat, TheEmbeddedTableLoadsWhole) {
+  // builtin() falls back to an empty table on a parse error: the counts of data/compat/README.md.
+  const catalog::CompatTable& t = catalog::CompatTable::builtin();
+  EXPECT_EQ(t.releases.size(), 25u);
+  EXPECT_EQ(t.rows.size(), 105u);
+  EXPECT_EQ(t.families.size(), 10u);
+  const catalog::CompatRelease* r = t.release_by_ofed_info("MLNX_OFED_LINUX-23.10-1.1.9.0:");
+  ASSERT_NE(r, nullptr);
+  ASSERT_NE(t.row(r->id, "ConnectX-7"), nullptr);
+  EXPECT_EQ(t.row(r->id, "ConnectX-7")->recommended, "28.39.2048");
+}
+
+TEST(DriverCompat, UserTablesAreValidatedWithThePlaceOfTheError) {
+  auto err = [](const std::string& json) {
+    Result<catalog::CompatTable> t = catalog::CompatTable::parse(json, "t.json");
+    return t ? std::string("ok") : t.error().message;
+  };
+  const std::string head = R"({"schema": "fw-driver-compat/1", "families": [{"family": "ConnectX-7", "device_ids": ["0x1021"], "fw_major": )";
+  const std::string rel = R"(], "releases": [{"id": "r1", "stack": "MLNX_OFED", "version": "1.0", "match": {"ofed_info_s": "MLNX_OFED_LINUX-1.0"}}], "rows": [)";
+  EXPECT_EQ(err(head + "28}" + rel + R"({"release": "r1", "family": "ConnectX-7", "recommended": "28.1.1", "source": "s"}]})"), "ok");
+  EXPECT_EQ(err(head + "4294967310}" + rel + "]}"), "families[0]: fw_major 4294967310 is not 1..999");
+  EXPECT_EQ(err(head + "28}" + rel + R"({"release": "r2", "family": "ConnectX-7", "recommended": "28.1.1", "source": "s"}]})"),
+            "rows[0]: release \"r2\" is not in releases");
+  EXPECT_EQ(err(head + "28}" + rel + R"({"release": "r1", "family": "ConnectX-7", "recommended": "banana", "source": "s"}]})"),
+            "rows[0]: firmware \"banana\" is not NN.NN.NNNN");
+  EXPECT_EQ(err(head + "28}" + rel + R"({"release": "r1", "family": "ConnectX-7", "recommended": "28.1.1"}]})"),
+            "rows[0]: needs \"release\", \"family\", \"recommended\" and \"source\"");
+}
+
 TEST(DriverCompat, AzureVmOemPsidsAreUnknownNotJudgedAgainstNvidiaTables) {
   std::vector<Finding> f = compat({corpus("ofed_info.txt", "ofed_info/azure-nd-h200-mlnx-ofed-23.10-1.1.9.0.txt"),
                                    corpus("ibv_devinfo.txt", "ibv_devinfo/azure-nd-h200-cx7-vf-msf-psid.txt")});
   ASSERT_EQ(f.size(), 9u);  // mlx5_ib0..7 and mlx5_an0
   for (const Finding& x : f) {
     EXPECT_EQ(x.outcome, Outcome::unknown) << x.subject << ": " << x.message;
-    EXPECT_NE(x.message.find("OEM-branded board (PSID MSF00000000"), std::string::npos) << x.message;
+    EXPECT_NE(x.message.find(": an OEM-branded board (PSID MSF00000000"), std::string::npos) << x.message;
   }
   auto ib0 = std::find_if(f.begin(), f.end(), [](const Finding& x) { return x.subject == "mlx5_ib0"; });
   ASSERT_NE(ib0, f.end());
-  EXPECT_EQ(ib0->message.rfind("firmware 28.40.1702 on an OEM-branded board (PSID MSF0000000047)", 0), 0u) << ib0->message;
+  // The ConnectX-7 VF's device id (0x101e) is no PF in the table: the family comes from the
+  // firmware major of an mlx5_* device.
+  EXPECT_EQ(ib0->message.rfind("firmware 28.40.1702 (ConnectX-7, by its firmware major) with MLNX_OFED 23.10-1.1.9.0: an "
+                               "OEM-branded board (PSID MSF0000000047)", 0),
+            0u) << ib0->message;
 }
 
 TEST(DriverCompat, ReleaseMissingFromTheTableIsUnknownWithTheRelease) {
@@ -43,7 +77,8 @@ TEST(DriverCompat, ReleaseMissingFromTheTableIsUnknownWithTheRelease) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].subject, "host");
   EXPECT_EQ(f[0].outcome, Outcome::unknown);
-  EXPECT_EQ(f[0].message.rfind("MLNX_OFED_LINUX-24.10-3.2.5.0 is not in the compatibility table", 0), 0u) << f[0].message;
+  EXPECT_EQ(f[0].message.rfind("MLNX_OFED_LINUX-24.10-3.2.5.0 is not in the compatibility table, which knows MLNX_OFED 5.8-3.0.7.0", 0), 0u) << f[0].message;
+  EXPECT_NE(f[0].message.find("firmware not judged: mlx5_an0 16.30.5000"), std::string::npos) << f[0].message;
   ASSERT_FALSE(f[0].evidence.empty());
   EXPECT_EQ(f[0].evidence[0].file, "ofed_info.txt");
   EXPECT_EQ(f[0].evidence[0].line, 5u);  // after the 3 header lines and the prompt line

@@ -142,8 +142,16 @@ const Cases k_cases{
               [] { return compat("28.39.2048", ""); }),
     host_case("fw.driver-compat", Outcome::unknown, "host", "is DOCA-OFED, whose `ofed_info -s` does not name the DOCA-Host release",
               [] { return compat("28.47.1088", "OFED-internal-25.10-1.7.1"); }),
-    host_case("fw.driver-compat", Outcome::unknown, k_bdf, "on an OEM-branded board (PSID DEL0000000027)",
+    host_case("fw.driver-compat", Outcome::unknown, k_bdf, "an OEM-branded board (PSID DEL0000000027)",
               [] { return compat("28.39.2048", "MLNX_OFED_LINUX-23.10-1.1.9.0", 0x1021, "DEL0000000027"); }),
+    host_case("fw.driver-compat", Outcome::not_applicable, k_bdf, "not an NVIDIA NIC (PCI vendor 0x14e4)",
+              [] {
+                Snapshot s = compat("22.31.13.70", "MLNX_OFED_LINUX-23.10-1.1.9.0", 0x1750);
+                s.pci_functions.front().vendor_id = 0x14e4;  // Broadcom
+                return s;
+              }),
+    host_case("fw.driver-compat", Outcome::unknown, k_bdf, "device id 0x101d is ConnectX-6 Dx (firmware major 22), but the firmware 28.39.2048 has major 28",
+              [] { return compat("28.39.2048", "MLNX_OFED_LINUX-23.10-1.1.9.0", 0x101d); }),
     // MLNX_OFED 5.8-3.0.7.0 has only a release-level firmware train, no ConnectX-7 row.
     host_case("fw.driver-compat", Outcome::unknown, k_bdf, "the table has no ConnectX-7 row for this release (its release-level firmware train is xx.35.3006)",
               [] { return compat("28.35.3006", "MLNX_OFED_LINUX-5.8-3.0.7.0"); }),

@@ -1,5 +1,6 @@
 #include "rocekit/catalog/compat.hpp"
 
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -26,7 +27,26 @@ std::vector<std::string> strs(const nlohmann::json& j, const char* key) {
 
 }  // namespace
 
+namespace {
+/// "28.39.2048": three dot-separated numbers.
+bool firmware_form(std::string_view v) {
+  std::vector<std::string_view> parts = text::split(v, '.');
+  if (parts.size() != 3) return false;
+  for (std::string_view p : parts)
+    if (p.empty() || p.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  return true;
+}
+}  // namespace
+
 Result<CompatTable> CompatTable::parse(std::string_view json, const std::string& file) {
+  try {
+    return parse_checked(json, file);
+  } catch (const nlohmann::json::exception& e) {
+    return unexpected(ErrorKind::malformed_input, std::string("not a fw-driver-compat/1 table: ") + e.what(), file);
+  }
+}
+
+Result<CompatTable> CompatTable::parse_checked(std::string_view json, const std::string& file) {
   nlohmann::json j = nlohmann::json::parse(json.begin(), json.end(), nullptr, false);
   if (j.is_discarded() || !j.is_object())
     return unexpected(ErrorKind::malformed_input, "not a JSON object (fw-driver-compat/1 table)", file);
@@ -36,9 +56,20 @@ Result<CompatTable> CompatTable::parse(std::string_view json, const std::string&
   for (const nlohmann::json& f : j.value("families", nlohmann::json::array())) {
     CompatFamily cf;
     cf.family = str(f, "family");
-    for (const std::string& d : strs(f, "device_ids"))
-      if (auto h = text::parse_hex(d); h && *h <= 0xffff) cf.device_ids.push_back(static_cast<std::uint16_t>(*h));
-    if (f.contains("fw_major") && f["fw_major"].is_number_integer()) cf.fw_major = f["fw_major"].get<int>();
+    const std::string at = "families[" + std::to_string(t.families.size()) + "]";
+    for (const std::string& d : strs(f, "device_ids")) {
+      auto h = text::parse_hex(d);
+      if (!h || *h > 0xffff) return unexpected(ErrorKind::malformed_input, at + ": device id \"" + d + "\" is not 0x0000..0xffff", file);
+      cf.device_ids.push_back(static_cast<std::uint16_t>(*h));
+    }
+    if (f.is_object() && f.contains("fw_major")) {
+      const nlohmann::json& m = f["fw_major"];
+      if (!m.is_number_unsigned() && !m.is_number_integer())
+        return unexpected(ErrorKind::malformed_input, at + ": fw_major is not an integer", file);
+      const long long v = m.get<long long>();
+      if (v < 1 || v > 999) return unexpected(ErrorKind::malformed_input, at + ": fw_major " + std::to_string(v) + " is not 1..999", file);
+      cf.fw_major = static_cast<int>(v);
+    }
     if (cf.family.empty())
       return unexpected(ErrorKind::malformed_input, "families[" + std::to_string(t.families.size()) + "]: no \"family\" name", file);
     t.families.push_back(std::move(cf));
@@ -73,9 +104,21 @@ Result<CompatTable> CompatTable::parse(std::string_view json, const std::string&
     row.recommended = str(r, "recommended");
     row.supported = strs(r, "supported");
     row.source = str(r, "source");
-    if (row.release.empty() || row.family.empty() || row.recommended.empty())
-      return unexpected(ErrorKind::malformed_input,
-                        "rows[" + std::to_string(t.rows.size()) + "]: needs \"release\", \"family\" and \"recommended\"", file);
+    const std::string at = "rows[" + std::to_string(t.rows.size()) + "]";
+    if (row.release.empty() || row.family.empty() || row.recommended.empty() || row.source.empty())
+      return unexpected(ErrorKind::malformed_input, at + ": needs \"release\", \"family\", \"recommended\" and \"source\"", file);
+    bool rel_known = false, fam_known = false;
+    for (const CompatRelease& known : t.releases) rel_known = rel_known || known.id == row.release;
+    for (const CompatFamily& f : t.families) fam_known = fam_known || f.family == row.family;
+    if (!rel_known) return unexpected(ErrorKind::malformed_input, at + ": release \"" + row.release + "\" is not in releases", file);
+    if (!fam_known) return unexpected(ErrorKind::malformed_input, at + ": family \"" + row.family + "\" is not in families", file);
+    for (const std::string& v : std::vector<std::string>{row.recommended})
+      if (!firmware_form(v)) return unexpected(ErrorKind::malformed_input, at + ": firmware \"" + v + "\" is not NN.NN.NNNN", file);
+    for (const std::string& v : row.supported)
+      if (!firmware_form(v)) return unexpected(ErrorKind::malformed_input, at + ": firmware \"" + v + "\" is not NN.NN.NNNN", file);
+    for (const CompatRow& other : t.rows)
+      if (other.release == row.release && other.family == row.family)
+        return unexpected(ErrorKind::malformed_input, at + ": a second row for " + row.release + " / " + row.family, file);
     t.rows.push_back(std::move(row));
   }
   return t;
@@ -101,6 +144,9 @@ const CompatTable& CompatTable::active() { return installed() ? *installed() : b
 void CompatTable::use(CompatTable table) { installed() = std::move(table); }
 
 Result<CompatTable> CompatTable::load_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return unexpected(ErrorKind::malformed_input, "is a directory, not a compatibility table (JSON)", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) return unexpected(ErrorKind::not_found, "cannot open the compatibility table", path);
   std::string text;
@@ -113,6 +159,8 @@ Result<CompatTable> CompatTable::load_file(const std::string& path) {
   try {
     nlohmann::json probe = nlohmann::json::parse(text);  // throws with the byte offset
     (void)probe;
+  } catch (const nlohmann::json::out_of_range& e) {
+    return unexpected(ErrorKind::malformed_input, std::string("a number out of range: ") + e.what(), path);
   } catch (const nlohmann::json::parse_error& e) {
     std::size_t line = 1, col = 1;
     for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {

@@ -63,6 +63,9 @@ class CompatTable {
   std::vector<CompatFamily> families;
   std::vector<CompatRelease> releases;
   std::vector<CompatRow> rows;
+
+ private:
+  static Result<CompatTable> parse_checked(std::string_view json, const std::string& file);
 };
 
 }  // namespace rk::catalog

@@ -24,60 +24,88 @@ struct NicFirmware {
   std::string version;
   std::optional<std::string> psid;
   std::optional<std::uint16_t> device_id;
+  std::optional<std::uint16_t> vendor_id;    ///< PCI vendor, when lspci/sysfs named it
+  std::optional<std::string> driver;         ///< ethtool -i driver ("mlx5_core")
+  std::optional<std::string> driver_version; ///< ethtool -i version ("23.10-1.1.9", or the kernel's)
   Evidence source;
+  bool mlx5_name = false;                    ///< an RDMA device named mlx5_* (the mlx5_ib driver's names)
 };
+
+constexpr std::uint16_t k_nvidia_vendor = 0x15b3;
 
 std::vector<NicFirmware> nic_firmware(const Snapshot& s) {
   std::vector<NicFirmware> out;
-  std::set<std::string> seen;
-  auto device_id_of = [&](const std::string& bdf) -> std::optional<std::uint16_t> {
-    const PciFunction* p = bdf.empty() ? nullptr : s.find_pci(bdf);
-    return p ? p->device_id : std::nullopt;
+  std::set<std::string> seen_bdf, seen_rdma;
+  auto pci_of = [&](const std::string& bdf) -> const PciFunction* { return bdf.empty() ? nullptr : s.find_pci(bdf); };
+  auto netdev_of = [&](const RdmaDevice& d) -> const NetDev* {
+    for (const NetDev& n : s.netdevs)
+      if ((n.rdma_device && *n.rdma_device == d.name) || (d.bdf && n.bdf && *n.bdf == *d.bdf)) return &n;
+    return nullptr;
+  };
+  auto fill_pci = [&](NicFirmware& f) {
+    if (const PciFunction* p = pci_of(f.bdf)) {
+      if (!f.device_id) f.device_id = p->device_id;
+      f.vendor_id = p->vendor_id;
+      if (!f.driver && p->driver) f.driver = p->driver;
+    }
   };
   for (const RdmaDevice& d : s.rdma_devices) {
     if (!d.fw_ver) continue;
-    NicFirmware n{d.name, d.bdf.value_or(""), *d.fw_ver, d.board_id, device_id_of(d.bdf.value_or("")), d.source};
+    NicFirmware n{d.name, d.bdf.value_or(""), *d.fw_ver, d.board_id, std::nullopt, std::nullopt, std::nullopt, std::nullopt, d.source};
+    // The netdev of the same port: its PCI address (for the fix) and the running driver.
+    if (const NetDev* nd = netdev_of(d)) {
+      if (n.bdf.empty()) n.bdf = nd->driver.has_value() && nd->driver->bus_info ? *nd->driver->bus_info : nd->bdf.value_or("");
+      if (nd->driver.has_value()) {
+        n.driver = nd->driver->driver;
+        n.driver_version = nd->driver->version;
+      }
+    }
+    fill_pci(n);
     if (!n.device_id && d.vendor_part_id && *d.vendor_part_id <= 0xffff) n.device_id = static_cast<std::uint16_t>(*d.vendor_part_id);
-    if (!n.bdf.empty() && !seen.insert(n.bdf).second) continue;
+    if (!n.bdf.empty() && !seen_bdf.insert(n.bdf).second) continue;
+    seen_rdma.insert(d.name);
+    n.mlx5_name = d.name.starts_with("mlx5_");
     out.push_back(std::move(n));
   }
   for (const NetDev& nd : s.netdevs) {
     if (!nd.driver.has_value() || !nd.driver->firmware_version) continue;
+    if (nd.rdma_device && seen_rdma.count(*nd.rdma_device)) continue;  // the same port, listed above
     std::string bdf = nd.driver->bus_info.value_or(nd.bdf.value_or(""));
-    if (!bdf.empty() && !seen.insert(bdf).second) continue;
-    out.push_back({nd.name, bdf, *nd.driver->firmware_version, nd.driver->psid, device_id_of(bdf), nd.driver.source});
+    if (!bdf.empty() && !seen_bdf.insert(bdf).second) continue;
+    NicFirmware n{nd.name, bdf, *nd.driver->firmware_version, nd.driver->psid, std::nullopt, std::nullopt,
+                  nd.driver->driver, nd.driver->version, nd.driver.source};
+    fill_pci(n);
+    out.push_back(std::move(n));
   }
   for (const PciFunction& p : s.pci_functions) {
-    if (!p.firmware.has_value() || !p.firmware->version || !seen.insert(p.bdf).second) continue;
-    out.push_back({p.bdf, p.bdf, *p.firmware->version, p.firmware->psid, p.device_id, p.firmware.source});
+    if (!p.firmware.has_value() || !p.firmware->version || !seen_bdf.insert(p.bdf).second) continue;
+    out.push_back({p.bdf, p.bdf, *p.firmware->version, p.firmware->psid, p.device_id, p.vendor_id, p.driver,
+                   std::nullopt, p.firmware.source});
   }
   return out;
 }
 
-/// The adapter family: by PCI device id, else by the firmware's major (the first field names the
-/// chip: 28 is ConnectX-7).
-const catalog::CompatFamily* family_of(const catalog::CompatTable& t, const NicFirmware& n, bool& by_major) {
-  by_major = false;
-  if (n.device_id)
-    if (const catalog::CompatFamily* f = t.family_of_device(*n.device_id)) return f;
-  std::size_t dot = n.version.find('.');
-  std::optional<std::uint64_t> major = text::parse_uint(std::string_view(n.version).substr(0, dot));
-  if (!major) return nullptr;
-  for (const catalog::CompatFamily& f : t.families)
-    if (f.fw_major && static_cast<std::uint64_t>(*f.fw_major) == *major) {
-      by_major = true;
-      return &f;
-    }
-  return nullptr;
+/// "28.39.2048": three dot-separated numbers, as NVIDIA firmware versions are written.
+bool firmware_form(std::string_view v) {
+  std::vector<std::string_view> parts = text::split(v, '.');
+  if (parts.size() != 3) return false;
+  for (std::string_view p : parts)
+    if (p.empty() || p.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  return true;
 }
 
-std::string release_name(const catalog::CompatRelease& r) { return r.stack + " " + r.version; }
+int major_of(const std::string& v) {
+  std::optional<std::uint64_t> m = text::parse_uint(std::string_view(v).substr(0, v.find('.')));
+  return m && *m < 1000 ? static_cast<int>(*m) : -1;
+}
 
 std::string hex4(std::uint16_t v) {
   char b[8];
   std::snprintf(b, sizeof b, "0x%04x", v);
   return b;
 }
+
+std::string release_name(const catalog::CompatRelease& r) { return r.stack + " " + r.version; }
 
 void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) {
   const catalog::CompatTable& t = catalog::CompatTable::active();
@@ -93,28 +121,67 @@ void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) {
   const DriverStack& d = *s.driver_stack;
   const catalog::CompatRelease* rel = t.release_by_ofed_info(d.release);
   if (!rel) {
+    std::string known;
+    for (const catalog::CompatRelease& r : t.releases)
+      if (r.ofed_info_s && r.stack == "MLNX_OFED") known += (known.empty() ? "" : ", ") + r.version;
+    std::vector<std::string> fws;
+    for (const NicFirmware& n : nics) fws.push_back(n.who + " " + n.version);
     Finding& f = e.unknown(
-        "host", d.stack == "DOCA-OFED"
-                    ? d.release + " is DOCA-OFED, whose `ofed_info -s` does not name the DOCA-Host release the "
-                                  "compatibility table is keyed by (data/compat/README.md)"
-                    : d.release + " is not in the compatibility table (MLNX_OFED 5.8, 23.10, 24.01-24.10 and "
-                                  "DOCA-Host 2.9-3.2 releases; data/compat/README.md)");
+        "host", (d.stack == "DOCA-OFED"
+                     ? d.release + " is DOCA-OFED, whose `ofed_info -s` does not name the DOCA-Host release the "
+                                   "compatibility table is keyed by (data/compat/README.md)"
+                     : d.release + " is not in the compatibility table, which knows MLNX_OFED " + known +
+                           " and DOCA-Host releases by their DOCA version") +
+                    "; firmware not judged: " + join(fws));
     add_evidence(f, s.driver_stack.source);
     return;
   }
   for (const NicFirmware& n : nics) {
-    if (n.psid && !n.psid->starts_with("MT_")) {
-      Finding& f = e.unknown(n.who, "firmware " + n.version + " on an OEM-branded board (PSID " + *n.psid +
-                                        "): NVIDIA's tables cover NVIDIA-branded (MT_) cards, the vendor's notes this one");
+    auto cite = [&](Finding& f) {
       add_evidence(f, n.source);
+      add_evidence(f, s.driver_stack.source);
+    };
+    // Not an NVIDIA NIC: no NVIDIA table applies (a Broadcom 22.x firmware is no ConnectX-6 Dx).
+    const bool other_vendor = (n.vendor_id && *n.vendor_id != k_nvidia_vendor) ||
+                              (n.driver && *n.driver != "mlx5_core" && *n.driver != "mlx4_core");
+    if (other_vendor) {
+      e.not_applicable(n.who, "not an NVIDIA NIC (" +
+                                  (n.vendor_id && *n.vendor_id != k_nvidia_vendor ? "PCI vendor " + hex4(*n.vendor_id)
+                                                                                   : "driver " + *n.driver) +
+                                  ")");
       continue;
     }
+    if (!firmware_form(n.version)) {
+      cite(e.unknown(n.who, "firmware version \"" + n.version + "\" is not in NVIDIA's NN.NN.NNNN form"));
+      continue;
+    }
+    const int major = major_of(n.version);
+    const catalog::CompatFamily* fam = n.device_id ? t.family_of_device(*n.device_id) : nullptr;
     bool by_major = false;
-    const catalog::CompatFamily* fam = family_of(t, n, by_major);
+    if (fam && fam->fw_major && *fam->fw_major != major) {
+      const catalog::CompatFamily* fm = nullptr;
+      for (const catalog::CompatFamily& f : t.families)
+        if (f.fw_major && *f.fw_major == major) fm = &f;
+      cite(e.unknown(n.who, "device id " + hex4(*n.device_id) + " is " + fam->family + " (firmware major " +
+                                std::to_string(*fam->fw_major) + "), but the firmware " + n.version + " has major " +
+                                std::to_string(major) + (fm ? " (" + fm->family + ")" : std::string()) +
+                                ": the inputs disagree about the adapter"));
+      continue;
+    }
+    // The firmware major names the chip only for an NVIDIA NIC (driver mlx5_core, PCI vendor
+    // 0x15b3, an NVIDIA PSID, or an mlx5_* RDMA device).
+    const bool nvidia = (n.vendor_id && *n.vendor_id == k_nvidia_vendor) || (n.driver && *n.driver == "mlx5_core") ||
+                        (n.psid && n.psid->starts_with("MT_")) || n.mlx5_name;
+    if (!fam && nvidia) {
+      for (const catalog::CompatFamily& f : t.families)
+        if (f.fw_major && *f.fw_major == major) {
+          fam = &f;
+          by_major = true;
+        }
+    }
     if (!fam) {
-      add_evidence(e.unknown(n.who, "firmware " + n.version + ": the adapter family is not in the table (device id " +
-                                        (n.device_id ? hex4(*n.device_id) : std::string("not read")) + ")"),
-                   n.source);
+      cite(e.unknown(n.who, "firmware " + n.version + ": the adapter family is not in the table (device id " +
+                                (n.device_id ? hex4(*n.device_id) : std::string("not read")) + ")"));
       continue;
     }
     const std::string head = "firmware " + n.version + " (" + fam->family + (by_major ? ", by its firmware major" : "") +
@@ -124,34 +191,43 @@ void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) {
     if (unsupported) {
       Finding& f = e.fail(n.who, head + ": the release notes say " + rel->stack + " does not support " + fam->family +
                                      " (" + rel->unsupported_source + ")");
-      add_evidence(f, n.source);
-      add_evidence(f, s.driver_stack.source);
+      cite(f);
       f.remediation.scope = FixScope::none;
       f.remediation.notes = "Install a driver release that supports " + fam->family +
                             " (DOCA-Host for BlueField-3 and ConnectX-8), with the firmware its release notes give.";
+      continue;
+    }
+    // The running mlx5_core must be the release ofed_info names: MLNX_OFED's reports its version
+    // ("23.10-1.1.9" for 23.10-1.1.9.0); an inbox module reports the kernel's.
+    if (n.driver_version && !d.version.starts_with(*n.driver_version)) {
+      cite(e.unknown(n.who, head + ", but the running driver reports version " + *n.driver_version +
+                                " (ethtool -i), not " + d.version + ": judge the driver that is loaded"));
+      continue;
+    }
+    if (n.psid && !n.psid->starts_with("MT_")) {
+      cite(e.unknown(n.who, head + ": an OEM-branded board (PSID " + *n.psid +
+                                "); NVIDIA's tables cover NVIDIA-branded (MT_) cards, so judge it against the vendor's notes"));
       continue;
     }
     const catalog::CompatRow* row = t.row(rel->id, fam->family);
     if (!row) {
       std::string why = head + ": the table has no " + fam->family + " row for this release";
       if (rel->firmware_train) why += " (its release-level firmware train is " + *rel->firmware_train + ")";
-      add_evidence(e.unknown(n.who, why), n.source);
+      cite(e.unknown(n.who, why));
       continue;
     }
     bool listed = n.version == row->recommended;
     for (const std::string& v : row->supported) listed = listed || n.version == v;
     if (listed) {
-      Finding& f = e.pass(n.who, head + ": " + (n.version == row->recommended ? "the recommended" : "a supported") +
-                                     " firmware in its release notes (" + row->source + ")");
-      add_evidence(f, n.source);
+      cite(e.pass(n.who, head + ": " + (n.version == row->recommended ? "the recommended" : "a supported") +
+                             " firmware in its release notes (" + row->source + ")"));
       continue;
     }
     std::string want = row->recommended;
     if (!row->supported.empty()) want += " (or " + join(row->supported) + ")";
     Finding& f = e.fail(n.who, head + ": not in the release notes for this driver, which give " + want + " for " +
                                    fam->family + " (" + row->source + ")");
-    add_evidence(f, n.source);
-    add_evidence(f, s.driver_stack.source);
+    cite(f);
     f.remediation.scope = FixScope::firmware_reboot;
     f.remediation.notes =
         "Burn firmware " + row->recommended + " from a local image whose PSID matches the board" +
@@ -172,9 +248,9 @@ void add_fw_compat_rules(std::vector<RuleInfo>& out) {
                  "control, PFC, counters) changes between firmware trains.",
                  "§4.2 firmware and driver: follow NVIDIA's compatibility matrix, do not mix firmware and driver "
                  "generations.",
-                 eval_driver_compat, k_pass_fail_unknown,
-                 "firmware version, PSID and device id per NIC (ethtool -i, ibv_devinfo, flint, lspci); the driver "
-                 "release (ofed_info -s); data/compat/compat.json"});
+                 eval_driver_compat, k_any_outcome,
+                 "firmware version, PSID, PCI vendor and device id per NIC (ethtool -i, ibv_devinfo, flint, lspci); "
+                 "the driver release (ofed_info -s); data/compat/compat.json"});
 }
 
 }  // namespace rk::rules
