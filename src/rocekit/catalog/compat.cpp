@@ -27,16 +27,13 @@ std::vector<std::string> strs(const nlohmann::json& j, const char* key) {
 
 }  // namespace
 
-namespace {
-/// "28.39.2048": three dot-separated numbers.
-bool firmware_form(std::string_view v) {
+bool is_firmware_version(std::string_view v) {
   std::vector<std::string_view> parts = text::split(v, '.');
   if (parts.size() != 3) return false;
   for (std::string_view p : parts)
     if (p.empty() || p.find_first_not_of("0123456789") != std::string_view::npos) return false;
   return true;
 }
-}  // namespace
 
 Result<CompatTable> CompatTable::parse(std::string_view json, const std::string& file) {
   try {
@@ -112,10 +109,10 @@ Result<CompatTable> CompatTable::parse_checked(std::string_view json, const std:
     for (const CompatFamily& f : t.families) fam_known = fam_known || f.family == row.family;
     if (!rel_known) return unexpected(ErrorKind::malformed_input, at + ": release \"" + row.release + "\" is not in releases", file);
     if (!fam_known) return unexpected(ErrorKind::malformed_input, at + ": family \"" + row.family + "\" is not in families", file);
-    for (const std::string& v : std::vector<std::string>{row.recommended})
-      if (!firmware_form(v)) return unexpected(ErrorKind::malformed_input, at + ": firmware \"" + v + "\" is not NN.NN.NNNN", file);
-    for (const std::string& v : row.supported)
-      if (!firmware_form(v)) return unexpected(ErrorKind::malformed_input, at + ": firmware \"" + v + "\" is not NN.NN.NNNN", file);
+    std::vector<std::string> versions = row.supported;
+    versions.push_back(row.recommended);
+    for (const std::string& v : versions)
+      if (!is_firmware_version(v)) return unexpected(ErrorKind::malformed_input, at + ": firmware \"" + v + "\" is not NN.NN.NNNN", file);
     for (const CompatRow& other : t.rows)
       if (other.release == row.release && other.family == row.family)
         return unexpected(ErrorKind::malformed_input, at + ": a second row for " + row.release + " / " + row.family, file);
@@ -182,6 +179,12 @@ const CompatFamily* CompatTable::family_of_device(std::uint16_t device_id) const
   for (const CompatFamily& f : families)
     for (std::uint16_t d : f.device_ids)
       if (d == device_id) return &f;
+  return nullptr;
+}
+
+const CompatFamily* CompatTable::family_of_major(int major) const {
+  for (const CompatFamily& f : families)
+    if (f.fw_major && *f.fw_major == major) return &f;
   return nullptr;
 }
 

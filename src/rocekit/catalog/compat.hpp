@@ -40,6 +40,9 @@ struct CompatRow {
   std::string source;                   ///< the page the versions were copied from
 };
 
+/// "28.39.2048": three dot-separated numbers, as NVIDIA firmware versions are written.
+bool is_firmware_version(std::string_view v);
+
 class CompatTable {
  public:
   /// The embedded data/compat/compat.json (parsed once; a broken embedded file is a build bug
@@ -56,6 +59,8 @@ class CompatTable {
   static Result<CompatTable> parse(std::string_view json, const std::string& file);
 
   const CompatFamily* family_of_device(std::uint16_t device_id) const;
+  /// The family whose firmware major (the first field of its versions) is `major`.
+  const CompatFamily* family_of_major(int major) const;
   /// The release whose `ofed_info -s` string is `release` (trailing ':' ignored).
   const CompatRelease* release_by_ofed_info(std::string_view release) const;
   const CompatRow* row(std::string_view release_id, std::string_view family) const;

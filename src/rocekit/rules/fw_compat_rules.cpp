@@ -85,15 +85,6 @@ std::vector<NicFirmware> nic_firmware(const Snapshot& s) {
   return out;
 }
 
-/// "28.39.2048": three dot-separated numbers, as NVIDIA firmware versions are written.
-bool firmware_form(std::string_view v) {
-  std::vector<std::string_view> parts = text::split(v, '.');
-  if (parts.size() != 3) return false;
-  for (std::string_view p : parts)
-    if (p.empty() || p.find_first_not_of("0123456789") != std::string_view::npos) return false;
-  return true;
-}
-
 int major_of(const std::string& v) {
   std::optional<std::uint64_t> m = text::parse_uint(std::string_view(v).substr(0, v.find('.')));
   return m && *m < 1000 ? static_cast<int>(*m) : -1;
@@ -151,7 +142,7 @@ void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) {
                                   ")");
       continue;
     }
-    if (!firmware_form(n.version)) {
+    if (!catalog::is_firmware_version(n.version)) {
       cite(e.unknown(n.who, "firmware version \"" + n.version + "\" is not in NVIDIA's NN.NN.NNNN form"));
       continue;
     }
@@ -159,9 +150,7 @@ void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) {
     const catalog::CompatFamily* fam = n.device_id ? t.family_of_device(*n.device_id) : nullptr;
     bool by_major = false;
     if (fam && fam->fw_major && *fam->fw_major != major) {
-      const catalog::CompatFamily* fm = nullptr;
-      for (const catalog::CompatFamily& f : t.families)
-        if (f.fw_major && *f.fw_major == major) fm = &f;
+      const catalog::CompatFamily* fm = t.family_of_major(major);
       cite(e.unknown(n.who, "device id " + hex4(*n.device_id) + " is " + fam->family + " (firmware major " +
                                 std::to_string(*fam->fw_major) + "), but the firmware " + n.version + " has major " +
                                 std::to_string(major) + (fm ? " (" + fm->family + ")" : std::string()) +
@@ -173,11 +162,8 @@ void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) {
     const bool nvidia = (n.vendor_id && *n.vendor_id == k_nvidia_vendor) || (n.driver && *n.driver == "mlx5_core") ||
                         (n.psid && n.psid->starts_with("MT_")) || n.mlx5_name;
     if (!fam && nvidia) {
-      for (const catalog::CompatFamily& f : t.families)
-        if (f.fw_major && *f.fw_major == major) {
-          fam = &f;
-          by_major = true;
-        }
+      fam = t.family_of_major(major);
+      by_major = fam != nullptr;
     }
     if (!fam) {
       cite(e.unknown(n.who, "firmware " + n.version + ": the adapter family is not in the table (device id " +

@@ -150,17 +150,25 @@ void set_ets_fix(Finding& f, const NetDev& n, const Policy& pol, const ClassOf& 
                         "(the shares must sum to 100). " + runtime;
 }
 
+/// The traffic class of `prio` on `n`, or nullopt after an `unknown` finding saying why not.
+std::optional<ClassOf> class_judged(const NetDev& n, int prio, Emitter& e) {
+  if (!n.qos.has_value()) {
+    e.missing(n.name, "ETS", n.qos);
+    return std::nullopt;
+  }
+  ClassOf c = class_of(*n.qos, prio);
+  if (!c.sched) {
+    e.unknown(n.name, c.why);
+    return std::nullopt;
+  }
+  return c;
+}
+
 void eval_ets_roce(const Snapshot& s, const Policy& pol, Emitter& e) {
   for_roce_netdevs(s, pol, e, [&](const NetDev& n) {
-    if (!n.qos.has_value()) {
-      e.missing(n.name, "ETS", n.qos);
-      return;
-    }
-    ClassOf c = class_of(*n.qos, pol.roce_priority);
-    if (!c.sched) {
-      e.unknown(n.name, c.why);
-      return;
-    }
+    std::optional<ClassOf> judged = class_judged(n, pol.roce_priority, e);
+    if (!judged) return;
+    const ClassOf& c = *judged;
     const std::string head = "RoCE priority " + std::to_string(pol.roce_priority) + " -> traffic class " +
                              std::to_string(c.tc) + ": " + shown(*c.sched);
     const bool starved = c.sched->tsa == "ets" && c.sched->bandwidth_percent && *c.sched->bandwidth_percent == 0;
@@ -181,15 +189,9 @@ void eval_ets_roce(const Snapshot& s, const Policy& pol, Emitter& e) {
 
 void eval_ets_cnp(const Snapshot& s, const Policy& pol, Emitter& e) {
   for_roce_netdevs(s, pol, e, [&](const NetDev& n) {
-    if (!n.qos.has_value()) {
-      e.missing(n.name, "ETS", n.qos);
-      return;
-    }
-    ClassOf c = class_of(*n.qos, pol.cnp_priority);
-    if (!c.sched) {
-      e.unknown(n.name, c.why);
-      return;
-    }
+    std::optional<ClassOf> judged = class_judged(n, pol.cnp_priority, e);
+    if (!judged) return;
+    const ClassOf& c = *judged;
     std::string head = "CNP priority " + std::to_string(pol.cnp_priority) + " -> traffic class " +
                        std::to_string(c.tc) + ": " + shown(*c.sched);
     if (n.qos->priority_to_tc && (*n.qos->priority_to_tc)[static_cast<std::size_t>(pol.roce_priority)] == c.tc)

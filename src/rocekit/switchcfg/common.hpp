@@ -54,6 +54,37 @@ struct ConfigLine {
 };
 inline Evidence ev(const std::string& file, const ConfigLine& l) { return Evidence{file, l.no, l.text}; }
 
+/// The "key  value" fields of a show command (NVUE `nv show`, Onyx `show roce`): each value with
+/// the line it was read on, for evidence.
+struct KeyValue {
+  std::string value;
+  std::size_t line = 0;
+  std::string text;  ///< the whole trimmed line
+};
+class KeyValues {
+ public:
+  /// Keeps the first occurrence of a key.
+  void add(const std::string& key, KeyValue v) { m_kv.emplace(key, std::move(v)); }
+  /// Replaces an earlier occurrence (the last one wins).
+  void set(const std::string& key, KeyValue v) { m_kv[key] = std::move(v); }
+  std::optional<std::string> get(const std::string& key) const {
+    auto it = m_kv.find(key);
+    return it == m_kv.end() ? std::nullopt : std::optional(it->second.value);
+  }
+  Evidence ev(const std::string& file, const std::string& key) const {
+    auto it = m_kv.find(key);
+    return it == m_kv.end() ? Evidence{file, 0, ""} : Evidence{file, it->second.line, it->second.text};
+  }
+  /// The line of `key`, 0 when absent.
+  std::size_t line(const std::string& key) const {
+    auto it = m_kv.find(key);
+    return it == m_kv.end() ? 0 : it->second.line;
+  }
+
+ private:
+  std::map<std::string, KeyValue> m_kv;
+};
+
 /// Error with "file:line" context.
 Unexpected<Error> malformed(const std::string& file, std::size_t line, std::string message);
 

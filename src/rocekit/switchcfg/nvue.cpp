@@ -45,12 +45,6 @@ std::vector<std::string> columns(std::string_view l) {
   return out;
 }
 
-struct KeyValue {
-  std::string value;
-  std::size_t line = 0;
-  std::string text;
-};
-
 Scheduling scheduling_of(std::string s) {
   s = text::to_lower(s);
   Scheduling sc;
@@ -78,7 +72,7 @@ Result<SwitchQos> parse_nvue_show_roce(std::string_view input, const std::string
   sw.dialect = Dialect::nvue_show_roce;
   PortQos p;
   p.name = "*";
-  std::map<std::string, KeyValue> kv;
+  detail::KeyValues kv;
   std::vector<std::string_view> ls = text::lines(input);
   enum class Table { none, dscp_sp, sp_tc, pool, other } table = Table::none;
   std::vector<std::string> pool_header;
@@ -111,7 +105,7 @@ Result<SwitchQos> parse_nvue_show_roce(std::string_view input, const std::string
       if (cols.empty()) continue;
       if (cols[0] == "operational" || cols[0] == "applied") continue;
       if (cols.size() >= 2) {
-        kv[cols[0]] = KeyValue{cols[1], ln, std::string(l)};
+        kv.set(cols[0], detail::KeyValue{cols[1], ln, std::string(l)});
         any = true;
       }
       continue;
@@ -158,15 +152,8 @@ Result<SwitchQos> parse_nvue_show_roce(std::string_view input, const std::string
     }
   }
   if (!any) return unexpected(ErrorKind::unsupported, "no `nv show qos roce` fields found", file);
-  auto ev = [&](const std::string& key) {
-    auto it = kv.find(key);
-    return it == kv.end() ? Evidence{file, 0, ""} : Evidence{file, it->second.line, it->second.text};
-  };
-  auto get = [&](const std::string& key) -> std::optional<std::string> {
-    auto it = kv.find(key);
-    if (it == kv.end()) return std::nullopt;
-    return it->second.value;
-  };
+  auto ev = [&](const std::string& key) { return kv.ev(file, key); };
+  auto get = [&](const std::string& key) { return kv.get(key); };
   std::string mode = text::to_lower(get("mode").value_or(""));
   if (std::optional<std::string> t = get("trust-mode"))
     p.trust = Fact<std::string>::of(*t, ev("trust-mode"));
@@ -195,7 +182,7 @@ Result<SwitchQos> parse_nvue_show_roce(std::string_view input, const std::string
     p.pfc_enabled = Fact<std::vector<int>>::of({}, ev("mode"));
   } else if (pfc) {
     std::optional<std::vector<int>> list = detail::parse_int_list(*pfc, 0, 7);
-    if (!list) return detail::malformed(file, kv["pfc-priority"].line, "pfc-priority is not a priority list 0-7");
+    if (!list) return detail::malformed(file, kv.line("pfc-priority"), "pfc-priority is not a priority list 0-7");
     p.pfc_enabled = Fact<std::vector<int>>::of(*list, ev("pfc-priority"));
   } else {
     p.pfc_enabled = Fact<std::vector<int>>::missing("pfc-priority not shown");

@@ -18,12 +18,6 @@
 namespace rk::switchcfg {
 namespace {
 
-struct Value {
-  std::string text;
-  std::size_t line = 0;
-  std::string raw;
-};
-
 /// "Min (KB)" -> "min", "switch-priority 3" kept, "RoCE mode" -> "roce mode".
 std::string key_of(std::string_view k) {
   std::string s = text::to_lower(text::trim(k));
@@ -39,7 +33,7 @@ Result<SwitchQos> parse_onyx_show_roce(std::string_view input, const std::string
   sw.dialect = Dialect::onyx_show_roce;
   PortQos p;
   p.name = "*";
-  std::map<std::string, Value> kv;
+  detail::KeyValues kv;
   enum class Table { none, tcs, pools, other } table = Table::none;
   struct TcRow {
     int sp = 0, tc = 0;
@@ -107,18 +101,12 @@ Result<SwitchQos> parse_onyx_show_roce(std::string_view input, const std::string
       any = true;
       continue;
     }
-    if (!kv.count(key)) kv[key] = Value{value, ln, std::string(l)};
+    kv.add(key, detail::KeyValue{value, ln, std::string(l)});
     if (key == "roce mode" || key == "port trust mode") any = true;
   }
   if (!any) return unexpected(ErrorKind::unsupported, "no Onyx `show roce` fields found", file);
-  auto ev = [&](const std::string& key) {
-    auto it = kv.find(key);
-    return it == kv.end() ? Evidence{file, 0, ""} : Evidence{file, it->second.line, it->second.raw};
-  };
-  auto get = [&](const std::string& key) -> std::optional<std::string> {
-    auto it = kv.find(key);
-    return it == kv.end() ? std::nullopt : std::optional(it->second.text);
-  };
+  auto ev = [&](const std::string& key) { return kv.ev(file, key); };
+  auto get = [&](const std::string& key) { return kv.get(key); };
   const std::string mode = text::to_lower(get("roce mode").value_or(""));
   // Trust: Onyx `qos trust L2 | L3 | both` (ansible mellanox.onyx onyx_qos: "interface {0} {1}
   // qos trust {2}").
