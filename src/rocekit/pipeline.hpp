@@ -10,11 +10,9 @@
 #include "rocekit/policy/policy.hpp"
 #include "rocekit/render/render.hpp"
 #include "rocekit/rules/rule.hpp"
+#include "rocekit/version.hpp"
 
 namespace rk {
-
-/// The rocekit version string ("0.1.0").
-std::string_view version();
 
 /// Loads a host input: a saved snapshot (*.json), a capture directory or a capture tarball.
 /// Errors name the path: not_found, io, malformed_input, unsupported.

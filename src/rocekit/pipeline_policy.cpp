@@ -1,10 +1,8 @@
-// version() and load_policy() of pipeline.hpp, apart from load_input so that an executable using
+// load_policy() of pipeline.hpp, apart from load_input so that an executable using
 // only these (rocekit-exporter) does not link the capture reader and libarchive.
 #include "rocekit/pipeline.hpp"
 
 namespace rk {
-
-std::string_view version() { return "0.1.0"; }
 
 Result<Policy> load_policy(const std::filesystem::path& path) {
   if (path.empty()) return default_policy();

@@ -160,6 +160,10 @@ void add_check_command(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"pass", "na", "unknown"}));
   cmd->add_option("--group-by", opts->group_by, "Detail grouped by subject (default) or rule")
       ->check(CLI::IsMember({"subject", "rule"}));
+  document_exit_codes(*cmd, {{ExitCode::ok, "no failure at or above --fail-on (default error), and every subject was judged"},
+       {ExitCode::findings, "at least one failure at or above --fail-on (--fail-on unknown: any failure)"},
+       {ExitCode::usage, "usage or input error (the message on stderr names the file and line)"},
+       {ExitCode::not_judged, "not judged: no failure, but the report cannot be called healthy (no RDMA device, an input file not used, no rule passed or failed, a --rule/--require rule unknown); each reason on stderr"}});
   cmd->callback([opts, &ctx] { run_check(ctx, *opts); });
 }
 

@@ -161,6 +161,10 @@ void add_diagnose_command(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"info", "warning", "error", "critical", "unknown"}));
   add_look_options(*cmd, opts->look,
                    "Text and Markdown: leave healthy observations (info causes) and the counter table out");
+  document_exit_codes(*cmd, {{ExitCode::ok, "no cause at or above --fail-on"},
+       {ExitCode::findings, "a cause at or above --fail-on"},
+       {ExitCode::usage, "usage or input error (the message on stderr names the file and line)"},
+       {ExitCode::not_judged, "a --rule rule could not be judged on some link, or --fail-on unknown and anything could not be judged; each reason on stderr"}});
   cmd->callback([opts, &ctx] { run_diagnose(ctx, *opts); });
 }
 

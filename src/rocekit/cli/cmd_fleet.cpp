@@ -222,6 +222,10 @@ void add_fleet_command(CLI::App& app, Context& ctx) {
                   "Only these rule ids or areas: fleet.*, host (qos, net, ...) and switch.* rules (repeatable)");
   add_look_options(*cmd, opts->look, "Text and Markdown: leave passing cross-host checks out");
   cmd->add_flag("--list-rules", opts->list_rules, "Print the fleet rules (docs/rules.md \"Fleet rules\"; also `rocekit rules list`) and exit");
+  document_exit_codes(*cmd, {{ExitCode::ok, "no fleet or per-host problem at or above --fail-on"},
+       {ExitCode::findings, "a fleet or per-host problem at or above --fail-on"},
+       {ExitCode::usage, "usage or input error (the message on stderr names the file and line)"},
+       {ExitCode::not_judged, "no cross-host check and no per-host rule passed or failed"}});
   cmd->callback([opts, &ctx] { run_fleet_command(ctx, *opts); });
 }
 

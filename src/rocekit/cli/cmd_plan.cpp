@@ -207,6 +207,10 @@ void add_plan_command(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"sh", "json", "ansible", "systemd", "nccl", "nccl-env"}));
   cmd->add_option("-o,--output", opts->output, "Write the plan to this file (atomically)");
   add_plan_scope_options(*cmd, opts->scope);
+  document_exit_codes(*cmd, {{ExitCode::ok, "nothing to do: the host already matches the policy"},
+       {ExitCode::findings, "actions planned"},
+       {ExitCode::usage, "usage or input error (the message on stderr names the file and line)"},
+       {ExitCode::not_judged, "no action, but something could not be planned or nothing was judged"}});
   cmd->callback([opts, &ctx] { run_plan(ctx, *opts); });
 }
 

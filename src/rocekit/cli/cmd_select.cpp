@@ -120,6 +120,10 @@ void add_select_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-f,--format", o->format, "text, json or markdown")
       ->check(CLI::IsMember({"text", "json", "markdown"}));
   cmd->add_option("-o,--output", o->output, "Write the report to this file");
+  document_exit_codes(*cmd, {{ExitCode::ok, "a feasible selection, or a host whose data paths all pass"},
+       {ExitCode::findings, "an error-level warning, or a failing host data path (--host)"},
+       {ExitCode::usage, "usage or input error (the message on stderr names the file and line)"},
+       {ExitCode::not_judged, "--host: no NIC's PCIe link is known and no data path rule passed or failed"}});
   cmd->callback([o, &ctx] { run_select(ctx, *o); });
   add_catalog_command(app, ctx);
 }

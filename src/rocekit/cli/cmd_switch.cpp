@@ -166,6 +166,10 @@ void add_switch_command(CLI::App& app, Context& ctx) {
   add_look_options(*check, o->look, "Leave passes and not-applicable findings out");
   check->add_option("--rule", o->only,
                     "Only these switch rule ids or areas (switch.roce-lossless, switch; repeatable)");
+  document_exit_codes(*check, {{ExitCode::ok, "no switch or alignment failure"},
+       {ExitCode::findings, "a switch rule or host/switch alignment failed"},
+       {ExitCode::usage, "usage or input error (the message on stderr names the file and line)"},
+       {ExitCode::not_judged, "a host input has no RDMA device, or no switch rule passed or failed"}});
   check->callback([o, &ctx] { run_switch_check(ctx, *o); });
 }
 

@@ -3,6 +3,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -18,6 +19,18 @@ namespace rk::cli {
 
 /// Documented exit codes (docs/check.md "Exit codes").
 enum class ExitCode { ok = 0, findings = 1, usage = 2, not_judged = 3 };
+
+/// One documented exit code of a command: shown by `--help` (the footer) and in the man page's
+/// EXIT STATUS (rocekit-docgen), both from document_exit_codes().
+struct ExitDoc {
+  ExitCode code;
+  std::string meaning;
+};
+/// Declares `cmd`'s exit codes (sets its --help footer). Commands that declare none have
+/// 0 (done) and 2 (usage or input error).
+void document_exit_codes(CLI::App& cmd, std::vector<ExitDoc> codes);
+/// The codes declared for `cmd`, or the default pair.
+std::vector<ExitDoc> exit_codes_of(const CLI::App& cmd);
 
 struct Context {
   std::ostream& out;

@@ -7,10 +7,31 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "rocekit/cli/commands.hpp"
 
 namespace rk::cli {
+
+namespace {
+std::map<const CLI::App*, std::vector<ExitDoc>>& exit_code_registry() {
+  static std::map<const CLI::App*, std::vector<ExitDoc>> r;
+  return r;
+}
+}  // namespace
+
+void document_exit_codes(CLI::App& cmd, std::vector<ExitDoc> codes) {
+  std::string footer = "Exit status:";
+  for (const ExitDoc& d : codes) footer += "\n  " + std::to_string(static_cast<int>(d.code)) + "  " + d.meaning;
+  cmd.footer(footer);
+  exit_code_registry()[&cmd] = std::move(codes);
+}
+
+std::vector<ExitDoc> exit_codes_of(const CLI::App& cmd) {
+  auto it = exit_code_registry().find(&cmd);
+  if (it != exit_code_registry().end()) return it->second;
+  return {{ExitCode::ok, "done"}, {ExitCode::usage, "usage or input error (the message on stderr names the file)"}};
+}
 
 void report_error(Context& ctx, const Error& e) {
   ctx.err << "rocekit: error: " << e.describe() << "\n";

@@ -6,13 +6,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "rocekit/cli/app.hpp"
 #include "rocekit/cli/commands.hpp"
-#include "rocekit/pipeline.hpp"
+#include "rocekit/version.hpp"
 
 int main(int argc, char** argv) {
   using rk::cli::ExitCode;
-  CLI::App app{"rocekit: audit RoCE/RDMA hosts (ConnectX NICs, BlueField DPUs) against a policy"};
-  app.name("rocekit");
+  CLI::App app{std::string(rk::cli::k_rocekit_summary), "rocekit"};
   app.set_version_flag("--version", std::string(rk::version()));
   app.require_subcommand(1);
   rk::cli::Context ctx{std::cout, std::cerr, ExitCode::ok};
