@@ -2,10 +2,13 @@
 # The whole test suite: installs dependencies, then
 #   1. Debug build with ASan+UBSan and -Werror, all tests (ctest);
 #   2. each parser's libFuzzer target for a few seconds (clang);
-#   3. only with RK_OPTIMISED=1: the -O2 -Werror build (ci preset) and all tests again.
-# Stage 3 is opt-in so that the suite fits CI's time budget on a 2-core machine; run it before
+#   3. the Debian packages (scripts/package-deb.sh: -O2 -Werror with Debian's hardening flags,
+#      lintian --fail-on error), installed with apt-get into a fresh bookworm root, and the
+#      exporter image built from them and run (tests/package/; root-only steps say SKIP);
+#   4. only with RK_OPTIMISED=1: the -O2 -Werror build (ci preset) and all tests again.
+# Stage 4 is opt-in so that the suite fits CI's time budget on a 2-core machine; run it before
 # a release (it catches warnings GCC only gives with optimisation).
-# Set RK_SKIP_SANITIZE=1 or RK_SKIP_FUZZ=1 to skip stages locally.
+# Set RK_SKIP_SANITIZE=1, RK_SKIP_FUZZ=1 or RK_SKIP_PACKAGE=1 to skip stages locally.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
@@ -29,8 +32,16 @@ if [ "${RK_SKIP_FUZZ:-0}" != 1 ]; then
   stamp
 fi
 
+if [ "${RK_SKIP_PACKAGE:-0}" != 1 ]; then
+  echo "== stage 3: Debian packages, installed in a fresh root; the exporter image"
+  sh scripts/package-deb.sh
+  sh tests/package/deb_test.sh build/package/deb
+  sh tests/package/image_test.sh build/package/deb
+  stamp
+fi
+
 if [ "${RK_OPTIMISED:-0}" = 1 ]; then
-  echo "== stage 3: -O2 -Werror build (ci preset) + tests"
+  echo "== stage 4: -O2 -Werror build (ci preset) + tests"
   cmake --preset ci >/dev/null
   cmake --build --preset ci -j "$jobs"
   ctest --preset ci -j "$jobs"

@@ -9,7 +9,8 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT INT TERM
 if command -v systemd-analyze >/dev/null 2>&1; then
   sed "s|/usr/local/bin/rocekit|$ROCEKIT|" "$SRC/deploy/systemd/rocekit-exporter.service" >"$TMP/rocekit-exporter.service"
-  out=$(systemd-analyze verify "$TMP/rocekit-exporter.service" 2>&1) || { echo "$out"; echo "FAIL: systemd-analyze verify"; exit 1; }
+  # Documentation=man:rocekit-exporter(1): verify runs man, which finds the build's page.
+  out=$(MANPATH="$(dirname "$ROCEKIT")/man" systemd-analyze verify "$TMP/rocekit-exporter.service" 2>&1) || { echo "$out"; echo "FAIL: systemd-analyze verify"; exit 1; }
   # verify also reports problems of other units on the host; only lines naming ours count.
   if echo "$out" | grep -q "rocekit-exporter.service"; then echo "$out"; echo "FAIL: unit warnings"; exit 1; fi
   echo "ok: systemd-analyze verify rocekit-exporter.service"
@@ -39,6 +40,8 @@ assert sc["capabilities"]["drop"] == ["ALL"] and "add" not in sc["capabilities"]
 assert all(m["readOnly"] is True for m in c["volumeMounts"])
 assert [v["hostPath"]["path"] for v in spec["volumes"]] == ["/sys"]
 assert "--root=/host" in c["args"] and any(a.startswith("--listen=") for a in c["args"])
+# The image scripts/build-image.sh builds: its entrypoint is rocekit-exporter, so no subcommand.
+assert c["image"].split("/")[-1].startswith("rocekit-exporter:") and "exporter" not in c["args"]
 print("ok: DaemonSet hostNetwork, read-only /sys, non-root, read-only root fs, no capabilities")
 PYEOF
 echo PASS

@@ -14,6 +14,9 @@ SCRIPT=${1:-$here/../../scripts/rocekit-capture}
 [ -f "$SCRIPT" ] || { echo "FAIL: script not found: $SCRIPT"; exit 1; }
 SH=${ROCEKIT_TEST_SH:-$(command -v sh)}   # the shell that runs the script under test
 TAB=$(printf '\t')
+# The script's own version (VERSION=, stamped with the build's version when installed).
+VER=$(sed -n 's/^VERSION=//p' "$SCRIPT")
+VER_RE=$(printf '%s' "$VER" | sed 's/[.+]/\\&/g')
 
 FAILS=0
 CHECKS=0
@@ -33,7 +36,7 @@ file_has() { grep -F -q -e "$2" "$1"; }              # file_has FILE FIXED-STRIN
 exists() { [ -f "$1" ]; }
 absent() { [ ! -e "$1" ]; }
 body_is() { tail -n +4 "$1" | cmp -s - "$2"; }       # body_is FILE EXPECTED-FILE (byte for byte)
-header_cmd_is() { [ "$(sed -n '1s/^# source: rocekit-capture 0\.1 on [^ ]* at [^ ]*: //p' "$1")" = "$2" ]; }
+header_cmd_is() { [ "$(sed -n "1s/^# source: rocekit-capture $VER_RE on [^ ]* at [^ ]*: //p" "$1")" = "$2" ]; }
 rc_is() { [ "$1" = "$2" ]; }
 rc_not() { [ "$1" != "$2" ]; }
 
@@ -43,7 +46,7 @@ headers_ok() { # headers_ok DIR
     for _f in "$1"/*.txt; do
         [ -f "$_f" ] || continue
         _n=$((_n + 1))
-        if ! sed -n 1p "$_f" | grep -E -q '^# source: rocekit-capture 0\.1 on [^ ]+ at [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z: .+$' ||
+        if ! sed -n 1p "$_f" | grep -E -q "^# source: rocekit-capture $VER_RE on [^ ]+ at [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z: .+\$" ||
            ! sed -n 2p "$_f" | grep -E -q '^# notes: exit status [0-9]+(;.*| \(timed out.*)?$' ||
            [ "$(sed -n 3p "$_f")" != "# ---" ]; then
             printf '  bad header in %s:\n' "$_f"; sed -n '1,3p' "$_f" | sed 's/^/    /'
@@ -55,7 +58,7 @@ headers_ok() { # headers_ok DIR
 log_start_ok() { # the log's first three lines
     sed -n 1p "$1" | grep -q '^hostname: .' &&
     sed -n 2p "$1" | grep -E -q '^started: [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' &&
-    [ "$(sed -n 3p "$1")" = "version: 0.1" ]
+    [ "$(sed -n 3p "$1")" = "version: $VER" ]
 }
 log_lines_ok() { # every later line: note<TAB>text or status<TAB>tool<TAB>target<TAB>command
     sed -n '4,$p' "$1" | grep -E -v -q \
