@@ -16,6 +16,8 @@
 #   ROCEKIT_NODE       the Slurm node name (default: $SLURMD_NODENAME, else hostname -s)
 #   ROCEKIT_ON_UNKNOWN "drain" to drain when rocekit cannot judge the host (exit 3); default
 #                      "log": only log it
+#   SLURM_CONF         for scontrol, when slurm.conf is not at its default path: slurmd runs
+#                      the program with SLURMD_NODENAME but does not pass SLURM_CONF on
 #
 # Exit codes (rocekit check's, docs/check.md): 0 pass -> resume if rocekit drained the node;
 # 1 fail -> drain with reason "rocekit: <verdict>"; 3 not judged -> log (or drain); 2 usage or

@@ -66,9 +66,23 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 MpiDefault=none
 ReturnToService=2
+HealthCheckProgram=$T/healthcheck.sh
+HealthCheckInterval=2
+HealthCheckNodeState=ANY
 NodeName=$NODE NodeAddr=127.0.0.1 CPUs=1 State=UNKNOWN
 PartitionName=p Nodes=ALL Default=YES State=UP
 EOF
+# What slurmd runs: the script on the capture named in $T/input (none: do nothing), with the
+# environment slurmd gives it (no ROCEKIT_NODE: the script finds the node name itself).
+# slurmd does not pass SLURM_CONF on: a slurm.conf outside /etc/slurm must be named here, as a
+# site would in /etc/default/rocekit-healthcheck.
+cat > "$T/healthcheck.sh" <<EOF
+#!/bin/sh
+[ -f "$T/input" ] || exit 0
+echo "\$(date +%T) SLURMD_NODENAME=\${SLURMD_NODENAME:-} \$(cat "$T/input")" >> "$T/healthcheck.log"
+SLURM_CONF="$T/slurm.conf" ROCEKIT="$RK" ROCEKIT_DEFAULTS=/dev/null exec sh "$SCRIPT" "\$(cat "$T/input")"
+EOF
+chmod 755 "$T/healthcheck.sh"
 export SLURM_CONF="$T/slurm.conf"
 slurmctld -D -f "$SLURM_CONF" > "$T/slurmctld.out.log" 2>&1 &
 pids="$pids $!"
@@ -96,6 +110,24 @@ fi
 sinfo -h -n "$NODE" -o '%P %T %N'
 
 hc() { ROCEKIT="$RK" ROCEKIT_DEFAULTS=/dev/null ROCEKIT_NODE="$NODE" sh "$SCRIPT" "$1"; }
+
+# 0. slurmd itself runs it as HealthCheckProgram (every 2 s here): drained, then resumed.
+echo "$FAILING" > "$T/input"
+if wait_state '*DRAIN*'; then
+  echo "slurmd HealthCheckProgram, failing capture: State=$(state) Reason=$(reason)"
+  echo "$PASSING" > "$T/input"
+  i=0
+  while [ $i -lt 60 ]; do
+    case "$(state)" in *DRAIN*) sleep 0.5; i=$((i + 1)) ;; *) break ;; esac
+  done
+  case "$(state)" in *DRAIN*) fail "slurmd's health check did not resume the node (state: $(state))" ;; esac
+  echo "slurmd HealthCheckProgram, passing capture: State=$(state) Reason=$(reason)"
+else
+  fail "slurmd's HealthCheckProgram did not drain the node (state: $(state))"
+fi
+rm -f "$T/input"
+sleep 3  # a run still under way ends before the direct runs below
+[ -s "$T/healthcheck.log" ] && echo "slurmd ran it $(wc -l < "$T/healthcheck.log") times, first: $(head -n 1 "$T/healthcheck.log")"
 
 # 1. A failing capture: the node is drained, the reason is rocekit's verdict line.
 hc "$FAILING" > "$T/hc1.out" 2>&1
