@@ -141,8 +141,16 @@ TEST(Verdict, UnknownGivesTheGateReasons) {
   render::GateResult g;
   g.state = render::GateState::not_judged;
   g.reasons = {"no rule could pass or fail on this input", "lspci.txt was not used (error)"};
-  EXPECT_EQ(render::verdict_line(host(), report(), g),
+  rules::Report r;
+  r.findings = {finding("pcie.mrrs", "a", Outcome::unknown, Severity::warning, "")};
+  EXPECT_EQ(render::verdict_line(host(), r, g),
             "UNKNOWN: no rule could pass or fail on this input; lspci.txt was not used (error)");
+  // A failure below --fail-on is counted, after the reasons.
+  r.findings.push_back(finding("qos.ecn", "ens6", Outcome::fail, Severity::warning, "ECN off"));
+  g.reasons = {"no RDMA device and no RoCE netdev in the input: no RoCE port was judged"};
+  EXPECT_EQ(render::verdict_line(host(), r, g),
+            "UNKNOWN: no RDMA device and no RoCE netdev in the input: no RoCE port was judged; 1 failure below "
+            "--fail-on error");
 }
 
 }  // namespace

@@ -133,8 +133,7 @@ void run_check(Context& ctx, const CheckOptions& o) {
                                             : severity_from_string(held.fail_on).value_or(Severity::error);
     g.reasons = d.reasons;
     if (!write_output(ctx, o.output, render::verdict_line(*snap, report, g) + "\n")) return;
-    for (const std::string& w : d.reasons) ctx.err << "rocekit: not judged: " << w << "\n";
-    ctx.exit_code = d.code;
+    ctx.exit_code = gate(ctx, *snap, report.findings, held);  // prints the reasons to stderr
     return;
   }
   static const std::map<std::string, render::Format> k_formats{

@@ -247,6 +247,8 @@ std::string verdict_line(const Snapshot& s, const rules::Report& r, const GateRe
       std::vector<std::string> items;
       for (const std::string& why : g.reasons) items.push_back(one_line(why));
       if (items.empty()) items.push_back("not judged");
+      if (fails) items.push_back(plural(fails, "failure", "failures") + " below --fail-on " +
+                                 std::string(to_string(g.threshold)));
       return fit("UNKNOWN: ", items, 0, max_bytes);
     }
   }

@@ -50,7 +50,7 @@ inline constexpr std::size_t k_verdict_max_bytes = 200;
 ///               failures at or above the threshold, most severe first, each "<rule> <subject>
 ///               <found>" (the fix's current value, else the message), as many as fit; "+K more"
 ///               counts the other failures
-///   not_judged: "UNKNOWN: <first reason>; +K more"
+///   not_judged: "UNKNOWN: <reason>; ...; +K more", then "N failures below --fail-on error"
 /// Control characters are shown as `\xNN`, so the line is always one line.
 std::string verdict_line(const Snapshot& s, const rules::Report& r, const GateResult& g,
                          std::size_t max_bytes = k_verdict_max_bytes);
