@@ -36,7 +36,9 @@ done
 page=$(MANWIDTH=120 man -l "$man1/rocekit-check.1" 2>/dev/null)
 printf '%s\n' "$page" | grep -q '^EXIT STATUS' || bad "rocekit-check.1 has no EXIT STATUS"
 printf '%s\n' "$page" | grep -Eq '^ +3 +not +judged:' || bad "rocekit-check.1 lacks exit code 3"
-printf '%s\n' "$page" | grep -q -- '-f, --format text|json|markdown' || bad "rocekit-check.1 lacks --format's choices"
+choices=$("$rk" check --help | sed -n 's/.*--format TEXT:{\([^}]*\)}.*/\1/p' | tr , '|')
+[ -n "$choices" ] || bad "no --format choices in rocekit check --help"
+printf '%s\n' "$page" | grep -qF -- "-f, --format $choices" || bad "rocekit-check.1 lacks --format's choices ($choices)"
 printf '%s\n' "$page" | grep -q 'rocekit check \[OPTIONS\] \[input\]' || bad "rocekit-check.1 synopsis"
 "$rk" check --help | grep -q '^  3  not judged' || bad "rocekit check --help lacks exit code 3"
 MANWIDTH=120 man -l "$man1/rocekit-exporter.1" 2>/dev/null | grep -q '^       rocekit-exporter \[OPTIONS\]' \

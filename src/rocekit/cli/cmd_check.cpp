@@ -13,6 +13,7 @@
 #include "rocekit/cli/commands.hpp"
 #include "rocekit/model/json.hpp"
 #include "rocekit/pipeline.hpp"
+#include "rocekit/render/gate.hpp"
 
 namespace rk::cli {
 
@@ -119,13 +120,27 @@ void run_check(Context& ctx, const CheckOptions& o) {
   }
   ro.group_by = o.group_by == "rule" ? render::GroupBy::rule : render::GroupBy::subject;
   ro.color = use_color(o.look, o.output);
-  static const std::map<std::string, render::Format> k_formats{
-      {"text", render::Format::text}, {"json", render::Format::json},
-      {"markdown", render::Format::markdown}};
-  std::string text = render::report(*snap, report, k_formats.at(o.format), ro);
-  if (!write_output(ctx, o.output, text)) return;
   GateOptions held = o.gate;
   held.required.insert(held.required.end(), o.only.begin(), o.only.end());
+  if (o.format == "verdict") {
+    // One line for node health checkers (docs/gates.md); the exit code is check's own.
+    GateDecision d = decide_gate(*snap, report.findings, held);
+    render::GateResult g;
+    g.state = d.code == ExitCode::findings   ? render::GateState::fail
+              : d.code == ExitCode::not_judged ? render::GateState::not_judged
+                                               : render::GateState::ok;
+    g.threshold = held.fail_on == "unknown" ? Severity::info
+                                            : severity_from_string(held.fail_on).value_or(Severity::error);
+    g.reasons = d.reasons;
+    if (!write_output(ctx, o.output, render::verdict_line(*snap, report, g) + "\n")) return;
+    ctx.exit_code = gate(ctx, *snap, report.findings, held);  // prints the reasons to stderr
+    return;
+  }
+  static const std::map<std::string, render::Format> k_formats{
+      {"text", render::Format::text}, {"json", render::Format::json},
+      {"markdown", render::Format::markdown}, {"junit", render::Format::junit}};
+  std::string text = render::report(*snap, report, k_formats.at(o.format), ro);
+  if (!write_output(ctx, o.output, text)) return;
   ctx.exit_code = gate(ctx, *snap, report.findings, held);
 }
 
@@ -140,8 +155,10 @@ void add_check_command(CLI::App& app, Context& ctx) {
                   "stdin, or snapshot .json (none: collect this host)");
   cmd->add_option("--root", opts->root, "Without input: collect from /sys, /proc under this directory");
   cmd->add_flag("--nv-config", opts->nv_config, "Without input: also query firmware NV config (mstconfig -e q)");
-  cmd->add_option("-f,--format", opts->format, "Output format: text, json or markdown")
-      ->check(CLI::IsMember({"text", "json", "markdown"}));
+  cmd->add_option("-f,--format", opts->format,
+                  "Output format: text, json, markdown, junit (JUnit XML) or verdict (one line for health "
+                  "checkers: OK/FAIL/UNKNOWN, at most 200 bytes)")
+      ->check(CLI::IsMember({"text", "json", "markdown", "junit", "verdict"}));
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
   cmd->add_option("--compat", opts->compat,
                   "Firmware/driver compatibility table (JSON, schema fw-driver-compat/1 of data/compat/README.md) "

@@ -70,6 +70,12 @@ bool use_color(const LookOptions& o, const std::string& output);
 /// passed or failed, a required rule unknown on a subject, or (fail_on "unknown") any unknown;
 /// else 0. Each reason for 3 is printed to stderr as "rocekit: not judged: <why>".
 ExitCode gate(Context& ctx, const Snapshot& s, const std::vector<Finding>& findings, const GateOptions& o);
+/// The same decision without printing: the exit code and, for 3, each reason.
+struct GateDecision {
+  ExitCode code = ExitCode::ok;
+  std::vector<std::string> reasons;
+};
+GateDecision decide_gate(const Snapshot& s, const std::vector<Finding>& findings, const GateOptions& o);
 
 void add_check_command(CLI::App& app, Context& ctx);
 void add_snapshot_command(CLI::App& app, Context& ctx);

@@ -32,11 +32,11 @@ void add_gate_options(CLI::App& cmd, GateOptions& o) {
                  "(repeatable; --rule values are required too)");
 }
 
-ExitCode gate(Context& ctx, const Snapshot& s, const std::vector<Finding>& findings, const GateOptions& o) {
+GateDecision decide_gate(const Snapshot& s, const std::vector<Finding>& findings, const GateOptions& o) {
   bool unknown_gate = o.fail_on == "unknown";
   Severity threshold = unknown_gate ? Severity::info : severity_from_string(o.fail_on).value_or(Severity::error);
   for (const Finding& f : findings)
-    if (f.outcome == Outcome::fail && f.severity >= threshold) return ExitCode::findings;
+    if (f.outcome == Outcome::fail && f.severity >= threshold) return {ExitCode::findings, {}};
   std::vector<std::string> why;
   // A host with no RDMA device, where no netdev was judged either, is not a healthy RoCE host.
   if (rules::no_roce_port_judged(s, findings))
@@ -64,9 +64,14 @@ ExitCode gate(Context& ctx, const Snapshot& s, const std::vector<Finding>& findi
     if (std::none_of(findings.begin(), findings.end(), [&](const Finding& f) { return rules::selects(f.rule, r); }))
       why.push_back("required rule " + r + " gave no finding (disabled by the policy?)");
   if (unknown_gate && unknowns) why.push_back(std::to_string(unknowns) + " checks not judged (--fail-on unknown)");
-  if (why.empty()) return ExitCode::ok;
-  for (const std::string& w : why) ctx.err << "rocekit: not judged: " << w << "\n";
-  return ExitCode::not_judged;
+  if (why.empty()) return {ExitCode::ok, {}};
+  return {ExitCode::not_judged, std::move(why)};
+}
+
+ExitCode gate(Context& ctx, const Snapshot& s, const std::vector<Finding>& findings, const GateOptions& o) {
+  GateDecision d = decide_gate(s, findings, o);
+  for (const std::string& w : d.reasons) ctx.err << "rocekit: not judged: " << w << "\n";
+  return d.code;
 }
 
 }  // namespace rk::cli

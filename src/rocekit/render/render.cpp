@@ -8,6 +8,7 @@
 
 #include "rocekit/core/text.hpp"
 #include "rocekit/model/json.hpp"
+#include "rocekit/render/gate.hpp"
 #include "rocekit/render/summary.hpp"
 
 namespace rk::render {
@@ -480,6 +481,7 @@ std::string report(const Snapshot& s, const rules::Report& r, Format f, const Op
     case Format::text: return report_text(s, r, o);
     case Format::json: return report_json(s, r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     case Format::markdown: return report_markdown(s, r, o);
+    case Format::junit: return report_junit(s, r, o);
   }
   return {};
 }

@@ -12,7 +12,8 @@
 
 namespace rk::render {
 
-enum class Format { text, json, markdown };
+/// junit: JUnit XML (render/gate.hpp); `rules list` and the other reports read it as text.
+enum class Format { text, json, markdown, junit };
 
 enum class GroupBy { subject, rule };
 
