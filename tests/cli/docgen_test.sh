@@ -57,7 +57,7 @@ complete_words() {  # PROGRAM WORDS... -> COMPREPLY
 want() { got=$(complete_words "$@"); [ "$got" = "$exp" ] || bad "completion of '$*': '$got', want '$exp'"; }
 exp="check"; want rocekit ch
 exp="--format --fail-on"; want rocekit check --f
-exp="text json markdown"; want rocekit check -f ""
+exp="text json markdown junit verdict"; want rocekit check -f ""
 exp="warning"; want rocekit check --fail-on w
 exp="list explain -h --help"; want rocekit rules ""
 exp="show check -h --help"; want rocekit switch ""
