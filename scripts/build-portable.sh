@@ -147,16 +147,20 @@ build_arch() {
     "$RK_PORTABLE_STRIP" --strip-all "$pkg/bin/$exe"
     "$RK_PORTABLE_OBJCOPY" --add-gnu-debuglink="$dbg/bin/.debug/$exe.debug" "$pkg/bin/$exe"
   done
+  # The oldest kernel glibc's static startup accepts (the ELF ABI tag).
+  kernel=$("$RK_PORTABLE_READELF" -n "$pkg/bin/rocekit" | sed -n 's/.*OS: Linux, ABI: *//p')
   cat >"$pkg/README" <<EOF
 rocekit $RK_PORTABLE_VERSION, portable build for Linux $arch
 
 bin/rocekit, bin/rocekit-exporter  fully static executables: no shared library, no glibc needed
-                                   (any distribution, glibc or none)
+                                   (any distribution, glibc or none), Linux $kernel or later
 bin/rocekit-capture                the capture script (POSIX sh) for hosts without rocekit
 share/                             manual pages and bash completion, where this release has them
 
 Unpack anywhere and put bin/ on PATH (rocekit runs rocekit-exporter from its own directory).
 Debug info: unpack $name-debug.tar.gz over this directory (bin/.debug/).
+rocekit exporter --listen: give a numeric address, or a name /etc/hosts or DNS resolves (the
+static build cannot load NSS plug-in modules such as myhostname, resolve or sss).
 Limits of the static build and how it was made and tested: docs/install.md, "Portable binaries",
 in the rocekit source.
 EOF
