@@ -2,7 +2,7 @@
 # Portable release tarballs (docs/install.md "Portable binaries"): fully static rocekit and
 # rocekit-exporter (presets portable, portable-arm64; cmake/Portable.cmake), debug info split off,
 # per architecture
-#   build/portable-dist/rocekit-<version>-linux-<arch>.tar.gz         bin/, share/, README
+#   build/portable-dist/rocekit-<version>-linux-<arch>.tar.gz         what `cmake --install` installs, README
 #   build/portable-dist/rocekit-<version>-linux-<arch>-debug.tar.gz   bin/.debug/*.debug
 # and build/portable-dist/SHA256SUMS. arm64 is cross-built with Debian's cross toolchain and
 # smoke-tested under qemu-user. Run by hand before a release, then tests/package/portable_test.sh;
@@ -116,11 +116,28 @@ build_arch() {
   done
   say "static-glibc link warnings (reviewed, docs/install.md): ${found:-none}"
 
-  # Staging install: what the project's install() rules install (binaries, and the man pages,
-  # completion and rocekit-capture once rules install them), under DESTDIR.
   # shellcheck disable=SC1090,SC1091
   . "./$bdir/rk-portable.env"
   [ "$RK_PORTABLE_ARCH" = "$arch" ] || die "$bdir is configured for $RK_PORTABLE_ARCH, not $arch"
+  if [ "$arch" = arm64 ]; then
+    # The man pages, completion and example policy are made by running rocekit-docgen and
+    # rocekit at build time, which the cross build cannot (its commands run the arm64 executables
+    # natively). They are architecture-independent: take them from the amd64 tree of the same
+    # source (the amd64 build, already done when building both).
+    say "== arm64: man pages, completion, example policy from the amd64 build"
+    cmake --preset portable >build/portable.configure.log 2>&1 || { cat build/portable.configure.log; die "amd64 configure failed"; }
+    cmake --build --preset portable -j "$jobs" >build/portable/portable-gen.log 2>&1 ||
+      { tail -n 60 build/portable/portable-gen.log; die "amd64 build (for the generated docs) failed"; }
+    grep -qx "RK_PORTABLE_VERSION='$RK_PORTABLE_VERSION'" build/portable/rk-portable.env ||
+      die "build/portable is not version $RK_PORTABLE_VERSION"
+    for f in install-gen/man1 install-gen/policy.example.yaml completions; do
+      rm -rf "${bdir:?}/$f"
+      cp -R "build/portable/$f" "$bdir/$f"
+    done
+  fi
+
+  # Staging install: what the project's install() rules install (executables, capture script, man
+  # pages, completion, guides, the exporter's unit and files), under DESTDIR.
   name=rocekit-$RK_PORTABLE_VERSION-linux-$arch
   stage=$PWD/$bdir/stage
   rm -rf "$stage" "$bdir/pkg"
@@ -132,10 +149,9 @@ build_arch() {
   dbg=$bdir/pkg/debug/$name
   mkdir -p "$pkg" "$dbg/bin/.debug"
   cp -R "$stage$RK_PORTABLE_PREFIX/." "$pkg/"
-  # The capture script, until an install rule installs it.
-  [ -e "$pkg/bin/rocekit-capture" ] || install -m 0755 scripts/rocekit-capture "$pkg/bin/rocekit-capture"
-  for d in share/man/man1 share/bash-completion/completions; do
-    [ -d "$pkg/$d" ] || say "note: nothing installed in $d (no install rule yet): the tarball has none"
+  for f in bin/rocekit bin/rocekit-exporter bin/rocekit-capture share/man/man1/rocekit.1.gz \
+    share/bash-completion/completions/rocekit; do
+    [ -f "$pkg/$f" ] || die "cmake --install did not install $f"
   done
 
   # Debug info split off: bin/.debug/X.debug (found by gdb through .gnu_debuglink when the debug
@@ -155,14 +171,19 @@ rocekit $RK_PORTABLE_VERSION, portable build for Linux $arch
 bin/rocekit, bin/rocekit-exporter  fully static executables: no shared library, no glibc needed
                                    (any distribution, glibc or none), Linux $kernel or later
 bin/rocekit-capture                the capture script (POSIX sh) for hosts without rocekit
-share/                             manual pages and bash completion, where this release has them
+share/man/man1/                    a manual page per command: man -l share/man/man1/rocekit-check.1.gz
+share/bash-completion/completions/ bash completion for rocekit and rocekit-exporter
+share/doc/rocekit*/                the guides (docs/*.md), copyright, the example policy
+lib/systemd/system/, etc/default/  the exporter's unit (ExecStart=$RK_PORTABLE_PREFIX/bin/rocekit-exporter) and options
+share/rocekit-exporter/            Prometheus rules and Grafana dashboards
 
-Unpack anywhere and put bin/ on PATH (rocekit runs rocekit-exporter from its own directory).
+This is a $RK_PORTABLE_PREFIX tree: unpack it anywhere and put bin/ on PATH (rocekit runs
+rocekit-exporter from its own directory), or copy its contents into $RK_PORTABLE_PREFIX.
 Debug info: unpack $name-debug.tar.gz over this directory (bin/.debug/).
 rocekit exporter --listen: give a numeric address, or a name /etc/hosts or DNS resolves (the
 static build cannot load NSS plug-in modules such as myhostname, resolve or sss).
-Limits of the static build and how it was made and tested: docs/install.md, "Portable binaries",
-in the rocekit source.
+Limits of the static build and how it was made and tested: share/doc/rocekit/install.md,
+"Portable binaries".
 EOF
 
   # Smoke test (the full one: tests/package/portable_test.sh).

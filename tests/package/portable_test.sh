@@ -52,14 +52,24 @@ for f in bin/rocekit bin/rocekit-exporter bin/rocekit-capture; do
 done
 [ -s "$pkg/README" ] && ok || bad "no README"
 head -n 1 "$pkg/bin/rocekit-capture" | grep -q '^#!/bin/sh' && ok || bad "bin/rocekit-capture is not the sh script"
-cmp -s "$pkg/bin/rocekit-capture" "$src/scripts/rocekit-capture" && ok || bad "bin/rocekit-capture differs from scripts/rocekit-capture"
-for d in share/man/man1 share/bash-completion/completions; do
-  if [ -d "$pkg/$d" ]; then
-    [ -n "$(ls "$pkg/$d")" ] && ok || bad "$d is empty"
-  else
-    note "the tarball has no $d (the build installs none)"
-  fi
+# The installed capture script is scripts/rocekit-capture with the build's version stamped in.
+sed "s/^VERSION=.*/VERSION=$version/" "$src/scripts/rocekit-capture" | cmp -s - "$pkg/bin/rocekit-capture" && ok ||
+  bad "bin/rocekit-capture is not scripts/rocekit-capture with VERSION=$version"
+# Man pages (gzip, of this version) and bash completion, as the install rules install them.
+man=$pkg/share/man/man1
+for m in rocekit rocekit-check rocekit-plan rocekit-exporter rocekit-capture; do
+  gzip -t "$man/$m.1.gz" 2>/dev/null && ok || bad "no man page share/man/man1/$m.1.gz"
 done
+gzip -dc "$man/rocekit-check.1.gz" 2>/dev/null | grep -q '^\.TH ' && ok || bad "rocekit-check.1.gz is not a man page"
+gzip -dc "$man/rocekit.1.gz" 2>/dev/null | grep -qF "$version" && ok || bad "rocekit.1.gz does not name version $version"
+for c in rocekit rocekit-exporter; do
+  f=$pkg/share/bash-completion/completions/$c
+  [ -s "$f" ] && bash -n "$f" && ok || bad "no valid bash completion for $c"
+done
+[ -f "$pkg/share/doc/rocekit/install.md" ] && ok || bad "no share/doc/rocekit/install.md"
+# Nothing of the build machine: every file is under the top directory's bin/, share/, lib/, etc/.
+others=$(cd "$pkg" && find . -mindepth 1 -maxdepth 1 ! -name bin ! -name share ! -name lib ! -name etc ! -name README)
+[ -z "$others" ] && ok || bad "unexpected entries in the tarball: $others"
 
 # 2. Fully static, for the right machine, stripped, with a debug link.
 case $arch in amd64) machine="Advanced Micro Devices X86-64" ;; arm64) machine="AArch64" ;; esac
@@ -221,8 +231,15 @@ if [ -n "$ref" ]; then
   (cd "$root" && ASAN_OPTIONS=detect_leaks=0 "$ref" check bundle --color never --detail >"$tmp/ref.txt" 2>/dev/null); rc=$?
   [ "$rc" = 1 ] && ok || bad "reference $ref: exit $rc, want 1"
   cmp -s "$tmp/ref.txt" "$tmp/check.txt" && ok || { bad "report differs from $ref's"; diff "$tmp/ref.txt" "$tmp/check.txt" | head -n 20; }
+  # The JSON report names the tool's version: equal when the reference was built from the same
+  # commit; compared without it (the version has its own check above).
   (cd "$root" && ASAN_OPTIONS=detect_leaks=0 "$ref" check bundle -f json >"$tmp/ref.json" 2>/dev/null)
-  cmp -s "$tmp/ref.json" "$tmp/check.json" && ok || bad "JSON report differs from $ref's"
+  grep -v '"tool_version": ' "$tmp/ref.json" >"$tmp/ref-nov.json"
+  grep -v '"tool_version": ' "$tmp/check.json" >"$tmp/check-nov.json"
+  cmp -s "$tmp/ref-nov.json" "$tmp/check-nov.json" && ok || { bad "JSON report differs from $ref's"; diff "$tmp/ref-nov.json" "$tmp/check-nov.json" | head -n 10; }
+  grep -q "\"tool_version\": \"$version\"" "$tmp/check.json" && ok || bad "JSON report's tool_version is not $version"
+  ref_version=$(ASAN_OPTIONS=detect_leaks=0 "$ref" --version 2>/dev/null)
+  [ "$ref_version" = "$version" ] || note "the reference is version $ref_version, the tarball $version"
   note "compared with $ref"
 else
   note "no reference build (build/dev/rocekit; or set RK_REFERENCE_ROCEKIT): report not compared"
