@@ -192,6 +192,7 @@ EOF
   say "$arch smoke: rocekit --version: $got"
 
   mkdir -p "$dist"
+  rm -f "$dist"/rocekit-*-linux-"$arch".tar.gz "$dist"/rocekit-*-linux-"$arch"-debug.tar.gz
   epoch=$(git log -1 --format=%ct 2>/dev/null || date +%s)
   for t in "$name:$bdir/pkg" "$name-debug:$bdir/pkg/debug"; do
     file=${t%%:*}; from=${t#*:}
