@@ -1,9 +1,14 @@
 # Every external dependency, in one place. All are Debian 12 packages (see README.md).
+# RK_PORTABLE=ON (cmake/Portable.cmake) links them statically; it must come before the finds.
+include(${CMAKE_CURRENT_LIST_DIR}/Portable.cmake)
 find_package(nlohmann_json 3.11 REQUIRED)   # nlohmann-json3-dev
 find_package(fmt REQUIRED)                  # libfmt-dev
 find_package(yaml-cpp REQUIRED)             # libyaml-cpp-dev (target: yaml-cpp)
 find_package(CLI11 REQUIRED)                # libcli11-dev
 find_package(LibArchive REQUIRED)           # libarchive-dev (capture tarballs)
+if(RK_PORTABLE)
+  rk_portable_libarchive_deps()             # libarchive.a's compression libraries
+endif()
 if(RK_BUILD_TESTS)
   find_package(GTest REQUIRED)              # libgtest-dev, libgmock-dev
 endif()
