@@ -13,9 +13,10 @@
 # Needs root (mmdebstrap's root mode, the image's file owners) and mmdebstrap, umoci, skopeo
 # (apt-get install mmdebstrap umoci skopeo).
 set -eu
-cd "$(dirname "$0")/.."
-DEBS=$(cd "${1:-build/package/deb}" && pwd)
-OUT=${2:-build/image}
+# Relative arguments are relative to the caller's directory; the defaults to the repository's.
+repo=$(cd "$(dirname "$0")/.." && pwd)
+DEBS=$(cd "${1:-$repo/build/package/deb}" && pwd)
+OUT=${2:-$repo/build/image}
 deb=$(ls "$DEBS"/rocekit-exporter_*.deb 2>/dev/null | head -n 1)
 [ -n "$deb" ] || { echo "rocekit: no rocekit-exporter_*.deb in $DEBS (run scripts/package-deb.sh)" >&2; exit 2; }
 for t in mmdebstrap umoci skopeo; do
@@ -44,8 +45,18 @@ dpkg-deb -x "$deb" "$r"
 ldconfig -r "$r"
 printf 'root:x:0:0:root:/root:/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n' >"$r/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$r/etc/group"
-rm -rf "$r/var/lib/apt" "$r/var/lib/dpkg" "$r/var/cache/apt" "$r/var/cache/ldconfig" "$r/etc/apt" "$r/usr/share/doc" \
+printf '127.0.0.1 localhost\n::1 localhost\n' >"$r/etc/hosts"  # --listen localhost:PORT (Kubernetes mounts its own)
+rm -rf "$r/dev"/* "$r/var/lib/apt" "$r/var/lib/dpkg" "$r/var/cache/apt" "$r/var/cache/ldconfig" "$r/etc/apt" "$r/usr/share/doc" \
   "$r/usr/share/man" "$r/usr/share/info" "$r/usr/share/lintian" "$r/var/log"/*
+# Every file dated by the package's changelog entry (the commit it was built from), or
+# SOURCE_DATE_EPOCH: the same .deb gives the same image, digest for digest. /dev is left empty
+# (the runtime mounts its own).
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+  stamp=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/rocekit-exporter/changelog.Debian.gz | gzip -dc | sed -n 's/^ -- .*>  //p' | head -n 1)
+  SOURCE_DATE_EPOCH=$(date -u -d "$stamp" +%s)
+fi
+epoch=$SOURCE_DATE_EPOCH
+find "$r" -exec touch -h -d "@$epoch" {} +
 [ ! -e "$work/root/bin/sh" ] && [ ! -e "$work/root/usr/bin/sh" ] || { echo "rocekit: the image root has a shell" >&2; exit 1; }
 
 # 2. OCI layout: an empty image, unpacked, filled with the root, repacked as one layer.
@@ -55,9 +66,9 @@ umoci new --image "$OUT/oci:$tag"
 umoci unpack --image "$OUT/oci:$tag" "$work/bundle" >/dev/null
 rm -rf "$work/bundle/rootfs"
 mv "$work/root" "$work/bundle/rootfs"
-created=$(date -u -d "@$(stat -c %Y "$deb")" +%Y-%m-%dT%H:%M:%SZ)
+created=$(date -u -d "@$epoch" +%Y-%m-%dT%H:%M:%SZ)
 umoci repack --image "$OUT/oci:$tag" --history.created "$created" --history.created_by "scripts/build-image.sh: mmdebstrap --variant=extract $(basename "$deb")" "$work/bundle"
-umoci config --image "$OUT/oci:$tag" --created "$created" --author "rocekit developers" \
+umoci config --image "$OUT/oci:$tag" --no-history --created "$created" --author "rocekit developers" \
   --os linux --architecture "$arch" \
   --config.user 65534:65534 --config.workingdir / \
   --config.entrypoint /usr/bin/rocekit-exporter \

@@ -25,6 +25,13 @@ tag=$(printf '%s' "$version" | tr '+' '-')
 
 sh "$SRC/scripts/build-image.sh" "$DEBS" "$work/out" >"$work/build.log" 2>&1 || { cat "$work/build.log"; bad "build-image.sh failed"; exit 1; }
 ok "build-image.sh wrote $(tail -n 1 "$work/build.log" | xargs basename)"
+# Reproducible: the same .deb, built again from another directory with a relative DEB_DIR, gives
+# the same manifest digest and the same docker-archive bytes.
+(cd "$DEBS" && sh "$SRC/scripts/build-image.sh" . "$work/out2") >"$work/build2.log" 2>&1 || { cat "$work/build2.log"; bad "second build-image.sh failed"; }
+d1=$(sed -n 's/.*"digest":"\(sha256:[0-9a-f]*\)".*/\1/p' "$work/out/oci/index.json")
+d2=$(sed -n 's/.*"digest":"\(sha256:[0-9a-f]*\)".*/\1/p' "$work/out2/oci/index.json")
+[ -n "$d1" ] && [ "$d1" = "$d2" ] && ok "reproducible: manifest $d1 twice" || bad "manifest digests differ: $d1 $d2"
+cmp -s "$work/out"/*.docker.tar "$work/out2"/*.docker.tar && ok "reproducible: docker-archive byte for byte" || bad "docker-archives differ"
 umoci unpack --image "$work/out/oci:$tag" "$work/bundle" >/dev/null
 python3 - "$work/bundle/config.json" "$version" <<'PY' && ok "config: user 65534, entrypoint rocekit-exporter, listens on 9857" || bad "image config"
 import json, sys
@@ -40,6 +47,7 @@ root=$work/bundle/rootfs
 for f in bin/sh usr/bin/sh bin/bash usr/bin/dpkg usr/bin/apt-get usr/bin/rocekit; do
   [ ! -e "$root/$f" ] || bad "the image root has /$f"
 done
+[ -z "$(ls -A "$root/dev")" ] && ok "no device nodes in the layer" || bad "device nodes in the layer: $(ls "$root/dev")"
 ok "no shell, dpkg, apt or rocekit CLI in the root"
 skopeo --insecure-policy inspect --config "docker-archive:$work/out/rocekit-exporter-$version-$(dpkg --print-architecture).docker.tar" >"$work/docker.json"
 python3 - "$work/docker.json" <<'PY' && ok "docker-archive config: User 65534:65534, Entrypoint rocekit-exporter" || bad "docker-archive config"
