@@ -22,6 +22,8 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_
 # The systemd unit names the installed executable and reads /etc/default/rocekit-exporter.
 file(READ ${PROJECT_SOURCE_DIR}/deploy/systemd/rocekit-exporter.service rk_unit_text)
 string(REPLACE "/usr/local/bin/rocekit-exporter" "${CMAKE_INSTALL_FULL_BINDIR}/rocekit-exporter" rk_unit_text "${rk_unit_text}")
+# The source's "Install: cp ..." line is for a copy by hand; the installed unit is in place.
+string(REGEX REPLACE "# Install: cp [^\n]*\n" "" rk_unit_text "${rk_unit_text}")
 # ... and the options file where the default file is installed (/etc with prefix /usr).
 string(REPLACE "EnvironmentFile=-/etc/default/rocekit-exporter"
        "EnvironmentFile=-${CMAKE_INSTALL_FULL_SYSCONFDIR}/default/rocekit-exporter" rk_unit_text "${rk_unit_text}")
