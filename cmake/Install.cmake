@@ -32,15 +32,9 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_
 
 # Man pages gzip-compressed (Debian policy 12.1), after rocekit-docgen wrote them; the example
 # policy is the built-in one as `rocekit policy show` prints it.
-set(RK_SOURCE_DATE_EPOCH 0)
-find_package(Git QUIET)
-if(GIT_EXECUTABLE AND EXISTS "${PROJECT_SOURCE_DIR}/.git")
-  execute_process(COMMAND "${GIT_EXECUTABLE}" log -1 --format=%ct WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
-                  OUTPUT_VARIABLE RK_SOURCE_DATE_EPOCH OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-endif()
 set(rk_capture_man_cmd)
 if(RK_HELP2MAN)
-  set(rk_capture_man_cmd COMMAND ${CMAKE_COMMAND} -E env SOURCE_DATE_EPOCH=${RK_SOURCE_DATE_EPOCH} ${RK_HELP2MAN}
+  set(rk_capture_man_cmd COMMAND ${CMAKE_COMMAND} -E env SOURCE_DATE_EPOCH=${RK_COMMIT_EPOCH} ${RK_HELP2MAN}
       --no-info --name "read-only capture of the command outputs rocekit checks" --section 1
       --output ${PROJECT_BINARY_DIR}/man/man1/rocekit-capture.1 ${RK_GEN}/rocekit-capture)
 else()

@@ -7,19 +7,7 @@ set(RK_DEB_MAINTAINER "rocekit developers <rocekit@example.org>")
 set(RK_DEB_REVISION 1)
 
 # Each package's /usr/share/doc/<package>: copyright and changelog.Debian.gz (Debian policy
-# 12.5 and 12.7). The changelog entry is dated by the commit, so the package is reproducible.
-set(rk_date "")
-find_package(Git QUIET)
-if(GIT_EXECUTABLE AND EXISTS "${PROJECT_SOURCE_DIR}/.git")
-  execute_process(COMMAND "${GIT_EXECUTABLE}" log -1 --format=%cD WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
-                  OUTPUT_VARIABLE rk_date OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse --short=12 HEAD WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
-                  OUTPUT_VARIABLE rk_commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-endif()
-if(NOT rk_date)
-  set(rk_date "Thu, 01 Jan 2026 00:00:00 +0000")
-  set(rk_commit "a source tree outside git")
-endif()
+# 12.5 and 12.7). The changelog entry is dated by the commit (rk_commit_facts in Version.cmake).
 foreach(pkg rocekit rocekit-exporter)
   if(pkg STREQUAL "rocekit")
     set(comp cli)
@@ -28,8 +16,8 @@ foreach(pkg rocekit rocekit-exporter)
   endif()
   file(WRITE ${RK_GEN}/${pkg}.changelog
        "${pkg} (${RK_VERSION}-${RK_DEB_REVISION}) unstable; urgency=medium\n\n"
-       "  * Built from ${rk_commit}. What changed: the project's git history.\n\n"
-       " -- ${RK_DEB_MAINTAINER}  ${rk_date}\n")
+       "  * Built from ${RK_COMMIT}. What changed: the project's git history.\n\n"
+       " -- ${RK_DEB_MAINTAINER}  ${RK_COMMIT_DATE}\n")
   add_custom_command(OUTPUT ${RK_GEN}/${pkg}/changelog.Debian.gz
                      COMMAND ${CMAKE_COMMAND} -E make_directory ${RK_GEN}/${pkg}
                      COMMAND sh -c "gzip -9n -c \"$1\" > \"$2\"" sh ${RK_GEN}/${pkg}.changelog ${RK_GEN}/${pkg}/changelog.Debian.gz

@@ -45,6 +45,33 @@ function(rk_describe_version base source_dir out)
   set(${out} "${version}" PARENT_SCOPE)
 endfunction()
 
+# The commit built, for whatever must be dated by it rather than by the build's clock (the
+# packages' changelog entry, man pages' dates through SOURCE_DATE_EPOCH): RK_COMMIT (short id),
+# RK_COMMIT_EPOCH, RK_COMMIT_DATE (RFC 2822). Outside git: 2026-01-01, "a source tree outside git".
+function(rk_commit_facts source_dir)
+  set(commit "a source tree outside git")
+  set(epoch 1767225600)
+  set(date "Thu, 01 Jan 2026 00:00:00 +0000")
+  find_package(Git QUIET)
+  if(GIT_EXECUTABLE AND EXISTS "${source_dir}/.git")
+    execute_process(COMMAND "${GIT_EXECUTABLE}" log -1 --abbrev=12 --format=%h%n%ct%n%cD
+                    WORKING_DIRECTORY "${source_dir}" OUTPUT_VARIABLE out RESULT_VARIABLE rc
+                    OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(rc EQUAL 0)
+      string(REPLACE "\n" ";" out "${out}")
+      list(LENGTH out n)
+      if(n EQUAL 3)
+        list(GET out 0 commit)
+        list(GET out 1 epoch)
+        list(GET out 2 date)
+      endif()
+    endif()
+  endif()
+  set(RK_COMMIT "${commit}" PARENT_SCOPE)
+  set(RK_COMMIT_EPOCH "${epoch}" PARENT_SCOPE)
+  set(RK_COMMIT_DATE "${date}" PARENT_SCOPE)
+endfunction()
+
 # Script mode: cmake -DRK_BASE_VERSION=... -DRK_SOURCE_DIR=... -DRK_OUTPUT=... -P Version.cmake
 if(CMAKE_SCRIPT_MODE_FILE AND RK_OUTPUT)
   rk_describe_version("${RK_BASE_VERSION}" "${RK_SOURCE_DIR}" v)
