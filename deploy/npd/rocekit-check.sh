@@ -19,12 +19,9 @@ ROCEKIT=${ROCEKIT:-rocekit}
 INPUT=${1:-${ROCEKIT_INPUT:-}}
 
 errfile=$(mktemp "${TMPDIR:-/tmp}/rocekit-npd.XXXXXX") || { echo "UNKNOWN: mktemp failed"; exit 2; }
-# shellcheck disable=SC2086 # ROCEKIT_ARGS is a list of words
-if [ -n "$INPUT" ]; then
-  verdict=$("$ROCEKIT" check "$INPUT" --format verdict $ROCEKIT_ARGS 2>"$errfile")
-else
-  verdict=$("$ROCEKIT" check --format verdict $ROCEKIT_ARGS 2>"$errfile")
-fi
+# No INPUT: this host, live. ROCEKIT_ARGS is a list of words.
+# shellcheck disable=SC2086
+verdict=$("$ROCEKIT" check ${INPUT:+"$INPUT"} --format verdict $ROCEKIT_ARGS 2>"$errfile")
 rc=$?
 err=$(head -n 1 "$errfile")
 rm -f "$errfile"
