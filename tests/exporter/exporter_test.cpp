@@ -544,3 +544,20 @@ TEST(ExporterEthtool, CaptureDirFeedsPerPriorityMetricsOfThePortsNetdev) {
   EXPECT_FALSE(has_line_starting(t, "rocekit_priority_discards_total{device=\"mlx5_1\""));
   fs::remove_all(dir);
 }
+
+TEST(Exporter, NicIdentityAndDscpMapForFleetDrift) {
+  // dgx-h100-8gpu-8nic: mlx5_7 is enp170s0f0np0, board_id MT_0000001244, driver link mlx5_core
+  // with /sys/module/mlx5_core/version 23.10-3.2.2, and qos/dscp2prio mapping DSCP 8p..8p+7 to
+  // priority p (the MLNX_OFED default).
+  Exporter ex(options(k_sysroots + "dgx-h100-8gpu-8nic"));
+  std::string t = ex.scrape();
+  const std::string l = "{device=\"mlx5_7\",port=\"1\",netdev=\"enp170s0f0np0\",";
+  EXPECT_EQ(value_of(t, "rocekit_nic_info" + l +
+                            "model=\"PSID MT_0000001244\",driver=\"mlx5_core\",driver_version=\"23.10-3.2.2\"}"),
+            "1") << t.substr(0, 4000);
+  EXPECT_EQ(value_of(t, "rocekit_qos_dscp_map_info" + l +
+                            "map=\"0:0-7 1:8-15 2:16-23 3:24-31 4:32-39 5:40-47 6:48-55 7:56-63\"}"),
+            "1");
+  EXPECT_NE(t.find("# TYPE rocekit_nic_info gauge\n"), std::string::npos);
+  EXPECT_NE(t.find("# TYPE rocekit_qos_dscp_map_info gauge\n"), std::string::npos);
+}

@@ -20,6 +20,7 @@
 #include "rocekit/core/text.hpp"
 #include "rocekit/diagnose/diagnose.hpp"
 #include "rocekit/exporter/metrics.hpp"
+#include "rocekit/model/identity.hpp"
 #include "rocekit/parse/common.hpp"
 #include "rocekit/parse/ethtool_stats.hpp"
 #include "rocekit/rules/rule.hpp"
@@ -212,8 +213,21 @@ void render_state(const Snapshot& st, const std::vector<Finding>& findings, Expo
         out.add("rocekit_link_speed_bytes_per_second", l, static_cast<double>(*n->link->speed_mbps) * 1e6 / 8);
       if (n->mtu_bytes.has_value())
         out.add("rocekit_netdev_mtu_bytes", l, static_cast<std::uint64_t>(*n->mtu_bytes));
+      // Identity for fleet drift (rocekit-fleet-rules.yml): the model the fleet groups versions
+      // by and the driver, derived as `rocekit fleet` derives them (model/identity.hpp).
+      const PciFunction* pf = d.bdf ? st.find_pci(*d.bdf) : nullptr;
+      std::string driver, driver_version;
+      if (n->driver.has_value()) {
+        driver = n->driver->driver.value_or("");
+        driver_version = n->driver->version.value_or("");
+      }
+      out.add("rocekit_nic_info",
+              with(l, {{"model", nic_identity(n, pf, &d).model}, {"driver", driver}, {"driver_version", driver_version}}),
+              std::uint64_t{1});
       if (n->qos.has_value()) {
         if (n->qos->trust) out.add("rocekit_qos_trust_info", with(l, {{"trust", str(*n->qos->trust)}}), std::uint64_t{1});
+        if (!n->qos->dscp_to_priority.empty())
+          out.add("rocekit_qos_dscp_map_info", with(l, {{"map", dscp_map_text(n->qos->dscp_to_priority)}}), std::uint64_t{1});
         if (n->qos->pfc_enabled)
           for (std::size_t i = 0; i < n->qos->pfc_enabled->size() && i < 8; ++i)
             out.add("rocekit_pfc_enabled", with(l, {{"priority", std::to_string(i)}}), b((*n->qos->pfc_enabled)[i]));

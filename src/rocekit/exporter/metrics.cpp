@@ -34,6 +34,9 @@ const std::vector<MetricSpec> k_metrics{
     // --- port identity and link
     {"rocekit_port_info", T::gauge,
      "RDMA port identity (value 1): RDMA device, port, netdev, link layer, PCI function, firmware."},
+    {"rocekit_nic_info", T::gauge,
+     "NIC identity of the RDMA port's netdev (value 1): model (PSID, else PCI device name, as "
+     "rocekit fleet groups NICs), driver and driver version (ethtool -i) (cached state)."},
     {"rocekit_port_up", T::gauge, "1 when the RDMA port state is ACTIVE, 0 otherwise."},
     {"rocekit_port_rate_bytes_per_second", T::gauge,
      "RDMA port rate from /sys/class/infiniband/<dev>/ports/<p>/rate, in bytes per second."},
@@ -52,6 +55,9 @@ const std::vector<MetricSpec> k_metrics{
     {"rocekit_pcie_max_payload_bytes", T::gauge, "PCIe MaxPayload (DevCtl, MPS) in bytes."},
     // --- QoS
     {"rocekit_qos_trust_info", T::gauge, "Priority trust state of the netdev (value 1; trust=dscp|pcp)."},
+    {"rocekit_qos_dscp_map_info", T::gauge,
+     "DSCP to priority map of the netdev (value 1; map=\"0:0-7 1:8-15 ...\": per priority its DSCPs, "
+     "as rocekit fleet compares it)."},
     {"rocekit_pfc_enabled", T::gauge, "1 when PFC is enabled on the priority, 0 when not."},
     {"rocekit_ecn_rp_enabled", T::gauge,
      "1 when DCQCN reaction point (ecn/roce_rp/enable/<prio>) is enabled on the priority."},

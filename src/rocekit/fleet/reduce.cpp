@@ -4,6 +4,7 @@
 
 #include "rocekit/core/text.hpp"
 #include "rocekit/fleet/fleet.hpp"
+#include "rocekit/model/identity.hpp"
 #include "rocekit/policy/scope.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -18,35 +19,7 @@ std::string join_priorities(const std::vector<int>& v) {
   return s;
 }
 
-/// "0:0-7 1:8-15 ..." — per priority, its DSCPs as ranges; priorities in order.
-std::string dscp_map_string(const std::map<int, int>& m) {
-  std::map<int, std::vector<int>> by_prio;
-  for (auto [dscp, prio] : m) by_prio[prio].push_back(dscp);
-  std::string s;
-  for (auto& [prio, dscps] : by_prio) {
-    std::sort(dscps.begin(), dscps.end());
-    s += (s.empty() ? "" : " ") + std::to_string(prio) + ":";
-    for (std::size_t i = 0; i < dscps.size();) {
-      std::size_t j = i;
-      while (j + 1 < dscps.size() && dscps[j + 1] == dscps[j] + 1) ++j;
-      if (i > 0) s += ",";
-      s += std::to_string(dscps[i]);
-      if (j > i) s += "-" + std::to_string(dscps[j]);
-      i = j + 1;
-    }
-  }
-  return s;
-}
-
 std::string on_off(bool b) { return b ? "on" : "off"; }
-
-/// "0x1021": a PCI device id in the form the report shows.
-std::string hex16(std::uint32_t v) {
-  static const char* digits = "0123456789abcdef";
-  std::string s = "0x";
-  for (int shift = 12; shift >= 0; shift -= 4) s += digits[(v >> shift) & 0xf];
-  return s;
-}
 
 std::string file_stem_of(const std::string& file) {
   std::filesystem::path p(file);
@@ -115,7 +88,7 @@ struct Builder {
       const QosState& q = *n.qos;
       if (q.trust) set(setting::trust, str(*q.trust));
       else missing(setting::trust, "the QoS output shows no trust state");
-      if (!q.dscp_to_priority.empty()) set(setting::dscp_map, dscp_map_string(q.dscp_to_priority));
+      if (!q.dscp_to_priority.empty()) set(setting::dscp_map, dscp_map_text(q.dscp_to_priority));
       else missing(setting::dscp_map, "the QoS output shows no DSCP to priority map");
       if (q.pfc_enabled) {
         std::vector<int> on;
@@ -180,23 +153,12 @@ struct Builder {
     if (fw) set(setting::firmware, *fw);
     else missing(setting::firmware, fw_reason);
 
-    // Model group: PSID, else PCI device name, else board id.
-    std::optional<std::string> psid;
-    if (n && n->driver.has_value() && n->driver->psid) psid = n->driver->psid;
-    if (!psid && p && p->firmware.has_value() && p->firmware->psid) psid = p->firmware->psid;
-    if (!psid && r && r->board_id) psid = r->board_id;
-    if (psid) rec.model_ids["PSID"] = *psid;
-    if (p && p->device_id) rec.model_ids["PCI device"] = hex16(*p->device_id);
-    else if (r && r->vendor_part_id) rec.model_ids["PCI device"] = hex16(*r->vendor_part_id);
-    std::optional<std::string> part;
-    if (p && p->firmware.has_value() && p->firmware->part_number) part = p->firmware->part_number;
-    if (!part && p && p->vpd_part_number) part = p->vpd_part_number;
-    if (!part && p && p->nv_config.has_value() && p->nv_config->part_number) part = p->nv_config->part_number;
-    if (part && !text::trim(*part).empty()) rec.model_ids["part number"] = std::string(text::trim(*part));
-    if (psid) rec.model = "PSID " + *psid;
-    else if (p && p->device_name) rec.model = *p->device_name;
-    else if (r && r->vendor_part_id) rec.model = "vendor part " + std::to_string(*r->vendor_part_id);
-    else rec.model = "unknown model";
+    // Model group: PSID, else PCI device name, else board id (model/identity.hpp).
+    NicIdentity id = nic_identity(n, p, r);
+    if (id.psid) rec.model_ids["PSID"] = *id.psid;
+    if (id.pci_device) rec.model_ids["PCI device"] = *id.pci_device;
+    if (id.part_number) rec.model_ids["part number"] = *id.part_number;
+    rec.model = id.model;
 
     if (!p) {
       missing(setting::max_read_request, "no PCI function for this NIC in the input");
