@@ -8,7 +8,8 @@ PKGS="build-essential cmake ninja-build pkg-config git ca-certificates
   libevent-dev libsqlite3-dev prometheus prometheus-node-exporter mstflint curl python3-yaml
   libnl-genl-3-dev iproute2 ethtool pciutils
   man-db groff-base help2man lintian mmdebstrap umoci skopeo
-  slurmctld slurmd slurm-client munge python3-junitparser"
+  slurmctld slurmd slurm-client munge python3-junitparser
+  chromium fonts-dejavu-core python3-pil"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

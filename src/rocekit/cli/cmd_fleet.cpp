@@ -168,7 +168,8 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
     return;
   }
   static const std::map<std::string, fleet::Format> k_formats{
-      {"text", fleet::Format::text}, {"json", fleet::Format::json}, {"markdown", fleet::Format::markdown}};
+      {"text", fleet::Format::text}, {"json", fleet::Format::json}, {"markdown", fleet::Format::markdown},
+      {"html", fleet::Format::html}};
   fleet::keep_rules(report, o.only);
   fleet::RenderOptions ro;
   ro.policy_name = policy->name;
@@ -198,8 +199,10 @@ void add_fleet_command(CLI::App& app, Context& ctx) {
   cmd->add_option("input", opts->inputs,
                   "Snapshot .json, capture directory, capture .tar.gz, or a directory holding many "
                   "of those (docs/fleet.md)");
-  cmd->add_option("-f,--format", opts->format, "Output format: text, json or markdown")
-      ->check(CLI::IsMember({"text", "json", "markdown"}));
+  cmd->add_option("-f,--format", opts->format,
+                  "Output format: text, json, markdown or html (one self-contained page: hosts x rules "
+                  "matrix, setting distributions, per-host detail)")
+      ->check(CLI::IsMember({"text", "json", "markdown", "html"}));
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
   cmd->add_option("--fail-on", opts->fail_on,
                   "Exit 1 when a host has a failure of this severity or higher (default error); "

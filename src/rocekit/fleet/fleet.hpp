@@ -271,7 +271,7 @@ using FleetRule = rules::RuleInfo;
 const std::vector<FleetRule>& fleet_rules();
 const FleetRule* find_fleet_rule(std::string_view id);
 
-enum class Format { text, json, markdown };
+enum class Format { text, json, markdown, html };
 struct RenderOptions {
   std::size_t max_hosts_detail = 200;  ///< text/markdown: host detail rows (JSON lists all)
   std::size_t max_outliers = 20;       ///< text/markdown: outliers per check (JSON lists all)
@@ -283,6 +283,10 @@ struct RenderOptions {
 /// hosts_failed_to_load, nics, checks_failed, ...}, problems[], rules[], consistency[],
 /// multi_host_nics[], hosts[]}` (README "Fleet" shows the shape).
 nlohmann::json render_json(const FleetReport& r, const RenderOptions& o);
+/// HTML report (render_html.cpp): one self-contained page, no network; a hosts x rules matrix
+/// grouped by outcome, per-setting distributions with the outliers, Multi-Host NICs, per-host
+/// detail on demand (docs/fleet.md "HTML report").
+std::string render_html(const FleetReport& r, const RenderOptions& o);
 std::string render(const FleetReport& r, Format f, const RenderOptions& o);
 
 }  // namespace rk::fleet

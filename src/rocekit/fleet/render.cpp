@@ -1,4 +1,5 @@
-// Fleet report renderers: text, JSON, Markdown. They format; they never decide.
+// Fleet report renderers: text, JSON, Markdown (HTML: render_html.cpp). They format; they never
+// decide.
 #include <map>
 #include <string>
 
@@ -8,6 +9,7 @@
 
 #include "rocekit/core/text.hpp"
 #include "rocekit/fleet/fleet.hpp"
+#include "rocekit/fleet/render_common.hpp"
 #include "rocekit/render/render.hpp"
 #include "rocekit/pipeline.hpp"
 
@@ -15,64 +17,16 @@ namespace rk::fleet {
 
 namespace {
 
-struct HostOutlier {
-  const Consistency* check;
-  const Outlier* outlier;
-};
-
-/// host -> the cross-host outliers that name it.
-std::map<std::string, std::vector<HostOutlier>> outliers_by_host(const FleetReport& r) {
-  std::map<std::string, std::vector<HostOutlier>> m;
-  for (const Consistency& c : r.cross.checks)
-    for (const Outlier& o : c.outliers) m[o.host].push_back({&c, &o});
-  return m;
-}
-
-std::size_t count_checks(const FleetReport& r, Outcome o) {
-  std::size_t n = 0;
-  for (const Consistency& c : r.cross.checks) n += c.outcome == o;
-  return n;
-}
-
-std::size_t hosts_with_failures(const FleetReport& r) {
-  std::size_t n = 0;
-  for (const HostSummary& h : r.hosts) n += h.loaded && !h.failures.empty();
-  return n;
-}
-
-int rank(Outcome o) { return o == Outcome::fail ? 0 : o == Outcome::unknown ? 1 : 2; }
-
-std::vector<const Consistency*> sorted_checks(const FleetReport& r) {
-  std::vector<const Consistency*> v;
-  for (const Consistency& c : r.cross.checks) v.push_back(&c);
-  std::stable_sort(v.begin(), v.end(), [](const Consistency* a, const Consistency* b) {
-    if (rank(a->outcome) != rank(b->outcome)) return rank(a->outcome) < rank(b->outcome);
-    return static_cast<int>(a->severity) > static_cast<int>(b->severity);
-  });
-  return v;
-}
-
-/// Passing firmware NV checks are one per parameter (300 on a full `mlxconfig -q`): the text and
-/// Markdown reports fold them into one line per NIC model; JSON keeps each.
-bool is_passing_nv(const Consistency& c) {
-  return c.rule == "fleet.nv-config-consistent" && c.outcome == Outcome::pass;
-}
-
-struct NvPass {
-  std::size_t parameters = 0;
-  Severity severity = Severity::warning;
-};
-
-/// NIC model (group) -> its passing NV parameter checks.
-std::map<std::string, NvPass> passing_nv_parameters(const FleetReport& r) {
-  std::map<std::string, NvPass> n;
-  for (const Consistency& c : r.cross.checks)
-    if (is_passing_nv(c)) {
-      ++n[c.group].parameters;
-      n[c.group].severity = c.severity;
-    }
-  return n;
-}
+using detail::HostOutlier;
+using detail::NvPass;
+using detail::count_checks;
+using detail::hosts_with_failures;
+using detail::is_passing_nv;
+using detail::outliers_by_host;
+using detail::passing_nv_parameters;
+using detail::reference_label;
+using detail::summary_line;
+using detail::sorted_checks;
 
 std::string md_escape(const std::string& t) {
   std::string out;
@@ -84,25 +38,11 @@ std::string md_escape(const std::string& t) {
   return out;
 }
 
-/// How the host detail names a check's reference: "baseline 9000", "policy >= 4200".
-std::string reference_label(const Consistency& c) {
-  return (c.reference == "policy" ? "policy " : "baseline ") + c.baseline;
-}
-
 /// The Markdown baseline column: "`9000`", "policy `>= 4200`", "tie", "-".
 std::string md_reference(const Consistency& c) {
   if (c.reference == "policy") return "policy `" + md_escape(c.baseline) + "`";
   if (!c.baseline.empty()) return "`" + md_escape(c.baseline) + "`";
   return c.tie ? "tie" : "-";
-}
-
-std::string summary_line(const FleetReport& r) {
-  return fmt::format("{} hosts ({} loaded, {} input problems), {} NICs, {} Multi-Host NICs; "
-                     "cross-host checks: {} fail, {} unknown, {} pass; {} hosts with failing findings",
-                     r.hosts.size(), r.hosts_loaded, r.problems.size(), r.nic_count,
-                     r.cross.multi_host.size(), count_checks(r, Outcome::fail),
-                     count_checks(r, Outcome::unknown), count_checks(r, Outcome::pass),
-                     hosts_with_failures(r));
 }
 
 }  // namespace
@@ -399,6 +339,7 @@ std::string render(const FleetReport& r, Format f, const RenderOptions& o) {
     case Format::json:
       return render_json(r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     case Format::markdown: return text::escape_control(render_markdown(r, o), true);
+    case Format::html: return render_html(r, o);  // escapes as HTML itself
   }
   return {};
 }
