@@ -12,6 +12,8 @@
 
 #include "rocekit/catalog/compat.hpp"
 #include "rocekit/core/text.hpp"
+#include "rocekit/fix/fix.hpp"
+#include "rocekit/rules/fw_compat.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -152,7 +154,8 @@ Placement place(const NicFirmware& n, const catalog::CompatTable& t) {
 
 std::string release_name(const catalog::CompatRelease& r) { return r.stack + " " + r.version; }
 
-void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) {
+/// fw.driver-compat; with `targets`, also the firmware to burn for each failing NIC.
+void driver_compat(const Snapshot& s, Emitter& e, std::vector<FirmwareTarget>* targets) {
   const catalog::CompatTable& t = catalog::CompatTable::active();
   std::vector<NicFirmware> nics = nic_firmware(s);
   if (nics.empty()) {
@@ -241,16 +244,28 @@ void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) {
     Finding& f = e.fail(n.who, head + ": not in the release notes for this driver, which give " + want + " for " +
                                    fam->family + " (" + row->source + ")");
     cite(f);
+    if (targets)
+      targets->push_back({n.who, n.bdf, n.psid, n.version, row->recommended, fam->family, release_name(*rel),
+                          row->source});
+    const std::string psid = n.psid.value_or("<PSID>");
+    if (n.psid && fix::valid_psid(*n.psid) && !n.bdf.empty()) {
+      const std::string image = fix::firmware_image_placeholder(*n.psid);
+      fix::set_fix(f.remediation, "firmware", n.version, row->recommended,
+                   {fix::flint_image_check("mstflint", image, *n.psid, row->recommended),
+                    fix::flint_burn("mstflint", n.bdf, image, row->recommended)});
+    }
     f.remediation.scope = FixScope::firmware_reboot;
     f.remediation.notes =
-        "Burn firmware " + row->recommended + " from a local image whose PSID matches the board" +
-        (n.psid ? " (" + *n.psid + ")" : std::string()) + ": `flint -d " + (n.bdf.empty() ? std::string("<bdf>") : n.bdf) +
-        " -i <image.bin> burn` (mstflint) or `mlxfwmanager -u -i <image.bin>`, then a firmware reset or reboot; or "
-        "install the driver release whose notes list " + n.version + ". Never mix firmware and driver generations "
-        "across the cluster.";
+        "Burn firmware " + row->recommended + " from a local image (" + fam->family + ", PSID " + psid +
+        "): first `mstflint -i IMAGE query` must print `PSID: " + psid + "` and `FW Version: " + row->recommended +
+        "`, then `mstflint -d " + (n.bdf.empty() ? std::string("<bdf>") : n.bdf) +
+        " -i IMAGE -y burn`; it runs after a reboot or `mstfwreset -d <bdf> reset`. `rocekit plan --firmware-image " +
+        psid + "=IMAGE` plans both. Or install the driver release whose notes list " + n.version +
+        ". Never mix firmware and driver generations across the cluster.";
   }
 }
 
+void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) { driver_compat(s, e, nullptr); }
 
 /// The firmware versions the table gives for one family (recommended and supported, every
 /// release), and the newest of them with the release whose notes recommend or list it.
@@ -352,12 +367,22 @@ void eval_releases_behind(const Snapshot& s, const Policy& p, Emitter& e) {
     f.remediation.notes = "Plan a driver and firmware upgrade together: install a driver release whose notes give "
                           "newer " + family + " firmware (" + ff.newest_release + " gives " + ff.newest +
                           ") and burn that firmware from a local image whose PSID matches the board (see "
-                          "fw.driver-compat), node by node.";
+                          "fw.driver-compat and `rocekit plan --firmware-image PSID=IMAGE`), node by node.";
   }
 }
 
 
 }  // namespace
+
+std::vector<FirmwareTarget> firmware_targets(const Snapshot& s) {
+  std::vector<FirmwareTarget> out;
+  const RuleInfo* rule = find_rule("fw.driver-compat");
+  if (!rule) return out;
+  std::vector<Finding> ignored;
+  Emitter e(*rule, rule->severity, ignored);
+  driver_compat(s, e, &out);
+  return out;
+}
 
 void add_fw_compat_rules(std::vector<RuleInfo>& out) {
   out.push_back({"fw.driver-compat", "NIC firmware is in the installed driver's release notes", Severity::warning,
