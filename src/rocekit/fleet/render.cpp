@@ -86,6 +86,7 @@ std::string md_escape(const std::string& t) {
 
 /// How the host detail names a check's reference: "baseline 9000", "policy >= 4200".
 std::string reference_label(const Consistency& c) {
+  if (c.reference == "release notes") return "release notes " + c.baseline;
   return (c.reference == "policy" ? "policy " : "baseline ") + c.baseline;
 }
 
@@ -333,7 +334,10 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
     header = true;
     std::string ref = c->reference == "policy" ? "Reference: the policy value `" + md_escape(c->baseline) + "`."
                       : c->reference == "majority" ? "Baseline `" + md_escape(c->baseline) + "` (majority)."
-                                                   : "No reference: " + md_escape(c->message) + ".";
+                      : c->reference == "release notes"
+                          ? "The pairs in the driver's release notes: `" + md_escape(c->baseline) + "`. " +
+                                md_escape(c->message) + "."
+                          : "No reference: " + md_escape(c->message) + ".";
     out += fmt::format("\n#### `{}`: {} ({})\n\n{}\n\n| host | NIC | value |\n|---|---|---|\n", c->rule,
                        c->setting, md_escape(c->group), ref);
     const std::vector<Outlier>& rows = c->outliers.empty() ? c->tied : c->outliers;
