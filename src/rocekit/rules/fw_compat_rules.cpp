@@ -318,20 +318,22 @@ void eval_releases_behind(const Snapshot& s, const Policy& p, Emitter& e) {
   }
   const int warn_at = p.firmware_warn_releases_behind;
   for (const NicFirmware& n : nics) {
+    // The PCI function when known: the same subject whichever tool showed the firmware.
+    const std::string who = n.bdf.empty() ? n.who : n.bdf;
     Placement pl = place(n, t);
     if (pl.not_nvidia) {
-      e.not_applicable(n.who, pl.why);
+      e.not_applicable(who, pl.why);
       continue;
     }
     if (!pl.family) {
-      add_evidence(e.unknown(n.who, pl.why), n.source);
+      add_evidence(e.unknown(who, pl.why), n.source);
       continue;
     }
     const std::string& family = pl.family->family;
     const std::string head = "firmware " + n.version + " (" + family + (pl.by_major ? ", by its firmware major" : "") + ")";
     // NVIDIA's tables give the firmware of NVIDIA-branded boards; an OEM's trains are its own.
     if (n.psid && !n.psid->starts_with("MT_")) {
-      add_evidence(e.unknown(n.who, head + ": an OEM-branded board (PSID " + *n.psid +
+      add_evidence(e.unknown(who, head + ": an OEM-branded board (PSID " + *n.psid +
                                         "); NVIDIA's tables cover NVIDIA-branded (MT_) cards, so compare it with the "
                                         "vendor's firmware releases"),
                    n.source);
@@ -339,7 +341,7 @@ void eval_releases_behind(const Snapshot& s, const Policy& p, Emitter& e) {
     }
     FamilyFirmware ff = family_firmware(t, *pl.family);
     if (ff.newest.empty()) {
-      add_evidence(e.unknown(n.who, head + ": the compatibility table gives no " + family +
+      add_evidence(e.unknown(who, head + ": the compatibility table gives no " + family +
                                         " firmware for any driver release, so the newest is not known"),
                    n.source);
       continue;
@@ -355,11 +357,11 @@ void eval_releases_behind(const Snapshot& s, const Policy& p, Emitter& e) {
     if (behind < warn_at) {
       std::string what = behind == 0 ? (mine >= version_key(ff.newest) ? "is at or above " : "is on the train of ")
                                      : "is " + count + " (" + join(newer) + ") behind ";
-      add_evidence(e.pass(n.who, head + " " + what + newest + "; the policy warns at " + std::to_string(warn_at)),
+      add_evidence(e.pass(who, head + " " + what + newest + "; the policy warns at " + std::to_string(warn_at)),
                    n.source);
       continue;
     }
-    Finding& f = e.fail(n.who, head + " is " + count + " behind " + newest + ": trains " + join(newer) +
+    Finding& f = e.fail(who, head + " is " + count + " behind " + newest + ": trains " + join(newer) +
                                    " are newer; the policy warns at " + std::to_string(warn_at) +
                                    " (firmware.warn_releases_behind)");
     add_evidence(f, n.source);
