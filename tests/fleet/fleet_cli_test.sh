@@ -144,5 +144,48 @@ for c in checks:
     assert c["message"].startswith("tie: 1 "), c
 PY
 
+# 11. A driver rollout half done (fleet.driver-firmware-compat): three hosts made from the real
+# ConnectX-7 capture (mlxfwmanager, PSID MT_0000000834) with the ofed_info -s release and the FW
+# line changed. cx7-old runs MLNX_OFED 23.10-1.1.9.0 with 28.39.2048 and cx7-new 24.01-0.3.3.1
+# with 28.40.1000 (each the built-in table's ConnectX-7 firmware for its release); cx7-half got
+# the new driver but kept 28.39.2048, which 24.01-0.3.3.1's notes do not give.
+cx7_host() { # name release firmware
+  mkdir -p "$tmp/rollout/$1"
+  sed "s/MLNX_OFED_LINUX-24.10-3.2.5.0:/$2:/" "$src/testdata/corpus/ofed_info/cn-note-cx7-mlnx-ofed-24.10-3.2.5.0-prompt.txt" \
+    >"$tmp/rollout/$1/ofed_info.txt"
+  sed "s/FW             28.44.1036/FW             $3/" "$src/testdata/corpus/flint/cn-note-cx7-mlxfwmanager-28.44-mst-name.txt" \
+    >"$tmp/rollout/$1/mlxfwmanager@0000:3b:00.0.txt"
+}
+cx7_host cx7-old MLNX_OFED_LINUX-23.10-1.1.9.0 28.39.2048
+cx7_host cx7-new MLNX_OFED_LINUX-24.01-0.3.3.1 28.40.1000
+cx7_host cx7-half MLNX_OFED_LINUX-24.01-0.3.3.1 28.39.2048
+expect_rc 1 "half-finished rollout" "$rk" fleet "$tmp/rollout" --rule fleet.driver-firmware-compat
+grep -q "FAIL     fleet.driver-firmware-compat" "$tmp/out" && ok || bad "rollout: no failure line: $(cat "$tmp/out")"
+grep -q "MLNX_OFED_LINUX-24.01-0.3.3.1 + 28.39.2048 on 1 host (cx7-half): INCOMPATIBLE: firmware 28.39.2048 (ConnectX-7, by its firmware major) with MLNX_OFED 24.01-0.3.3.1: not in the release notes for this driver, which give 28.40.1000" "$tmp/out" && ok ||
+  bad "rollout: the incompatible group is not named: $(cat "$tmp/out")"
+grep -q "MLNX_OFED_LINUX-23.10-1.1.9.0 + 28.39.2048 on 1 host (cx7-old): in the release notes" "$tmp/out" && ok || bad "rollout: old group not reported"
+grep -q "cx7-half 0000:3b:00.0: MLNX_OFED_LINUX-24.01-0.3.3.1 + 28.39.2048" "$tmp/out" && ok || bad "rollout: host detail does not name cx7-half"
+expect_rc 1 "half-finished rollout (JSON)" "$rk" fleet "$tmp/rollout" --rule fleet.driver-firmware-compat -f json -o "$tmp/rollout.json"
+python3 - "$tmp/rollout.json" <<'PY' && ok || bad "rollout: JSON groups"
+import json, sys
+c = [c for c in json.load(open(sys.argv[1]))["consistency"] if c["rule"] == "fleet.driver-firmware-compat"]
+assert len(c) == 1 and c[0]["group"] == "PSID MT_0000000834" and c[0]["outcome"] == "fail", c
+assert sorted((d["value"], d["count"]) for d in c[0]["distribution"]) == [
+    ("MLNX_OFED_LINUX-23.10-1.1.9.0 + 28.39.2048", 1), ("MLNX_OFED_LINUX-24.01-0.3.3.1 + 28.39.2048", 1),
+    ("MLNX_OFED_LINUX-24.01-0.3.3.1 + 28.40.1000", 1)], c
+assert [(o["host"], o["value"]) for o in c[0]["outliers"]] == [("cx7-half", "MLNX_OFED_LINUX-24.01-0.3.3.1 + 28.39.2048")], c
+assert c[0]["reference"] == "release notes", c
+PY
+# Once cx7-half has 28.40.1000 the fleet is in two groups, both in their notes: pass.
+cx7_host cx7-half MLNX_OFED_LINUX-24.01-0.3.3.1 28.40.1000
+expect_rc 0 "rollout: firmware done" "$rk" fleet "$tmp/rollout" --rule fleet.driver-firmware-compat
+grep -q "pass     fleet.driver-firmware-compat" "$tmp/out" && ok || bad "rollout done: not a pass: $(cat "$tmp/out")"
+# --compat: a user's table that lacks both releases leaves every group not judged.
+expect_rc 3 "rollout: --compat without the releases" "$rk" fleet "$tmp/rollout" --rule fleet.driver-firmware-compat \
+  --compat "$src/testdata/compat/user-table-mlnx-ofed-24.10-3.2.5.0.json"
+grep -q "UNKNOWN  fleet.driver-firmware-compat" "$tmp/out" && grep -q "not judged: MLNX_OFED_LINUX-24.01-0.3.3.1 is not in the compatibility table" "$tmp/out" && ok ||
+  bad "rollout --compat: not unknown: $(cat "$tmp/out")"
+expect_rc 2 "fleet --compat missing file" "$rk" fleet "$tmp/rollout" --compat "$tmp/none.json"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -366,7 +366,8 @@ TEST(FleetRules, IdsAreUniqueAndSettingsAreReduced) {
   const std::set<std::string_view> settings{setting::trust, setting::dscp_map, setting::pfc,
                                             setting::ecn, setting::cnp, setting::mtu,
                                             setting::max_read_request, setting::coalescing,
-                                            setting::firmware, setting::driver};
+                                            setting::firmware, setting::driver,
+                                            setting::driver_firmware};
   for (const FleetRule& r : fleet_rules()) {
     EXPECT_TRUE(ids.insert(r.id).second) << r.id;
     EXPECT_EQ(r.family, rules::Family::fleet) << r.id;

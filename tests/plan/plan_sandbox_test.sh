@@ -14,7 +14,7 @@ bad() { printf 'FAIL: %s\n' "$*" >&2; fail=1; }
 
 # Stand-ins: one recording script under every tool name the plans use.
 mkdir -p "$tmp/bin"
-for t in mlnx_qos dcb setpci mstconfig mlxconfig ethtool ip; do
+for t in mlnx_qos dcb setpci mstconfig mlxconfig mstflint ethtool ip; do
   cp "$src/tests/plan/standin" "$tmp/bin/$t"
 done
 sandbox_path="$tmp/bin:/usr/bin:/bin"
@@ -96,6 +96,52 @@ if [[ -f $db ]]; then
 else
   printf 'SKIP: firmware golden: %s not installed (apt install mstflint)\n' "$db"
 fi
+# Firmware burn (fw.driver-compat): a real ConnectX-7 (mlxfwmanager: PSID MT_0000000834, FW
+# 28.44.1036) on MLNX_OFED_LINUX-24.10-3.2.5.0, whose user's table gives 28.43.3608. The image
+# lies under the sandbox root (the stand-in mstflint reads ${RK_SYSROOT}IMAGE): its query must
+# show the board's PSID and the target version before the burn runs.
+fwcap=$tmp/cx7-capture
+mkdir -p "$fwcap"
+cp "$src/testdata/corpus/ofed_info/cn-note-cx7-mlnx-ofed-24.10-3.2.5.0-prompt.txt" "$fwcap/ofed_info.txt"
+cp "$src/testdata/corpus/flint/cn-note-cx7-mlxfwmanager-28.44-mst-name.txt" "$fwcap/mlxfwmanager@0000:3b:00.0.txt"
+fwimg=/srv/firmware/fw-ConnectX7-rel-28_43_3608-MCX755106AS-HEA_Ax.bin
+fwname=cx7-mlnx-ofed-24.10-3.2.5.0-firmware-burn
+mkdir -p "$tmp/$fwname/sys/srv/firmware"
+printf 'psid=MT_0000000834\nversion=28.43.3608\n' >"$tmp/$fwname/sys$fwimg"
+run_case "$fwname" "$fwcap" --compat "$src/testdata/compat/user-table-mlnx-ofed-24.10-3.2.5.0.json" \
+  --firmware-image "MT_0000000834=$fwimg"
+[[ $(cat "$tmp/$fwname/state/0000:3b:00.0.fw.version") == 28.43.3608 ]] || bad "firmware burn: 28.43.3608 not burned"
+# An image for another board: the check stops the script before the burn.
+printf 'psid=MT_0000000838\nversion=28.43.3608\n' >"$tmp/$fwname/sys$fwimg"
+rm -f "$tmp/$fwname/state/0000:3b:00.0.fw.version"
+: >"$tmp/wrong.log"
+(cd "$tmp/$fwname" && PATH=$sandbox_path RK_LOG=$tmp/wrong.log RK_STATE=$tmp/$fwname/state RK_SYSROOT=$tmp/$fwname/sys \
+  bash plan.sh --execute >"$tmp/wrong.out" 2>&1) && bad "firmware burn: an image of another PSID was burned"
+grep -q 'read-back does not match \^PSID:\[\[:space:\]\]+MT_0000000834' "$tmp/wrong.out" && ! grep -q '==> step 2/2' "$tmp/wrong.out" ||
+  bad "firmware burn: wrong PSID did not stop at step 1: $(cat "$tmp/wrong.out")"
+! grep -q ' burn$' "$tmp/wrong.log" || bad "firmware burn: burn ran after a failed image check"
+# The real mstflint (Debian's package) on an image path that is not there: it exits 1 with its
+# own error, so the script stops at step 1 and nothing is burned.
+if command -v mstflint >/dev/null; then
+  mkdir -p "$tmp/realbin"
+  ln -sf "$(command -v mstflint)" "$tmp/realbin/mstflint"
+  (cd "$tmp/$fwname" && PATH=$tmp/realbin:$sandbox_path RK_LOG=/dev/null RK_STATE=$tmp/$fwname/state \
+    RK_SYSROOT=$tmp/$fwname/sys bash plan.sh --execute >"$tmp/real.out" 2>&1) && bad "firmware burn: real mstflint passed a missing image"
+  grep -q "^-E- Cannot open Image: $fwimg" "$tmp/real.out" || bad "firmware burn: real mstflint error not seen: $(cat "$tmp/real.out")"
+  grep -q '==> step 1/2' "$tmp/real.out" && ! grep -q '==> step 2/2' "$tmp/real.out" ||
+    bad "firmware burn: real mstflint error did not stop step 1: $(cat "$tmp/real.out")"
+else
+  printf 'SKIP: real mstflint: not installed (apt install mstflint)\n'
+fi
+# Without --firmware-image: the step names a placeholder, the script prints it and refuses --execute.
+"$rk" plan "$fwcap" --compat "$src/testdata/compat/user-table-mlnx-ofed-24.10-3.2.5.0.json" -o "$tmp/noimg.sh" || true
+grep -q "mstflint -i '<no-firmware-image-for-PSID-MT_0000000834>' query" "$tmp/noimg.sh" || bad "no image: no placeholder step"
+: >"$tmp/noimg.log"
+(PATH=$sandbox_path RK_LOG=$tmp/noimg.log RK_STATE=$tmp/$fwname/state RK_SYSROOT=$tmp/$fwname/sys \
+  bash "$tmp/noimg.sh" --execute >"$tmp/noimg.out" 2>&1) && bad "no image: the script ran"
+grep -q 'has no image; make the plan again with --firmware-image PSID=FILE' "$tmp/noimg.out" || bad "no image: refusal not said"
+[[ ! -s $tmp/noimg.log ]] || bad "no image: commands ran: $(cat "$tmp/noimg.log")"
+
 rc=0
 "$rk" plan "$src/testdata/hosts/homelab-host01-cx4lx-fw14.32" -p "$src/testdata/plans/policy-cnp-dscp-4.yaml" \
   --mlxconfig-db "$tmp/none.db" -f sh -o "$tmp/nodb.sh" || rc=$?

@@ -184,6 +184,21 @@ TEST(PolicyStrict, UnlistedPfcAndEcnFollowTheRocePriority) {
   EXPECT_EQ(q->ecn_priorities, (std::vector<int>{3, 5}));
 }
 
+// fw.releases-behind warns at firmware.warn_releases_behind trains behind the newest (1..99).
+TEST(Policy, FirmwareReleasesBehindIsValidated) {
+  EXPECT_EQ(default_policy().firmware_warn_releases_behind, 5);
+  Result<Policy> p = load("firmware:\n  warn_releases_behind: 3\n");
+  ASSERT_TRUE(p.has_value()) << p.error().describe();
+  EXPECT_EQ(p->firmware_warn_releases_behind, 3);
+  EXPECT_NE(policy_to_yaml(*p).find("warn_releases_behind: 3"), std::string::npos);
+  Result<Policy> zero = load("firmware:\n  warn_releases_behind: 0\n");
+  ASSERT_FALSE(zero.has_value());
+  EXPECT_EQ(zero.error().context, "site.yaml:2:25");
+  EXPECT_NE(zero.error().message.find("firmware.warn_releases_behind"), std::string::npos);
+  EXPECT_FALSE(load("firmware:\n  warn_releases_behind: 100\n").has_value());
+  EXPECT_NE(refusal("firmware:\n  warn_releases_behind: \"4\"\n").find("is quoted"), std::string::npos);
+}
+
 TEST(Policy, ShowRoundTrips) {
   Result<Policy> p = load("roce:\n  priority: 5\n  pfc_priorities: [5]\nrules:\n  net.mtu: {severity: info}\n");
   ASSERT_TRUE(p.has_value());

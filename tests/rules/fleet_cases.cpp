@@ -100,6 +100,26 @@ std::vector<Finding> input_not_loaded() {
   return out;
 }
 
+/// Hosts node-a, node-b, ... whose eth0 runs the (driver release, firmware) pair `pair` with
+/// fw.driver-compat's verdict `compat` on it (pair "" = not collected).
+std::vector<Finding> pairs(const std::vector<std::pair<std::string, Outcome>>& nics) {
+  std::vector<HostSummary> hosts;
+  for (const auto& [pair, compat] : nics) {
+    NicRecord n = nic("eth0", {});
+    if (pair.empty()) {
+      n.unknown["driver_firmware"] = "driver release not collected: no ofed_info -s in the input";
+    } else {
+      n.values["driver_firmware"] = pair;
+      n.compat = compat;
+      n.compat_why = compat == Outcome::fail ? "firmware 28.44.1036 (ConnectX-7) with MLNX_OFED 24.10-3.2.5.0: not "
+                                               "in the release notes for this driver, which give 28.43.3608"
+                                             : "the recommended firmware in its release notes";
+    }
+    hosts.push_back(host(std::string("node-") + char('a' + hosts.size()), {n}));
+  }
+  return fleet_findings(hosts);
+}
+
 /// pass / fail / unknown cases of a rule comparing one setting between hosts (`a` meets the
 /// default policy where it has a value for the setting).
 void setting_cases(std::vector<OutcomeCase>& v, const std::string& rule, const std::string& key,
@@ -153,6 +173,17 @@ void setting_cases(std::vector<OutcomeCase>& v, const std::string& rule, const s
                [] { return multi_host("3", "3,4"); }});
   v.push_back({"fleet.multi-host-qos-identical", Outcome::unknown, "board serial MT2231X", "trust: no PF reports trust",
                [] { return multi_host("", ""); }});
+  const std::string ok = "MLNX_OFED_LINUX-24.10-3.2.5.0 + 28.43.3608", bad = "MLNX_OFED_LINUX-24.10-3.2.5.0 + 28.44.1036";
+  v.push_back({"fleet.driver-firmware-compat", Outcome::pass, model,
+               "driver_firmware: 1 (driver release, firmware) group: " + ok + " on 2 hosts (node-a, node-b): in the release notes",
+               [=] { return pairs({{ok, Outcome::pass}, {ok, Outcome::pass}}); }});
+  v.push_back({"fleet.driver-firmware-compat", Outcome::fail, model,
+               "driver_firmware: 2 (driver release, firmware) groups: " + ok + " on 2 hosts (node-a, node-c): in the "
+               "release notes; " + bad + " on 1 host (node-b): INCOMPATIBLE: firmware 28.44.1036",
+               [=] { return pairs({{ok, Outcome::pass}, {bad, Outcome::fail}, {ok, Outcome::pass}}); }});
+  v.push_back({"fleet.driver-firmware-compat", Outcome::unknown, model,
+               "1 NIC without a pair (driver release or firmware not collected)",
+               [=] { return pairs({{ok, Outcome::pass}, {"", Outcome::unknown}}); }});
   v.push_back({"fleet.input-loaded", Outcome::fail, "/nonexistent/rocekit-test/node-z.json", "", input_not_loaded});
   for (const OutcomeCase& c : v) all_cases().push_back(c);
   return 0;

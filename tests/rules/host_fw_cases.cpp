@@ -1,5 +1,5 @@
 // Per-outcome cases of the firmware and persistence host rules (rules/fw_rules.cpp,
-// rules/persistence_rules.cpp) on hand-built snapshots.
+// rules/fw_compat_rules.cpp, rules/persistence_rules.cpp) on hand-built snapshots.
 #include "host_cases.hpp"
 
 namespace rk::testcases {
@@ -155,6 +155,29 @@ const Cases k_cases{
     // MLNX_OFED 5.8-3.0.7.0 has only a release-level firmware train, no ConnectX-7 row.
     host_case("fw.driver-compat", Outcome::unknown, k_bdf, "the table has no ConnectX-7 row for this release (its release-level firmware train is xx.35.3006)",
               [] { return compat("28.35.3006", "MLNX_OFED_LINUX-5.8-3.0.7.0"); }),
+    // ConnectX-7 trains in data/compat: 28.39, 28.40, 28.43 ... 28.47 (DOCA-Host 3.2.2: 28.47.2682).
+    host_case("fw.releases-behind", Outcome::pass, k_bdf,
+              "firmware 28.45.1020 (ConnectX-7) is 2 firmware releases (28.46, 28.47) behind the newest ConnectX-7 "
+              "firmware the compatibility table knows, 28.47.2682 (DOCA-Host 3.2.2, "
+              "https://docs.nvidia.com/doca/archive/3-2-2/General+Support); the policy warns at 5",
+              [] { return compat("28.45.1020", ""); }),
+    host_case("fw.releases-behind", Outcome::fail, k_bdf,
+              "firmware 28.39.2048 (ConnectX-7) is 6 firmware releases behind the newest ConnectX-7 firmware the "
+              "compatibility table knows, 28.47.2682 (DOCA-Host 3.2.2, https://docs.nvidia.com/doca/archive/3-2-2/General+Support): "
+              "trains 28.40, 28.43, 28.44, 28.45, 28.46, 28.47 are newer; the policy warns at 5 (firmware.warn_releases_behind)",
+              [] { return compat("28.39.2048", ""); }),
+    host_case("fw.releases-behind", Outcome::unknown, k_bdf,
+              "firmware 28.39.2048 (ConnectX-7): an OEM-branded board (PSID DEL0000000027)",
+              [] { return compat("28.39.2048", "", 0x1021, "DEL0000000027"); }),
+    host_case("fw.releases-behind", Outcome::unknown, k_bdf,
+              "firmware 99.10.1000: the adapter family is not in the table (device id 0x1234)",
+              [] { return compat("99.10.1000", "", 0x1234); }),
+    host_case("fw.releases-behind", Outcome::not_applicable, k_bdf, "not an NVIDIA NIC (PCI vendor 0x14e4)",
+              [] {
+                Snapshot s = compat("22.31.13.70", "", 0x1750);
+                s.pci_functions.front().vendor_id = 0x14e4;  // Broadcom
+                return s;
+              }),
     host_case("persist.runtime-settings", Outcome::pass, "host", "re-applied at boot by enabled",
               [] {
                 PersistenceState p;

@@ -130,7 +130,7 @@ void add_apply_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--force", o->force,
                 "Apply although the plan's host (hostname, netdevs, PCI functions, node GUIDs) "
                 "is not this host");
-  cmd->add_flag("--firmware", o->firmware, "Also apply firmware NV steps (need reboot/mstfwreset)");
+  cmd->add_flag("--firmware", o->firmware, "Also apply firmware steps: NV settings and firmware burns (need reboot/mstfwreset)");
   document_exit_codes(*cmd, {{ExitCode::ok, "every step applied and read back (or the dry run printed)"},
        {ExitCode::findings, "stopped at the first step that failed or did not read back (message on stderr)"},
        {ExitCode::usage, "usage or input error (the message on stderr names the file and line)"}});

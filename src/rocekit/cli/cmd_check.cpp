@@ -162,7 +162,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
   cmd->add_option("--compat", opts->compat,
                   "Firmware/driver compatibility table (JSON, schema fw-driver-compat/1 of data/compat/README.md) "
-                  "to use instead of the built-in one, for fw.driver-compat");
+                  "to use instead of the built-in one, for fw.driver-compat and fw.releases-behind");
   add_gate_options(*cmd, opts->gate);
   cmd->add_option("--save-snapshot", opts->save_snapshot, "Also write the host snapshot JSON here");
   cmd->add_option("-o,--output", opts->output, "Write the report to this file (atomically)");

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "rocekit/catalog/compat.hpp"
 #include "rocekit/cli/commands.hpp"
 #include "rocekit/fleet/fleet.hpp"
 #include "rocekit/pipeline.hpp"
@@ -19,6 +20,7 @@ struct FleetOptions {
   std::vector<std::string> inputs;
   std::string format = "text";
   std::string policy;
+  std::string compat;  ///< --compat FILE: the firmware/driver table of fw.driver-compat
   std::string fail_on = "error";
   std::string output;
   unsigned threads = 0;
@@ -130,6 +132,11 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
       return report_error(ctx, Error{ErrorKind::malformed_input, *why, "--rule"});
   Result<Policy> policy = load_policy(o.policy);
   if (!policy) return report_error(ctx, policy.error());
+  if (!o.compat.empty()) {  // before any host is checked: the workers only read it
+    Result<catalog::CompatTable> t = catalog::CompatTable::load_file(o.compat);
+    if (!t) return report_error(ctx, t.error());
+    catalog::CompatTable::use(std::move(*t));
+  }
 
   std::vector<std::filesystem::path> args(o.inputs.begin(), o.inputs.end());
   fleet::Discovery found = fleet::discover_inputs(args);
@@ -204,6 +211,10 @@ void add_fleet_command(CLI::App& app, Context& ctx) {
                   "matrix, setting distributions, per-host detail)")
       ->check(CLI::IsMember({"text", "json", "markdown", "html"}));
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
+  cmd->add_option("--compat", opts->compat,
+                  "Firmware/driver compatibility table (JSON, schema fw-driver-compat/1 of data/compat/README.md) "
+                  "to use instead of the built-in one, for fw.driver-compat, fw.releases-behind and "
+                  "fleet.driver-firmware-compat");
   cmd->add_option("--fail-on", opts->fail_on,
                   "Exit 1 when a host has a failure of this severity or higher (default error); "
                   "cross-host outliers and unloadable inputs always exit 1")

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "rocekit/catalog/compat.hpp"
 #include "rocekit/cli/commands.hpp"
 #include "rocekit/pipeline.hpp"
 #include "rocekit/plan/host_guard.hpp"
@@ -40,6 +41,14 @@ bool load_plan_input(Context& ctx, const std::string& input, const std::string& 
   }
   policy = std::move(*loaded_policy);
   policy.named_netdevs = scope.netdevs;
+  if (!scope.compat.empty()) {
+    Result<catalog::CompatTable> t = catalog::CompatTable::load_file(scope.compat);
+    if (!t) {
+      report_error(ctx, t.error());
+      return false;
+    }
+    catalog::CompatTable::use(std::move(*t));
+  }
   if (input.empty() || input == "live") return collect_live(ctx, root, false, snap);
   Result<Snapshot> loaded = load_input(input);
   if (!loaded) {
@@ -60,6 +69,17 @@ bool make_cli_plan(Context& ctx, const std::string& input, const std::string& ro
   if (!load_plan_input(ctx, input, root, policy_file, scope, *policy, snap)) return false;
   plan::PlanOptions popts;
   popts.migrate_priority = scope.migrate_priority;
+  for (const std::string& v : scope.firmware_images) {
+    Result<std::pair<std::string, std::string>> img = plan::parse_firmware_image_option(v);
+    if (!img) {
+      report_error(ctx, img.error());
+      return false;
+    }
+    if (!popts.firmware_images.emplace(img->first, img->second).second) {
+      report_error(ctx, Error{ErrorKind::malformed_input, "--firmware-image: PSID " + img->first + " is given twice", v});
+      return false;
+    }
+  }
   if (input.empty() || input == "live") {
     const char* ssh = std::getenv("SSH_CONNECTION");
     popts.protected_netdevs = plan::live_protected_netdevs(root, ssh ? ssh : "", popts.protected_unchecked);
@@ -96,6 +116,13 @@ void add_plan_scope_options(CLI::App& cmd, PlanScopeOptions& o) {
   cmd.add_flag("--migrate-priority", o.migrate_priority,
                "Move PFC and the DSCP map to the policy's RoCE priority even where the host runs "
                "RoCE lossless on another priority (change the switch the same way)");
+  cmd.add_option("--firmware-image", o.firmware_images,
+                 "PSID=FILE: the local firmware image (absolute path on the host) to burn on boards with "
+                 "that PSID where fw.driver-compat fails; without it the firmware step names a placeholder "
+                 "and the plan refuses to run; repeatable");
+  cmd.add_option("--compat", o.compat,
+                 "Firmware/driver compatibility table (JSON, schema fw-driver-compat/1 of data/compat/README.md) "
+                 "to use instead of the built-in one, for fw.driver-compat and fw.releases-behind");
 }
 
 namespace {

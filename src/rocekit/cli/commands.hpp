@@ -99,6 +99,8 @@ void add_plan_command(CLI::App& app, Context& ctx);
 struct PlanScopeOptions {
   std::vector<std::string> netdevs;
   bool migrate_priority = false;
+  std::vector<std::string> firmware_images;  ///< --firmware-image PSID=FILE
+  std::string compat;                        ///< --compat FILE (fw.driver-compat's table)
 };
 void add_plan_scope_options(CLI::App& cmd, PlanScopeOptions& o);
 

@@ -293,6 +293,64 @@ FixStep nv_ats_enabled(const std::string& bdf) {
   return nv_set("mstconfig", bdf, {{"ATS_ENABLED", "1"}});
 }
 
+bool valid_psid(std::string_view psid) {
+  // flint prints the image's PSID field, at most 16 characters (PSID_LEN in mstflint's
+  // mlxfwops/lib/mlxfwops_com.h); NVIDIA's are MT_ and ten digits, OEMs' letters and digits.
+  if (psid.empty() || psid.size() > 16) return false;
+  return psid.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+         std::string_view::npos;
+}
+
+std::string firmware_image_placeholder(const std::string& psid) {
+  return "<no-firmware-image-for-PSID-" + psid + ">";
+}
+
+bool is_firmware_image_placeholder(std::string_view word) {
+  return word.starts_with("<no-firmware-image-for-PSID-") && word.ends_with(">");
+}
+
+namespace {
+/// "28.39.2048" as an ERE, each dot escaped; the caller checked the NN.NN.NNNN form.
+std::string version_re(const std::string& version) {
+  std::string out;
+  for (char c : version) {
+    if (c == '.') out += '\\';
+    out += c;
+  }
+  return out;
+}
+}  // namespace
+
+// mstflint flint/subcommands.cpp QuerySubCommand::printInfo(): `flint [-d DEV | -i IMAGE] query`
+// prints "FW Version:            %s" (the flash or image version, VERSION_FORMAT "%d.%d.%04d"),
+// "FW Version(Running):   %s" only when the running firmware differs, and
+// "PSID:                  %s". Options come before the command (flint/cmd_line_parser.cpp:
+// Flag("d", "device"), Flag("i", "image"), Flag("y", "yes"): non-interactive, answers yes).
+// Without a readable image it exits 1 with "-E- Cannot open Image: FILE. ..." (mstflint 4.21.0).
+FixStep flint_image_check(const std::string& tool, const std::string& image, const std::string& psid,
+                          const std::string& version) {
+  FixStep s;
+  s.tool = tool;
+  s.argv = {tool, "-i", image, "query"};
+  s.check_argv = s.argv;
+  s.check_regex = {"^PSID:[[:space:]]+" + psid + "[[:space:]]*$",
+                   "^FW Version:[[:space:]]+" + version_re(version) + "[[:space:]]*$"};
+  return s;
+}
+
+// BurnSubCommand::burnFs3() (flint/subcommands.cpp) burns the image failsafe and itself refuses an
+// image whose PSID is not the device's unless --allow_psid_change (checkPSID(); newer releases
+// accept a "minor PSID change"), which rocekit never passes; flint_image_check requires equality.
+FixStep flint_burn(const std::string& tool, const std::string& bdf, const std::string& image,
+                   const std::string& version) {
+  FixStep s;
+  s.tool = tool;
+  s.argv = {tool, "-d", bdf, "-i", image, "-y", "burn"};
+  s.check_argv = {tool, "-d", bdf, "query"};
+  s.check_regex = {"^FW Version:[[:space:]]+" + version_re(version) + "[[:space:]]*$"};
+  return s;
+}
+
 std::string pfc_list(const std::vector<bool>& on) { return mask_text(on, ",", false); }
 
 std::vector<bool> pfc_mask(const std::vector<int>& priorities) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -72,6 +73,23 @@ FixStep nv_set(const std::string& tool, const std::string& bdf,
 /// after a reboot or mstfwreset (mstflint mlxconfig database: nv_pci_conf.ats_enabled, BOOL, "When
 /// set to TRUE, the device will support ATS", available when nv_pci_cap.ats_supported).
 FixStep nv_ats_enabled(const std::string& bdf);
+
+/// Firmware burn from a LOCAL image (mstflint `flint`; never an online download), two steps:
+/// `TOOL -i IMAGE query`, whose read-back (the same query) must show the board's PSID and the
+/// target FW Version, so that a wrong image stops the plan before anything is written; then
+/// `TOOL -d BDF -i IMAGE -y burn`, read back with `TOOL -d BDF query` (FW Version of the flash).
+/// TOOL is "mstflint" (Debian) or "flint" (NVIDIA MFT). `psid` must be 1..16 of [A-Za-z0-9_]
+/// (valid_psid) and `version` NN.NN.NNNN: both go into the read-back regexes unescaped.
+FixStep flint_image_check(const std::string& tool, const std::string& image, const std::string& psid,
+                          const std::string& version);
+FixStep flint_burn(const std::string& tool, const std::string& bdf, const std::string& image,
+                   const std::string& version);
+/// A PSID as flint prints it: 1..16 of [A-Za-z0-9_] ("MT_0000000838").
+bool valid_psid(std::string_view psid);
+/// The image path of a firmware step made without an image for the board's PSID:
+/// "<no-firmware-image-for-PSID-MT_0000000838>". is_firmware_image_placeholder() names it.
+std::string firmware_image_placeholder(const std::string& psid);
+bool is_firmware_image_placeholder(std::string_view word);
 
 /// PFC enable per priority as mlnx_qos `--pfc` writes it: "0,0,0,1,0,0,0,0".
 std::string pfc_list(const std::vector<bool>& on);

@@ -1,10 +1,12 @@
 // Cross-host consistency: the groups each setting is compared within (all NICs, a NIC model, the
 // PFs of one Multi-Host NIC); judge.cpp picks the reference and the outliers of each.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "rocekit/fleet/fleet.hpp"
 #include "rocekit/fleet/judge.hpp"
+#include "rocekit/rules/helpers.hpp"
 
 namespace rk::fleet {
 
@@ -116,6 +118,78 @@ Consistency not_one_card(const std::string& key, const std::vector<NicRef>& pfs,
   return c;
 }
 
+/// fleet.driver-firmware-compat in one model group: the NICs grouped by their (driver release,
+/// firmware) pair, each group with fw.driver-compat's verdict on it (the compatibility table);
+/// fails when a group's pair is not in its driver's release notes, naming that group.
+Consistency driver_firmware_check(const std::string& model, const std::vector<NicRef>& nics) {
+  static const std::string key(setting::driver_firmware);
+  Consistency c = blank_check("fleet.driver-firmware-compat", key, model);
+  struct Group {
+    std::size_t count = 0;
+    std::vector<std::string> hosts;
+    Outcome verdict = Outcome::pass;
+    std::string why;
+  };
+  std::map<std::string, Group> groups;
+  auto rank = [](Outcome o) { return o == Outcome::fail ? 2 : o == Outcome::unknown ? 1 : 0; };
+  for (auto [h, n] : nics) {
+    auto v = n->values.find(key);
+    if (v == n->values.end()) {
+      auto u = n->unknown.find(key);
+      ++c.unknown_count;
+      if (c.unknown.size() < 20)
+        c.unknown.push_back({h->host, n->subject, u == n->unknown.end() ? "not collected" : u->second});
+      continue;
+    }
+    ++c.known;
+    Group& g = groups[v->second];
+    ++g.count;
+    if (std::find(g.hosts.begin(), g.hosts.end(), h->host) == g.hosts.end()) g.hosts.push_back(h->host);
+    Outcome o = n->compat.value_or(Outcome::unknown);
+    if (o == Outcome::not_applicable) o = Outcome::unknown;
+    if (g.why.empty() || rank(o) > rank(g.verdict)) {  // the worst verdict in the group, with its reason
+      g.verdict = o;
+      g.why = n->compat ? n->compat_why : "fw.driver-compat did not judge this NIC";
+    }
+    if (o == Outcome::fail) c.outliers.push_back({h->host, n->subject, v->second});
+  }
+  for (const auto& [pair, g] : groups) c.distribution.emplace_back(pair, g.count);
+  std::stable_sort(c.distribution.begin(), c.distribution.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  bool any_fail = false, any_unknown = c.unknown_count > 0 || groups.empty();
+  std::vector<std::string> parts, good;
+  for (const auto& [pair, count] : c.distribution) {
+    const Group& g = groups[pair];
+    std::vector<std::string> shown(g.hosts.begin(), g.hosts.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(g.hosts.size(), 5)));
+    std::string who = plural(g.hosts.size(), "host", "hosts") + " (" + rules::join(shown, ", ") +
+                      (g.hosts.size() > shown.size() ? ", ..." : "") + ")";
+    std::string verdict;
+    if (g.verdict == Outcome::fail) {
+      any_fail = true;
+      verdict = "INCOMPATIBLE: " + g.why;
+    } else if (g.verdict == Outcome::unknown) {
+      any_unknown = true;
+      verdict = "not judged: " + g.why;
+    } else {
+      good.push_back(pair);
+      verdict = "in the release notes";
+    }
+    parts.push_back(pair + " on " + who + ": " + verdict);
+  }
+  c.outcome = any_fail ? Outcome::fail : any_unknown ? Outcome::unknown : Outcome::pass;
+  if (!good.empty()) {
+    c.baseline = rules::join(good, " or ");
+    c.reference = "release notes";
+    c.baseline_count = 0;
+    for (const std::string& p : good) c.baseline_count += groups[p].count;
+  }
+  c.message = plural(groups.size(), "(driver release, firmware) group", "(driver release, firmware) groups") +
+              (parts.empty() ? "" : ": " + rules::join(parts, "; "));
+  if (c.unknown_count > 0)
+    c.message += "; " + plural(c.unknown_count, "NIC", "NICs") + " without a pair (driver release or firmware not collected)";
+  return c;
+}
+
 }  // namespace
 
 CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& policy) {
@@ -135,6 +209,11 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
   for (const FleetRule& r : fleet_rules()) {
     if (r.setting.empty()) continue;
     std::string key(r.setting);
+    if (key == setting::driver_firmware) {  // grouped by pair and judged by the compat table
+      for (auto& [model, nics] : by_model) out.checks.push_back(driver_firmware_check(model, nics));
+      if (!unknown_model.empty()) out.checks.push_back(unknown_model_check(r.id, key, unknown_model, nic_nouns));
+      continue;
+    }
     std::optional<PolicyValue> pv = policy_value(key, policy);
     if (r.subject == "all NICs") {
       out.checks.push_back(judge(r.id, key, "all NICs", samples_of(all, key), nic_nouns, pv));

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,6 +76,9 @@ inline constexpr std::string_view max_read_request = "max_read_request";
 inline constexpr std::string_view coalescing = "coalescing";
 inline constexpr std::string_view firmware = "firmware";
 inline constexpr std::string_view driver = "driver";
+/// The (driver release, firmware) pair: "MLNX_OFED_LINUX-24.10-3.2.5.0 + 28.43.3608" (the
+/// release as `ofed_info -s` prints it); judged by fleet.driver-firmware-compat.
+inline constexpr std::string_view driver_firmware = "driver_firmware";
 }  // namespace setting
 
 /// One NIC port of a host (a netdev backed by a PCI function or RDMA device; or an NVIDIA PF
@@ -91,6 +95,10 @@ struct NicRecord {
   /// the reason.
   std::map<std::string, std::string> values;
   std::map<std::string, std::string> unknown;
+  /// fw.driver-compat's verdict on this NIC on its host (the compatibility table on its
+  /// driver_firmware pair) and its message; nullopt when the rule gave none for the NIC.
+  std::optional<Outcome> compat;
+  std::string compat_why;
 };
 
 /// Firmware NV configuration of one physical NIC as one host sees it (reported once per physical
@@ -174,7 +182,7 @@ struct Consistency {
   std::string setting;   ///< setting id, "nv.<PARAM>", "nv.*" or "model" (see `group`)
   std::string group;     ///< "all NICs", a model (PSID), "model unknown" or a physical NIC key
   std::string baseline;  ///< the reference value: majority value or policy text ("" when none)
-  std::string reference;     ///< "majority", "policy" or "" (no reference: unknown)
+  std::string reference;     ///< "majority", "policy", "release notes" (fleet.driver-firmware-compat) or ""
   std::string policy_value;  ///< what the policy requires of the setting ("" when nothing)
   bool tie = false;      ///< no strict majority (the two most common values have one count)
   std::size_t known = 0;           ///< subjects with a value

@@ -206,6 +206,52 @@ bool is_nvidia_pf(const PciFunction& p) {
   return p.firmware.has_value() || p.nv_config.has_value();
 }
 
+/// The PCI function a fw.driver-compat subject names (a BDF, a netdev or an RDMA device).
+std::string bdf_of_subject(const Snapshot& s, const std::string& subject) {
+  if (s.find_pci(subject)) return subject;
+  if (const NetDev* n = s.find_netdev(subject)) {
+    if (n->driver.has_value() && n->driver->bus_info) return *n->driver->bus_info;
+    return n->bdf.value_or("");
+  }
+  for (const RdmaDevice& d : s.rdma_devices)
+    if (d.name == subject) return d.bdf.value_or("");
+  return {};
+}
+
+/// Each NIC's (driver release, firmware) pair and fw.driver-compat's verdict on it; a "host"
+/// finding (no driver release, or one the table lacks) is the verdict of every NIC.
+void driver_firmware_pairs(const Snapshot& s, const rules::Report& report, std::vector<NicRecord>& nics) {
+  const std::string key(setting::driver_firmware);
+  for (NicRecord& n : nics) {
+    auto fw = n.values.find(std::string(setting::firmware));
+    if (!s.driver_stack.has_value())
+      n.unknown[key] = "driver release not collected: " + s.driver_stack.reason;
+    else if (fw == n.values.end())
+      n.unknown[key] = "firmware version not collected";
+    else
+      n.values[key] = s.driver_stack->release + " + " + fw->second;
+  }
+  const Finding* host_wide = nullptr;
+  for (const Finding& f : report.findings) {
+    if (f.rule != "fw.driver-compat") continue;
+    if (f.subject == "host") {
+      host_wide = &f;
+      continue;
+    }
+    const std::string bdf = bdf_of_subject(s, f.subject);
+    for (NicRecord& n : nics)
+      if (!n.compat && (n.subject == f.subject || (!bdf.empty() && n.bdf == bdf))) {
+        n.compat = f.outcome;
+        n.compat_why = f.message;
+      }
+  }
+  for (NicRecord& n : nics)
+    if (!n.compat && host_wide) {
+      n.compat = host_wide->outcome;
+      n.compat_why = host_wide->message;
+    }
+}
+
 }  // namespace
 
 bool is_placeholder_id(std::string_view id) {
@@ -285,6 +331,8 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
     b.from_pci(nullptr, b.rec.bdf.empty() ? nullptr : s.find_pci(b.rec.bdf), &r);
     h.nics.push_back(std::move(b.rec));
   }
+
+  driver_firmware_pairs(s, report, h.nics);
 
   // Physical NICs with firmware NV configuration: once per physical NIC, from its lowest PF.
   std::map<std::string, PhysicalNicRecord> phys;

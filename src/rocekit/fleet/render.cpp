@@ -273,7 +273,10 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
     header = true;
     std::string ref = c->reference == "policy" ? "Reference: the policy value `" + md_escape(c->baseline) + "`."
                       : c->reference == "majority" ? "Baseline `" + md_escape(c->baseline) + "` (majority)."
-                                                   : "No reference: " + md_escape(c->message) + ".";
+                      : c->reference == "release notes"
+                          ? "The pairs in the driver's release notes: `" + md_escape(c->baseline) + "`. " +
+                                md_escape(c->message) + "."
+                          : "No reference: " + md_escape(c->message) + ".";
     out += fmt::format("\n#### `{}`: {} ({})\n\n{}\n\n| host | NIC | value |\n|---|---|---|\n", c->rule,
                        c->setting, md_escape(c->group), ref);
     const std::vector<Outlier>& rows = c->outliers.empty() ? c->tied : c->outliers;

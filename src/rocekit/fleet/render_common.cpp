@@ -60,6 +60,7 @@ std::map<std::string, NvPass> passing_nv_parameters(const FleetReport& r) {
 
 /// How the host detail names a check's reference: "baseline 9000", "policy >= 4200".
 std::string reference_label(const Consistency& c) {
+  if (c.reference == "release notes") return "release notes " + c.baseline;
   return (c.reference == "policy" ? "policy " : "baseline ") + c.baseline;
 }
 

@@ -313,6 +313,13 @@ Result<ApplyReport> apply_plan(const Plan& plan, const ApplyOptions& opts, StepR
     }
     todo.push_back(&a);
   }
+  // A firmware step without an image (only reached with --firmware): refuse before anything runs.
+  if (opts.firmware) {
+    std::vector<std::string> missing = missing_firmware_images(plan);
+    if (!missing.empty() && !opts.dry_run)
+      return unexpected(ErrorKind::unsupported, missing.front() + "; nothing was changed", "apply");
+    for (const std::string& m : missing) rep.log.push_back("would refuse: " + m);
+  }
   if (std::string ports = disruptive_ports(plan, opts); !ports.empty()) {
     if (!opts.dry_run)
       return unexpected(ErrorKind::unsupported,

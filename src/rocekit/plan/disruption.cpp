@@ -50,6 +50,14 @@ DisruptionInfo disruption_of(const Action& a, QosBackend backend) {
       // take effect after a cold reboot or `mstfwreset -d <bdf> reset`, which resets every port.
       return {Disruption::reboot_or_fw_reset,
               "takes effect only after a reboot or mstfwreset, which resets every port of the NIC"};
+    case ActionKind::firmware_image_check:
+      // `flint -i IMAGE query` reads a file; the device is not touched.
+      return {};
+    case ActionKind::firmware_burn:
+      // flint burns the flash failsafe (BurnSubCommand::burnFs3) while the old firmware runs;
+      // the new one runs after a reboot or `mstfwreset -d <bdf> reset`, which resets every port.
+      return {Disruption::reboot_or_fw_reset,
+              "the new firmware runs only after a reboot or mstfwreset, which resets every port of the NIC"};
     case ActionKind::dscp2prio:
       // en_dcbnl.c mlx5e_dcbnl_ieee_setapp(): with trust already dscp, only
       // mlx5e_set_dscp2prio() (QPDPM register): no reset. The trust switch is its own action.

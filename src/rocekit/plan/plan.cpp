@@ -14,6 +14,7 @@
 #include <set>
 
 #include "rocekit/fix/fix.hpp"
+#include "rocekit/plan/firmware_burn.hpp"
 #include "rocekit/rules/rule.hpp"
 
 namespace rk::plan {
@@ -21,6 +22,8 @@ namespace rk::plan {
 std::string_view to_string(ActionKind k) {
   switch (k) {
     case ActionKind::nv_config: return "nv_config";
+    case ActionKind::firmware_image_check: return "firmware_image_check";
+    case ActionKind::firmware_burn: return "firmware_burn";
     case ActionKind::trust: return "trust";
     case ActionKind::dscp2prio: return "dscp2prio";
     case ActionKind::pfc: return "pfc";
@@ -657,17 +660,22 @@ struct Builder {
 /// netdev the steps without traffic effect first, then trust and its DSCP map, MTU and
 /// adaptive coalescing (channel restarts) back to back, the PFC change (link flap) last, so
 /// that the link comes back up with every setting in place.
+bool is_firmware_burn(const Action& a) {
+  return a.kind == ActionKind::firmware_image_check || a.kind == ActionKind::firmware_burn;
+}
+
 void order_by_disruption(Plan& plan) {
   std::map<std::string, std::size_t> port_order;
   for (Action& a : plan.actions) {
     DisruptionInfo d = disruption_of(a, plan.qos_backend);
     a.disruption = d.effect;
     a.disruption_why = std::move(d.why);
-    if (a.kind != ActionKind::nv_config && a.kind != ActionKind::max_read_request)
+    if (a.kind != ActionKind::nv_config && a.kind != ActionKind::max_read_request && !is_firmware_burn(a))
       port_order.emplace(a.subject, port_order.size());
   }
+  // Firmware first: NV settings, then every image check before any burn (enum order).
   auto phase = [](const Action& a) {
-    return a.kind == ActionKind::nv_config ? 0 : a.kind == ActionKind::max_read_request ? 1 : 2;
+    return a.kind == ActionKind::nv_config || is_firmware_burn(a) ? 0 : a.kind == ActionKind::max_read_request ? 1 : 2;
   };
   auto rank = [](const Action& a) {
     switch (a.kind) {
@@ -695,7 +703,8 @@ void fill_identity(const Snapshot& s, Plan& plan) {
     if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
   };
   for (const Action& a : plan.actions) {
-    if (a.kind == ActionKind::nv_config) continue;  // nv_action records the owner function
+    // nv_action and plan_firmware_burn record the function they name.
+    if (a.kind == ActionKind::nv_config || is_firmware_burn(a)) continue;
     if (a.kind == ActionKind::max_read_request) {
       add(plan.identity.bdfs, a.subject);
       continue;
@@ -762,6 +771,9 @@ bool action_covers(const Action& a, const Finding& f, const Snapshot& s) {
           return true;
       }
   }
+  // A burn is per physical device; fw.driver-compat names a port's RDMA device, netdev or function.
+  if (is_firmware_burn(a))
+    return a.rule == f.rule && detail::subject_bdf(s, f.subject).starts_with(a.subject.substr(0, 10));
   if (same_rule(f.rule)) {
     if (a.subject == f.subject) return true;
     // Firmware steps are per physical device "dddd:bb:dd"; findings name a function or netdev.
@@ -885,7 +897,10 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   }
   // After the netdev loop, so that the NIC of a protected netdev gets no firmware step; the
   // order of the plan is set by order_by_disruption (firmware NV first) at the end.
-  if (!opts.all_runtime) b.firmware();
+  if (!opts.all_runtime) {
+    b.firmware();
+    detail::plan_firmware_burn(snapshot, b.failing, b.held, opts, plan);
+  }
   if (!opts.protected_unchecked.empty() && !devs.empty()) plan.warnings.push_back(opts.protected_unchecked);
   for (const NetDev* n : devs) b.qos(*n);
   for (const NetDev* n : devs) b.pause(*n);

@@ -23,7 +23,7 @@ namespace rk::plan {
 /// What an action changes. Plans are ordered firmware NV first, then PCIe MaxReadReq, then one
 /// netdev after another with its disruptive steps back to back (see make_plan).
 enum class ActionKind { nv_config, trust, dscp2prio, pfc, pause, ecn, mtu, max_read_request, coalesce,
-                        traffic_class, roce_tos };
+                        traffic_class, roce_tos, firmware_image_check, firmware_burn };
 std::string_view to_string(ActionKind k);
 
 /// Tool family used for DCB/QoS (chosen from the snapshot: mlnx_qos output seen -> mlnx_qos).
@@ -131,7 +131,19 @@ struct PlanOptions {
   /// `--migrate-priority`: plan the PFC and DSCP-map moves although the host consistently runs
   /// RoCE lossless on another priority than the policy's (otherwise: "not planned" with why).
   bool migrate_priority = false;
+  /// `--firmware-image PSID=FILE`: the local firmware image to burn on boards with that PSID
+  /// when fw.driver-compat fails. A board without one gets the placeholder
+  /// fix::firmware_image_placeholder, which apply and the sh script refuse to run.
+  std::map<std::string, std::string> firmware_images;
 };
+
+/// One line per firmware step without an image (no `--firmware-image` for its PSID), saying
+/// what to rerun; apply, the sh script and the playbook refuse such a plan. Empty when none.
+std::vector<std::string> missing_firmware_images(const Plan& plan);
+
+/// Parses one `--firmware-image` value, "PSID=FILE" (PSID: 1..16 of [A-Za-z0-9_]; FILE: an
+/// absolute path without a newline). Errors: malformed_input naming the value.
+Result<std::pair<std::string, std::string>> parse_firmware_image_option(std::string_view value);
 
 /// Builds the plan. Every action is idempotent (it sets an absolute value) and is emitted only
 /// when the snapshot shows a current value different from the policy; a missing current value

@@ -179,6 +179,11 @@ std::string render_sh(const Plan& plan) {
   out += std::string(k_sh_prelude);
   out += "total_steps=" + std::to_string(plan.actions.size()) + "\n";
   if (!plan.actions.empty()) out += identity_guard_sh(plan);
+  // A firmware step without an image (fix::firmware_image_placeholder): the script prints its
+  // steps but refuses --execute, before step 1.
+  for (const std::string& why : missing_firmware_images(plan))
+    out += "if [[ $execute -eq 1 ]]; then\n  printf 'rocekit: %s\\n' " + shell_quote(why) +
+           " >&2\n  exit 1\nfi\n";
   if (plan.actions.empty()) {
     out += plan.unplanned.empty()
                ? "printf 'nothing to do: the host matches the policy\\n'\n"
@@ -309,6 +314,8 @@ std::string ansible_play(const Plan& plan, std::size_t play) {
          "      loop: \"{{ rk_guid_files | zip(rk_guids) | list }}\"\n      register: rk_guid\n"
          "      changed_when: false\n"
          "      failed_when: rk_guid.rc != 0 or (rk_guid.stdout | regex_replace('[^0-9a-fA-F]', '') | lower) != item.1\n";
+  for (const std::string& why : missing_firmware_images(plan))
+    out += "    - name: \"a firmware step has no image\"\n      ansible.builtin.fail:\n        msg: " + unsafe(why) + "\n";
   out += "    - name: \"this host has a rocekit plan\"\n"
          "      ansible.builtin.set_fact:\n        rk_planned: true\n";
   std::size_t n = 0;

@@ -259,7 +259,9 @@ void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& kn
     }
   }
   if (const YAML::Node f = root["firmware"]) {
-    check_keys(f, {"adaptive_routing"}, "firmware");
+    check_keys(f, {"adaptive_routing", "warn_releases_behind"}, "firmware");
+    if (f["warn_releases_behind"])
+      p.firmware_warn_releases_behind = get_int(f["warn_releases_behind"], 1, 99, "firmware.warn_releases_behind");
     if (f["adaptive_routing"]) {
       if (f["adaptive_routing"].IsNull())
         p.adaptive_routing.reset();
@@ -467,6 +469,7 @@ std::string policy_to_yaml(const Policy& p) {
     e << *p.adaptive_routing;
   else
     e << YAML::Null;
+  e << YAML::Key << "warn_releases_behind" << YAML::Value << p.firmware_warn_releases_behind;
   e << YAML::EndMap;
   if (!p.interfaces.empty()) {
     e << YAML::Key << "interfaces" << YAML::Value << YAML::BeginSeq;

@@ -76,6 +76,10 @@ struct Policy {
   bool channels_within_numa_cores = true;
   std::vector<std::string> gpu_nic_relations{"PIX", "PXB"};  ///< nvidia-smi topo values that pass
   std::optional<bool> adaptive_routing;  ///< required ROCE_ADAPTIVE_ROUTING_EN; nullopt = report
+  /// `firmware.warn_releases_behind`: fw.releases-behind warns when a NIC's firmware is this
+  /// many firmware releases (trains, the middle field: 28.43 -> 28.47 is four) or more behind
+  /// the newest the compatibility table knows for its adapter family (1..99).
+  int firmware_warn_releases_behind = 5;
   std::vector<InterfaceRoleRule> interfaces;  ///< first match wins
   /// Netdevs named on the command line (--netdev): in scope even without an RDMA device, and
   /// planned even when they carry the default route or the ssh session. Not in the YAML.

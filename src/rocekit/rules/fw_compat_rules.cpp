@@ -4,12 +4,16 @@
 // firmware of a family the release has a row for is "not in the release notes for this driver";
 // a family the release notes say the driver does not support fails; a driver, release or family
 // the table does not have is unknown, never a pass.
+#include <array>
+#include <cstdint>
 #include <cstdio>
 #include <set>
 #include <string>
 
 #include "rocekit/catalog/compat.hpp"
 #include "rocekit/core/text.hpp"
+#include "rocekit/fix/fix.hpp"
+#include "rocekit/rules/fw_compat.hpp"
 #include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -96,9 +100,62 @@ std::string hex4(std::uint16_t v) {
   return b;
 }
 
+/// Where a NIC's firmware falls in the table: its adapter family, or why it has none.
+struct Placement {
+  const catalog::CompatFamily* family = nullptr;
+  bool by_major = false;    ///< placed by its firmware major, without a device id
+  bool not_nvidia = false;  ///< another vendor's NIC: no NVIDIA table applies
+  std::string why;          ///< without a family: the reason (not_applicable or unknown)
+};
+
+Placement place(const NicFirmware& n, const catalog::CompatTable& t) {
+  Placement pl;
+  // Not an NVIDIA NIC: no NVIDIA table applies (a Broadcom 22.x firmware is no ConnectX-6 Dx).
+  const bool other_vendor = (n.vendor_id && *n.vendor_id != k_nvidia_vendor) ||
+                            (n.driver && *n.driver != "mlx5_core" && *n.driver != "mlx4_core");
+  if (other_vendor) {
+    pl.not_nvidia = true;
+    pl.why = "not an NVIDIA NIC (" +
+             (n.vendor_id && *n.vendor_id != k_nvidia_vendor ? "PCI vendor " + hex4(*n.vendor_id)
+                                                              : "driver " + *n.driver) +
+             ")";
+    return pl;
+  }
+  if (!catalog::is_firmware_version(n.version)) {
+    pl.why = "firmware version \"" + n.version + "\" is not in NVIDIA's NN.NN.NNNN form";
+    return pl;
+  }
+  const int major = major_of(n.version);
+  const catalog::CompatFamily* fam = n.device_id ? t.family_of_device(*n.device_id) : nullptr;
+  if (fam && fam->fw_major && *fam->fw_major != major) {
+    const catalog::CompatFamily* fm = t.family_of_major(major);
+    pl.why = "device id " + hex4(*n.device_id) + " is " + fam->family + " (firmware major " +
+             std::to_string(*fam->fw_major) + "), but the firmware " + n.version + " has major " +
+             std::to_string(major) + (fm ? " (" + fm->family + ")" : std::string()) +
+             ": the inputs disagree about the adapter";
+    return pl;
+  }
+  // The firmware major names the chip only for an NVIDIA NIC (driver mlx5_core, PCI vendor
+  // 0x15b3, an NVIDIA PSID, or an mlx5_* RDMA device).
+  const bool nvidia = (n.vendor_id && *n.vendor_id == k_nvidia_vendor) || (n.driver && *n.driver == "mlx5_core") ||
+                      (n.psid && n.psid->starts_with("MT_")) || n.mlx5_name;
+  if (!fam && nvidia) {
+    fam = t.family_of_major(major);
+    pl.by_major = fam != nullptr;
+  }
+  if (!fam) {
+    pl.why = "firmware " + n.version + ": the adapter family is not in the table (device id " +
+             (n.device_id ? hex4(*n.device_id) : std::string("not read")) + ")";
+    return pl;
+  }
+  pl.family = fam;
+  return pl;
+}
+
 std::string release_name(const catalog::CompatRelease& r) { return r.stack + " " + r.version; }
 
-void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) {
+/// fw.driver-compat; with `targets`, also the firmware to burn for each failing NIC.
+void driver_compat(const Snapshot& s, Emitter& e, std::vector<FirmwareTarget>* targets) {
   const catalog::CompatTable& t = catalog::CompatTable::active();
   std::vector<NicFirmware> nics = nic_firmware(s);
   if (nics.empty()) {
@@ -132,44 +189,17 @@ void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) {
       add_evidence(f, n.source);
       add_evidence(f, s.driver_stack.source);
     };
-    // Not an NVIDIA NIC: no NVIDIA table applies (a Broadcom 22.x firmware is no ConnectX-6 Dx).
-    const bool other_vendor = (n.vendor_id && *n.vendor_id != k_nvidia_vendor) ||
-                              (n.driver && *n.driver != "mlx5_core" && *n.driver != "mlx4_core");
-    if (other_vendor) {
-      e.not_applicable(n.who, "not an NVIDIA NIC (" +
-                                  (n.vendor_id && *n.vendor_id != k_nvidia_vendor ? "PCI vendor " + hex4(*n.vendor_id)
-                                                                                   : "driver " + *n.driver) +
-                                  ")");
+    Placement pl = place(n, t);
+    if (pl.not_nvidia) {
+      e.not_applicable(n.who, pl.why);
       continue;
     }
-    if (!catalog::is_firmware_version(n.version)) {
-      cite(e.unknown(n.who, "firmware version \"" + n.version + "\" is not in NVIDIA's NN.NN.NNNN form"));
+    if (!pl.family) {
+      cite(e.unknown(n.who, pl.why));
       continue;
     }
-    const int major = major_of(n.version);
-    const catalog::CompatFamily* fam = n.device_id ? t.family_of_device(*n.device_id) : nullptr;
-    bool by_major = false;
-    if (fam && fam->fw_major && *fam->fw_major != major) {
-      const catalog::CompatFamily* fm = t.family_of_major(major);
-      cite(e.unknown(n.who, "device id " + hex4(*n.device_id) + " is " + fam->family + " (firmware major " +
-                                std::to_string(*fam->fw_major) + "), but the firmware " + n.version + " has major " +
-                                std::to_string(major) + (fm ? " (" + fm->family + ")" : std::string()) +
-                                ": the inputs disagree about the adapter"));
-      continue;
-    }
-    // The firmware major names the chip only for an NVIDIA NIC (driver mlx5_core, PCI vendor
-    // 0x15b3, an NVIDIA PSID, or an mlx5_* RDMA device).
-    const bool nvidia = (n.vendor_id && *n.vendor_id == k_nvidia_vendor) || (n.driver && *n.driver == "mlx5_core") ||
-                        (n.psid && n.psid->starts_with("MT_")) || n.mlx5_name;
-    if (!fam && nvidia) {
-      fam = t.family_of_major(major);
-      by_major = fam != nullptr;
-    }
-    if (!fam) {
-      cite(e.unknown(n.who, "firmware " + n.version + ": the adapter family is not in the table (device id " +
-                                (n.device_id ? hex4(*n.device_id) : std::string("not read")) + ")"));
-      continue;
-    }
+    const catalog::CompatFamily* fam = pl.family;
+    const bool by_major = pl.by_major;
     const std::string head = "firmware " + n.version + " (" + fam->family + (by_major ? ", by its firmware major" : "") +
                              ") with " + release_name(*rel);
     bool unsupported = false;
@@ -214,17 +244,147 @@ void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) {
     Finding& f = e.fail(n.who, head + ": not in the release notes for this driver, which give " + want + " for " +
                                    fam->family + " (" + row->source + ")");
     cite(f);
+    if (targets)
+      targets->push_back({n.who, n.bdf, n.psid, n.version, row->recommended, fam->family, release_name(*rel),
+                          row->source});
+    const std::string psid = n.psid.value_or("<PSID>");
+    if (n.psid && fix::valid_psid(*n.psid) && !n.bdf.empty()) {
+      const std::string image = fix::firmware_image_placeholder(*n.psid);
+      fix::set_fix(f.remediation, "firmware", n.version, row->recommended,
+                   {fix::flint_image_check("mstflint", image, *n.psid, row->recommended),
+                    fix::flint_burn("mstflint", n.bdf, image, row->recommended)});
+    }
     f.remediation.scope = FixScope::firmware_reboot;
     f.remediation.notes =
-        "Burn firmware " + row->recommended + " from a local image whose PSID matches the board" +
-        (n.psid ? " (" + *n.psid + ")" : std::string()) + ": `flint -d " + (n.bdf.empty() ? std::string("<bdf>") : n.bdf) +
-        " -i <image.bin> burn` (mstflint) or `mlxfwmanager -u -i <image.bin>`, then a firmware reset or reboot; or "
-        "install the driver release whose notes list " + n.version + ". Never mix firmware and driver generations "
-        "across the cluster.";
+        "Burn firmware " + row->recommended + " from a local image (" + fam->family + ", PSID " + psid +
+        "): first `mstflint -i IMAGE query` must print `PSID: " + psid + "` and `FW Version: " + row->recommended +
+        "`, then `mstflint -d " + (n.bdf.empty() ? std::string("<bdf>") : n.bdf) +
+        " -i IMAGE -y burn`; it runs after a reboot or `mstfwreset -d <bdf> reset`. `rocekit plan --firmware-image " +
+        psid + "=IMAGE` plans both. Or install the driver release whose notes list " + n.version +
+        ". Never mix firmware and driver generations across the cluster.";
   }
 }
 
+void eval_driver_compat(const Snapshot& s, const Policy&, Emitter& e) { driver_compat(s, e, nullptr); }
+
+/// The firmware versions the table gives for one family (recommended and supported, every
+/// release), and the newest of them with the release whose notes recommend or list it.
+struct FamilyFirmware {
+  std::set<std::uint64_t> trains;  ///< the middle fields (28.43.4100 -> 43)
+  std::string newest;    ///< "28.47.2682"
+  std::string newest_release;
+  std::string newest_source;
+};
+
+/// "28.43.4100" -> {28, 43, 4100}; callers checked catalog::is_firmware_version.
+std::array<std::uint64_t, 3> version_key(const std::string& v) {
+  std::vector<std::string_view> p = text::split(v, '.');
+  std::array<std::uint64_t, 3> k{};
+  for (std::size_t i = 0; i < 3 && i < p.size(); ++i) k[i] = text::parse_uint(p[i]).value_or(0);
+  return k;
+}
+
+/// A version of another family's major (a documentation error a user's table may copy) is
+/// left out.
+FamilyFirmware family_firmware(const catalog::CompatTable& t, const catalog::CompatFamily& family) {
+  FamilyFirmware out;
+  for (const catalog::CompatRow& r : t.rows) {
+    if (r.family != family.family) continue;
+    std::vector<std::string> versions{r.recommended};
+    versions.insert(versions.end(), r.supported.begin(), r.supported.end());
+    for (const std::string& v : versions) {
+      if (!catalog::is_firmware_version(v)) continue;
+      if (family.fw_major && version_key(v)[0] != static_cast<std::uint64_t>(*family.fw_major)) continue;
+      out.trains.insert(version_key(v)[1]);
+      if (!out.newest.empty() && version_key(v) <= version_key(out.newest)) continue;
+      out.newest = v;
+      out.newest_release = r.release;
+      out.newest_source = r.source;
+      for (const catalog::CompatRelease& rel : t.releases)
+        if (rel.id == r.release) out.newest_release = release_name(rel);
+    }
+  }
+  return out;
+}
+
+/// fw.releases-behind: each NIC's firmware against the newest firmware the table gives for its
+/// adapter family, counted in firmware releases (trains: the middle field of the version).
+void eval_releases_behind(const Snapshot& s, const Policy& p, Emitter& e) {
+  const catalog::CompatTable& t = catalog::CompatTable::active();
+  std::vector<NicFirmware> nics = nic_firmware(s);
+  if (nics.empty()) {
+    e.unknown("host", "no NIC firmware version in the input (ibv_devinfo, ethtool -i, flint, mlxfwmanager)").needs = {"ethtool_i"};
+    return;
+  }
+  const int warn_at = p.firmware_warn_releases_behind;
+  for (const NicFirmware& n : nics) {
+    // The PCI function when known: the same subject whichever tool showed the firmware.
+    const std::string who = n.bdf.empty() ? n.who : n.bdf;
+    Placement pl = place(n, t);
+    if (pl.not_nvidia) {
+      e.not_applicable(who, pl.why);
+      continue;
+    }
+    if (!pl.family) {
+      add_evidence(e.unknown(who, pl.why), n.source);
+      continue;
+    }
+    const std::string& family = pl.family->family;
+    const std::string head = "firmware " + n.version + " (" + family + (pl.by_major ? ", by its firmware major" : "") + ")";
+    // NVIDIA's tables give the firmware of NVIDIA-branded boards; an OEM's trains are its own.
+    if (n.psid && !n.psid->starts_with("MT_")) {
+      add_evidence(e.unknown(who, head + ": an OEM-branded board (PSID " + *n.psid +
+                                        "); NVIDIA's tables cover NVIDIA-branded (MT_) cards, so compare it with the "
+                                        "vendor's firmware releases"),
+                   n.source);
+      continue;
+    }
+    FamilyFirmware ff = family_firmware(t, *pl.family);
+    if (ff.newest.empty()) {
+      add_evidence(e.unknown(who, head + ": the compatibility table gives no " + family +
+                                        " firmware for any driver release, so the newest is not known"),
+                   n.source);
+      continue;
+    }
+    const std::array<std::uint64_t, 3> mine = version_key(n.version);
+    std::vector<std::string> newer;
+    for (std::uint64_t train : ff.trains)
+      if (train > mine[1]) newer.push_back(std::to_string(mine[0]) + "." + std::to_string(train));
+    const int behind = static_cast<int>(newer.size());
+    const std::string newest = "the newest " + family + " firmware the compatibility table knows, " + ff.newest +
+                               " (" + ff.newest_release + ", " + ff.newest_source + ")";
+    const std::string count = std::to_string(behind) + " firmware release" + (behind == 1 ? "" : "s");
+    if (behind < warn_at) {
+      std::string what = behind == 0 ? (mine >= version_key(ff.newest) ? "is at or above " : "is on the train of ")
+                                     : "is " + count + " (" + join(newer) + ") behind ";
+      add_evidence(e.pass(who, head + " " + what + newest + "; the policy warns at " + std::to_string(warn_at)),
+                   n.source);
+      continue;
+    }
+    Finding& f = e.fail(who, head + " is " + count + " behind " + newest + ": trains " + join(newer) +
+                                   " are newer; the policy warns at " + std::to_string(warn_at) +
+                                   " (firmware.warn_releases_behind)");
+    add_evidence(f, n.source);
+    f.remediation.scope = FixScope::firmware_reboot;
+    f.remediation.notes = "Plan a driver and firmware upgrade together: install a driver release whose notes give "
+                          "newer " + family + " firmware (" + ff.newest_release + " gives " + ff.newest +
+                          ") and burn that firmware from a local image whose PSID matches the board (see "
+                          "fw.driver-compat and `rocekit plan --firmware-image PSID=IMAGE`), node by node.";
+  }
+}
+
+
 }  // namespace
+
+std::vector<FirmwareTarget> firmware_targets(const Snapshot& s) {
+  std::vector<FirmwareTarget> out;
+  const RuleInfo* rule = find_rule("fw.driver-compat");
+  if (!rule) return out;
+  std::vector<Finding> ignored;
+  Emitter e(*rule, rule->severity, ignored);
+  driver_compat(s, e, &out);
+  return out;
+}
 
 void add_fw_compat_rules(std::vector<RuleInfo>& out) {
   out.push_back({"fw.driver-compat", "NIC firmware is in the installed driver's release notes", Severity::warning,
@@ -237,6 +397,17 @@ void add_fw_compat_rules(std::vector<RuleInfo>& out) {
                  eval_driver_compat, k_any_outcome,
                  "firmware version, PSID, PCI vendor and device id per NIC (ethtool -i, ibv_devinfo, flint, lspci); "
                  "the driver release (ofed_info -s); data/compat/compat.json"});
+  out.push_back({"fw.releases-behind", "NIC firmware is not several releases behind the newest firmware of its adapter family",
+                 Severity::warning, "rdma device / netdev / pci function",
+                 "Each firmware train fixes RoCE behaviour (congestion control, PFC, counters, errata); a NIC "
+                 "several trains behind the newest firmware its family has runs with fixes the rest of the "
+                 "world has, and usually with a driver as old, so its upgrade is due before it falls off the "
+                 "supported releases.",
+                 "§4.2 firmware and driver: keep firmware current with NVIDIA's compatibility matrix.",
+                 eval_releases_behind, k_any_outcome,
+                 "firmware version, PSID, PCI vendor and device id per NIC (ethtool -i, ibv_devinfo, flint, lspci); "
+                 "data/compat/compat.json (every release's firmware for the family); the policy "
+                 "firmware.warn_releases_behind"});
 }
 
 }  // namespace rk::rules

@@ -155,6 +155,22 @@ void add_fleet_rules(std::vector<RuleInfo>& out) {
       .value_form = "`<driver> <version>`, `mlx5_core 6.8.12-8-pve`",
   });
   out.push_back({
+      .id = "fleet.driver-firmware-compat",
+      .title = "Every (driver release, firmware) pair of a NIC model is in the driver's release notes",
+      .severity = Severity::warning,
+      .subject = "NIC model (PSID)",
+      .rationale = "A rolling upgrade half done leaves one model in two (driver release, firmware) groups; the "
+          "group whose firmware is not in its driver's release notes runs an untested pair. The NICs of a model "
+          "are grouped by pair, each group judged by fw.driver-compat (data/compat/compat.json, or `--compat "
+          "FILE`), and a group not in the notes is named with its hosts.",
+      .outcomes = {Outcome::pass, Outcome::fail, Outcome::unknown},
+      .inputs = "per NIC: the driver release (ofed_info -s) and the running firmware version; "
+          "fw.driver-compat's verdict on the pair on its host",
+      .family = Family::fleet,
+      .setting = "driver_firmware",
+      .value_form = "`<ofed_info -s release> + <firmware>`, `MLNX_OFED_LINUX-24.10-3.2.5.0 + 28.43.3608`",
+  });
+  out.push_back({
       .id = "fleet.nv-config-consistent",
       .title = "Same firmware NV parameters per NIC model",
       .severity = Severity::warning,

@@ -1,0 +1,25 @@
+// The firmware burn steps of `rocekit plan` (plan/firmware_burn.cpp): for each NIC where
+// fw.driver-compat failed, the release notes' firmware from a local image, after a check that
+// the image is that firmware for the board's PSID. Internal to rk_plan.
+#pragma once
+
+#include <set>
+#include <string>
+#include <utility>
+
+#include "rocekit/model/snapshot.hpp"
+#include "rocekit/plan/plan.hpp"
+
+namespace rk::plan::detail {
+
+/// Appends the firmware_image_check and firmware_burn actions (or "not planned" lines) for the
+/// failing fw.driver-compat subjects in `failing`; `held` are physical devices ("dddd:bb:dd")
+/// that carry a protected netdev.
+void plan_firmware_burn(const Snapshot& s,
+                        const std::set<std::pair<std::string, std::string>>& failing,
+                        const std::set<std::string>& held, const PlanOptions& opts, Plan& plan);
+
+/// The PCI function a finding's subject names: itself (a BDF), its netdev's or RDMA device's.
+std::string subject_bdf(const Snapshot& s, const std::string& subject);
+
+}  // namespace rk::plan::detail
