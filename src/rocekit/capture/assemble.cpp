@@ -197,7 +197,16 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
   };
   std::vector<Item> items;
   std::deque<CaptureFile> parts;  // the commands of pasted files, split at their prompt lines
-  for (const CaptureFile& f : set.files) {
+  for (const CaptureFile& file : set.files) {
+    // A paste quoted as a reply ("> " on every line) is read as the text it quotes, with the
+    // file's own line numbers.
+    const CaptureFile* fp = &file;
+    if (file.problem.empty() && !text::looks_binary(file.bytes))
+      if (std::optional<std::string> plain = unquote(file.bytes)) {
+        parts.push_back({file.name, std::move(*plain), "", 0});
+        fp = &parts.back();
+      }
+    const CaptureFile& f = *fp;
     std::string base = f.name.substr(f.name.find_last_of('/') == std::string::npos ? 0 : f.name.find_last_of('/') + 1);
     if (base == "rocekit-capture.log" && f.problem.empty()) {
       read_capture_log(s, f);
@@ -233,7 +242,15 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
         for (const PastePart& p : pp) {
           std::string bytes = paste_lines(f.bytes, p.first_line, p.last_line);
           std::string body(parse::strip_capture_header(bytes).body);
-          auto [it, fresh] = first.try_emplace({p.tool, p.target}, p.first_line, body);
+          std::string part_target = p.target;
+          if (p.by_content && pp.size() == 1 && part_target.empty()) {
+            // Keep an @target from a non-standard name, e.g. "qos@eth4.txt".
+            std::string base_tool;
+            if (!split_capture_name(f.name, base_tool, part_target)) part_target.clear();
+          }
+          // Blocks told apart by their content alone may be of different subjects: no repeat.
+          auto [it, fresh] = p.by_content ? std::pair{first.end(), true}
+                                          : first.try_emplace({p.tool, p.target}, p.first_line, body);
           if (!fresh) {
             bool same = it->second.second == body;
             std::string what = "`" + p.tool + (p.target.empty() ? "" : " " + p.target) + "`";
@@ -244,7 +261,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
             continue;
           }
           parts.push_back({f.name, std::move(bytes), "", p.first_line - 1});
-          items.push_back({&parts.back(), p.tool, p.target});
+          items.push_back({&parts.back(), p.tool, part_target});
         }
         continue;
       }
