@@ -157,9 +157,10 @@ bool is_ignored_name(const std::string& name) {
 /// A command a prompt aims at an MST device (`flint -d /dev/mst/mt4125_pciconf0 q`, `mlxlink -d
 /// mt4123_pciconf0 ...`) gets the PCI address that an `mst status` of the same capture gives that
 /// device (its `domain:bus:dev.fn=` line, or the MST column of `mst status -v`). A name two
-/// `mst status` outputs map to different addresses is left as it is.
+/// `mst status` outputs map to different addresses is left as it is. Returns the mapping (less
+/// those names), for outputs that name MST devices in their text (mlxfwmanager, mlxup).
 template <class Items>
-void name_mst_targets(Items& items) {
+std::map<std::string, std::string> name_mst_targets(Items& items) {
   std::map<std::string, std::string> bdf_of;
   std::set<std::string> ambiguous;
   auto add = [&](const std::string& name, const std::string& bdf) {
@@ -183,6 +184,8 @@ void name_mst_targets(Items& items) {
     if (it.target.empty() || ambiguous.count(it.target)) continue;
     if (auto m = bdf_of.find(it.target); m != bdf_of.end()) it.target = m->second;
   }
+  for (const std::string& a : ambiguous) bdf_of.erase(a);
+  return bdf_of;
 }
 
 }  // namespace
@@ -287,7 +290,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
     }
     items.push_back({&f, tool, target});
   }
-  name_mst_targets(items);
+  const std::map<std::string, std::string> mst_bdf = name_mst_targets(items);
   auto order_of = [](const std::string& tool) { return find_tool(tool)->order; };
   std::stable_sort(items.begin(), items.end(),
                    [&](const Item& a, const Item& b) { return order_of(a.tool) < order_of(b.tool); });
@@ -307,6 +310,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
     c.text.body_first_line += it.file->line_offset;
     c.seen_gpus = &seen_gpus;
     c.iommu = &iommu;
+    c.mst_bdf = &mst_bdf;
     tool->merge(c);
   }
   build::place_gpus(s, std::move(seen_gpus));  // also links the PCI tree
