@@ -152,7 +152,9 @@ std::string tool_of(const std::string& rel) {
     return "lspci";
   if (rel.starts_with("mlxconfig/")) return "mlxconfig";
   if (rel.starts_with("nvidia_smi_topo/")) return "topo";
-  if (rel.starts_with("flint/") && rel.find("mlxfwmanager") != std::string::npos) return "fwm";
+  // mlxup prints mlxfwmanager's query format.
+  if (rel.starts_with("flint/") && (rel.find("mlxfwmanager") != std::string::npos || rel.find("mlxup") != std::string::npos))
+    return "fwm";
   if (rel.starts_with("flint/")) return "flint";
   if (rel.find("mst-status") != std::string::npos) return "mst";
   return "";

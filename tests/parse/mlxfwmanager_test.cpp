@@ -21,7 +21,8 @@ TEST(MlxfwmanagerGolden, CorpusFiles) {
                         "flint/homelab-host02-mlxfwmanager-cx4.txt",
                         "flint/jiegec-mlxfwmanager-abridged-cx3-2.36.txt",
                         "flint/jiegec-mlxfwmanager-abridged-cx4-vpi-12.25.txt",
-                        "flint/jiegec-mlxfwmanager-abridged-dell-cx4-edr-old-fw.txt"}) {
+                        "flint/jiegec-mlxfwmanager-abridged-dell-cx4-edr-old-fw.txt",
+                        "flint/ocp-nno-mlxup-cx7-2dev-mst-names-28.42-update-required.txt"}) {
     test::check_golden(f, run);
   }
 }

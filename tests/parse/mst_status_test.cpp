@@ -17,7 +17,8 @@ nlohmann::json run(std::string_view body) {
 
 TEST(MstStatusGolden, CorpusFiles) {
   for (const char* f : {"misc/jiegec-mst-status-redacted.txt",
-                        "misc/ocp-nno-mst-status-v-cx7-vfs.txt"}) {
+                        "misc/ocp-nno-mst-status-v-cx7-vfs.txt",
+                        "misc/aerial-dgx-spark-mst-status-v-gb100-gpu-rows-vfio-column.txt"}) {
     test::check_golden(f, run);
   }
 }

@@ -159,6 +159,8 @@ done
 fake ethtool 'if [ "$1" = -i ]; then printf "driver: mlx5_core\nfirmware-version: 22.39.1002 (MT_0000000359)\n\tindented \n\nbus-info: 0000:01:00.0\n"; else printf "fake ethtool output: %s\n" "$*"; fi'
 fake show_gids 'printf "DEV\tPORT\tINDEX\tGID\nmlx5_0\t1\t3\tfe80::1\tv2\tens6"'   # no final newline
 fake mstflint 'echo "-E- Cannot open Device: $2. No such file or directory" >&2; exit 1'
+# mstlink --port_type PCIE: the first lines of a real mlxlink PCIe query (testdata/corpus/mlxlink_pcie).
+fake mstlink 'printf "\nOperational Info\n----------------\nDepth, pcie index, node          : 0, 0, 0\nLink Speed Active (Enabled)        : 16G-Gen 4 (16G-Gen 4)\nLink Width Active (Enabled)        : 16X (16X)\n"'
 fake lspci 'if [ "$2" = -D ]; then printf "0000:00:01.0 PCI bridge: Intel Corporation Device 352a\n0000:01:00.0 Ethernet controller: Mellanox Technologies MT2892 Family [ConnectX-6 Dx]\n"; else printf "%s Ethernet controller: Mellanox Technologies MT2892 Family [ConnectX-6 Dx]\n\tCapabilities: <access denied>\n" "$3"; fi'
 fake nvidia-smi 'sleep 5; echo late'
 fake dmesg 'printf "[    1.0] mlx5_core 0000:01:00.0: firmware version: 22.39.1002\n[    2.0] usb 1-1: new high-speed USB device\n[    3.0] mlx5_core 0000:01:00.0: 252.048 Gb/s available PCIe bandwidth (16.0 GT/s PCIe x16 link)\n"'
@@ -201,6 +203,7 @@ for f in ethtool@ens6 ethtool_i@ens6 ethtool_c@ens6 ethtool_l@ens6 ethtool_g@ens
          cma_roce_mode@mlx5_0 \
          lspci_vvv@0000:01:00.0 mlxconfig_q@0000:01:00.0 flint_q@0000:01:00.0 devlink_dev_info@0000:01:00.0 \
          lspci_vvv@0001:02:00.0 mlxconfig_q@0001:02:00.0 flint_q@0001:02:00.0 devlink_dev_info@0001:02:00.0 \
+         mlxlink_pcie@0000:01:00.0 mlxlink_pcie@0001:02:00.0 \
          show_gids ibdev2netdev rdma_link rdma_statistic lsmod dmesg sysfs_peermem; do
     check "expected capture file $f.txt" exists "$O/$f.txt"
 done
@@ -270,13 +273,16 @@ fi
 # Stand-ins were called only with read forms.
 BDF_RE='(0000:01:00\.0|0001:02:00\.0|0000:00:05\.0)'
 READ_FORMS="ethtool (-[iclgaS] )?(ens6|eth9|eth8)|mlnx_qos -i (ens6|eth9|eth8)|(mstconfig|mlxconfig) -d $BDF_RE -e q"
-READ_FORMS="$READ_FORMS|(mstflint|flint) -d $BDF_RE q|lspci -vvv -s $BDF_RE|lspci -vvv -D -A linux-sysfs -O sysfs\.path=[^ ]*/sys/bus/pci|devlink dev info pci/$BDF_RE"
+READ_FORMS="$READ_FORMS|(mstflint|flint) -d $BDF_RE q|(mstlink|mlxlink) -d $BDF_RE --port_type PCIE|lspci -vvv -s $BDF_RE|lspci -vvv -D -A linux-sysfs -O sysfs\.path=[^ ]*/sys/bus/pci|devlink dev info pci/$BDF_RE"
 READ_FORMS="$READ_FORMS|ibv_devinfo -v -d mlx5_[01]|rdma (link|statistic) show|ip -s -s link show dev (ens6|eth9|eth8)"
 READ_FORMS="$READ_FORMS|ibdev2netdev -v|nvidia-smi -L|nvidia-smi topo -m|show_gids |lsmod |dmesg "
 check "ethtool: read flags only" calls_only ethtool 'ethtool (-[iclgaS] )?ens6'
 check "mlnx_qos: exactly -i <if>" calls_only mlnx_qos 'mlnx_qos -i ens6'
 check "mstconfig: -d <BDF> -e q only" calls_only mstconfig 'mstconfig -d (0000:01:00\.0|0001:02:00\.0) -e q'
 check "mstflint: -d <BDF> q only" calls_only mstflint 'mstflint -d (0000:01:00\.0|0001:02:00\.0) q'
+check "mstlink: -d <BDF> --port_type PCIE only" calls_only mstlink 'mstlink -d (0000:01:00\.0|0001:02:00\.0) --port_type PCIE'
+check "mstlink header command" header_cmd_is "$O/mlxlink_pcie@0000:01:00.0.txt" "mstlink -d 0000:01:00.0 --port_type PCIE"
+check "mstlink output copied" has_line "$O/mlxlink_pcie@0000:01:00.0.txt" "Link Width Active (Enabled)        : 16X (16X)"
 check "lspci: -vvv -s <BDF>, and the whole tree of the sysroot" calls_only lspci 'lspci -vvv (-s (0000:01:00\.0|0001:02:00\.0)|-D -A linux-sysfs -O sysfs\.path=[^ ]*/sys/bus/pci)'
 check "devlink: dev info only" calls_only devlink 'devlink dev info pci/(0000:01:00\.0|0001:02:00\.0)'
 check "ibv_devinfo: -v -d <dev>" calls_only ibv_devinfo 'ibv_devinfo -v -d mlx5_[01]'
@@ -286,7 +292,7 @@ check "ibdev2netdev: -v" calls_only ibdev2netdev 'ibdev2netdev -v'
 check "nvidia-smi: -L and topo -m only" calls_only nvidia-smi 'nvidia-smi (-L|topo -m)'
 check "setpci never called" never_called setpci
 check "cma_roce_mode never called" never_called cma_roce_mode
-check "mlxconfig/flint not used when mstconfig/mstflint exist" never_called '(mlxconfig|flint)'
+check "mlxconfig/flint/mlxlink not used when mstconfig/mstflint/mstlink exist" never_called '(mlxconfig|flint|mlxlink)'
 check "every stand-in call is one of the read forms above" eval '! grep -E -v -x -e "$READ_FORMS" "$CALLS"'
 check "no set/reset word in any call" eval '! grep -E -q -e " (set|s|reset|r|set_system_conf|-y|--yes)( |$)" "$CALLS"'
 snapshot "$TMP/root.after"
@@ -296,7 +302,7 @@ check "nothing under the fake sysroot was changed" cmp -s "$TMP/root.before" "$T
 FAKEBIN2=$TMP/fakebin2
 mkdir -p "$FAKEBIN2"
 for t in "$FAKEBIN"/*; do
-    case ${t##*/} in mstconfig|mstflint|nvidia-smi) ;; *) ln -s "$t" "$FAKEBIN2/${t##*/}" ;; esac
+    case ${t##*/} in mstconfig|mstflint|mstlink|nvidia-smi) ;; *) ln -s "$t" "$FAKEBIN2/${t##*/}" ;; esac
 done
 : >"$CALLS"
 mkdir "$TMP/all"
@@ -313,6 +319,8 @@ check "fallback flint: -d <BDF> q only" calls_only flint 'flint -d (0000:01:00\.
 check "fallback header command" header_cmd_is "$TMP/all/mlxconfig_q@0000:00:05.0.txt" "mlxconfig -d 0000:00:05.0 -e q"
 check "nvidia-smi missing in the second PATH" has_line "$TMP/all/rocekit-capture.log" \
     "missing${TAB}nvidia_smi_topo${TAB}-${TAB}nvidia-smi -L; nvidia-smi topo -m"
+check "neither mstlink nor mlxlink: mlxlink_pcie missing" has_line "$TMP/all/rocekit-capture.log" \
+    "missing${TAB}mlxlink_pcie${TAB}0000:01:00.0${TAB}mlxlink -d 0000:01:00.0 --port_type PCIE"
 
 # -z: DIR.tar.gz lists the capture files and the log.
 mkdir "$TMP/z"

@@ -157,9 +157,10 @@ bool is_ignored_name(const std::string& name) {
 /// A command a prompt aims at an MST device (`flint -d /dev/mst/mt4125_pciconf0 q`, `mlxlink -d
 /// mt4123_pciconf0 ...`) gets the PCI address that an `mst status` of the same capture gives that
 /// device (its `domain:bus:dev.fn=` line, or the MST column of `mst status -v`). A name two
-/// `mst status` outputs map to different addresses is left as it is.
+/// `mst status` outputs map to different addresses is left as it is. Returns the mapping (less
+/// those names), for outputs that name MST devices in their text (mlxfwmanager, mlxup).
 template <class Items>
-void name_mst_targets(Items& items) {
+std::map<std::string, std::string> name_mst_targets(Items& items) {
   std::map<std::string, std::string> bdf_of;
   std::set<std::string> ambiguous;
   auto add = [&](const std::string& name, const std::string& bdf) {
@@ -183,6 +184,8 @@ void name_mst_targets(Items& items) {
     if (it.target.empty() || ambiguous.count(it.target)) continue;
     if (auto m = bdf_of.find(it.target); m != bdf_of.end()) it.target = m->second;
   }
+  for (const std::string& a : ambiguous) bdf_of.erase(a);
+  return bdf_of;
 }
 
 }  // namespace
@@ -197,7 +200,16 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
   };
   std::vector<Item> items;
   std::deque<CaptureFile> parts;  // the commands of pasted files, split at their prompt lines
-  for (const CaptureFile& f : set.files) {
+  for (const CaptureFile& file : set.files) {
+    // A paste quoted as a reply ("> " on every line) is read as the text it quotes, with the
+    // file's own line numbers.
+    const CaptureFile* fp = &file;
+    if (file.problem.empty() && !text::looks_binary(file.bytes))
+      if (std::optional<std::string> plain = unquote(file.bytes)) {
+        parts.push_back({file.name, std::move(*plain), "", 0});
+        fp = &parts.back();
+      }
+    const CaptureFile& f = *fp;
     std::string base = f.name.substr(f.name.find_last_of('/') == std::string::npos ? 0 : f.name.find_last_of('/') + 1);
     if (base == "rocekit-capture.log" && f.problem.empty()) {
       read_capture_log(s, f);
@@ -233,7 +245,15 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
         for (const PastePart& p : pp) {
           std::string bytes = paste_lines(f.bytes, p.first_line, p.last_line);
           std::string body(parse::strip_capture_header(bytes).body);
-          auto [it, fresh] = first.try_emplace({p.tool, p.target}, p.first_line, body);
+          std::string part_target = p.target;
+          if (p.by_content && pp.size() == 1 && part_target.empty()) {
+            // Keep an @target from a non-standard name, e.g. "qos@eth4.txt".
+            std::string base_tool;
+            if (!split_capture_name(f.name, base_tool, part_target)) part_target.clear();
+          }
+          // Blocks told apart by their content alone may be of different subjects: no repeat.
+          auto [it, fresh] = p.by_content ? std::pair{first.end(), true}
+                                          : first.try_emplace({p.tool, p.target}, p.first_line, body);
           if (!fresh) {
             bool same = it->second.second == body;
             std::string what = "`" + p.tool + (p.target.empty() ? "" : " " + p.target) + "`";
@@ -244,7 +264,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
             continue;
           }
           parts.push_back({f.name, std::move(bytes), "", p.first_line - 1});
-          items.push_back({&parts.back(), p.tool, p.target});
+          items.push_back({&parts.back(), p.tool, part_target});
         }
         continue;
       }
@@ -270,7 +290,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
     }
     items.push_back({&f, tool, target});
   }
-  name_mst_targets(items);
+  const std::map<std::string, std::string> mst_bdf = name_mst_targets(items);
   auto order_of = [](const std::string& tool) { return find_tool(tool)->order; };
   std::stable_sort(items.begin(), items.end(),
                    [&](const Item& a, const Item& b) { return order_of(a.tool) < order_of(b.tool); });
@@ -290,6 +310,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
     c.text.body_first_line += it.file->line_offset;
     c.seen_gpus = &seen_gpus;
     c.iommu = &iommu;
+    c.mst_bdf = &mst_bdf;
     tool->merge(c);
   }
   build::place_gpus(s, std::move(seen_gpus));  // also links the PCI tree

@@ -51,6 +51,16 @@ struct Ctx {
   /// IOMMU facts several files give (groups, cmdline, dmesg), applied once every file is merged
   /// and the GPUs are placed (apply_iommu).
   IommuSeen* iommu = nullptr;
+  /// MST device -> PCI address, from the capture's `mst status` outputs (both the full path
+  /// "/dev/mst/mt4129_pciconf0" and the bare name); names two outputs map differently are absent.
+  const std::map<std::string, std::string>* mst_bdf = nullptr;
+
+  /// The PCI address an MST device name maps to, if the capture's `mst status` gives one.
+  std::optional<std::string> bdf_of_mst(const std::string& name) const {
+    if (!mst_bdf) return std::nullopt;
+    if (auto it = mst_bdf->find(name); it != mst_bdf->end()) return it->second;
+    return std::nullopt;
+  }
 
   /// Evidence for the first body line containing `needle` (line numbers are file lines).
   Evidence find(std::string_view needle, std::size_t from_body_line = 1) const {
@@ -118,10 +128,67 @@ bool is_bdf(const std::string& t);
 std::optional<std::string> netdev_target(Ctx& c, const std::optional<std::string>& printed);
 /// Records that the file cannot be attached to a subject (netdev, RDMA device, PCI address).
 void no_subject(Ctx& c, const std::string& what);
+/// Whether `name` is an MST device name ("/dev/mst/mt4129_pciconf0", "mt4129_pciconf0.1").
+bool is_mst_name(const std::string& name);
+/// A running firmware `version` an output gives for an MST device no `mst status` maps to a PCI
+/// address: kept in the snapshot's unplaced_firmware (fw.uniform-version is unknown, naming it).
+void unplaced_firmware(Ctx& c, const std::string& mst_device, const std::optional<std::string>& version,
+                       const Evidence& source);
 /// Sets a netdev's QoS state from this file, unless another file already gave a different trust
 /// state or PFC set: then neither is taken (reason_kind conflicting, both files and lines named)
 /// and the rules that need it are unknown, instead of the last file merged winning.
 void set_qos(Ctx& c, NetDev& n, QosState q, const Evidence& source, std::vector<std::string> notes);
+/// "file:line" (or "file" for a whole-file source).
+std::string cite(const Evidence& e);
+/// Whether `had` (a value's source) comes from another capture than the one being merged: another
+/// file, or another command's part of the same paste.
+bool from_other_capture(const Ctx& c, const Evidence& had);
+/// Records a conflict on the file being merged: "conflicting captures of <subject>: <had> and
+/// <source> disagree (<difference>): neither is used; ...". Returns that reason.
+std::string report_conflict(Ctx& c, const std::string& subject, const Evidence& had, const Evidence& source,
+                            const std::string& difference);
+/// Notes that this file's value is not used because the subject's captures already conflict.
+void conflict_not_used(Ctx& c, const Evidence& source, const std::string& reason);
+
+/// Whether this file's value for `slot` may be taken. When `slot` already holds a value from
+/// another capture and `differs(held)` says how this file's value disagrees with it ("MTU 9000
+/// vs 1500"; "" when they agree), neither is kept: the slot becomes `conflicting`, naming both
+/// files and lines, so the rules that read it are unknown instead of the last file merged
+/// winning. A slot already conflicting takes nothing more.
+template <class T, class Differs>
+bool may_take(Ctx& c, Collected<T>& slot, const std::string& subject, const Evidence& source, Differs differs) {
+  if (slot.reason_kind == ReasonKind::conflicting) {
+    conflict_not_used(c, source, slot.reason);
+    return false;
+  }
+  if (!slot.has_value() || !from_other_capture(c, slot.source)) return true;
+  std::string d = differs(*slot.value);
+  if (d.empty()) return true;
+  Evidence had = slot.source;
+  slot.set_missing(report_conflict(c, subject, had, source, d), ReasonKind::conflicting);
+  slot.notes.clear();
+  return false;
+}
+
+/// Whether the running firmware `version` this file gives for PCI function `p` may be taken:
+/// false, with `p.firmware` conflicting, when another capture gave the function (its
+/// firmware, the `ethtool -i` of its netdev, the `ibv_devinfo` fw_ver of its RDMA device)
+/// another version.
+bool may_take_firmware(Ctx& c, PciFunction& p, const std::optional<std::string>& version, const Evidence& source);
+
+/// The same for the firmware `ethtool -i` gives netdev `n` (function `bdf`): false, with
+/// `n.driver` conflicting, when another capture gave that netdev, its function or its RDMA device
+/// another version.
+bool may_take_netdev_firmware(Ctx& c, NetDev& n, const std::optional<std::string>& bdf,
+                              const std::optional<std::string>& version, const Evidence& source);
+/// Sets the netdev's MTU unless another capture gave another one (then it is conflicting).
+void take_mtu(Ctx& c, NetDev& n, long long mtu, const Evidence& source);
+/// How two PCIe link readings of one function disagree ("link status 8GT/s x8 vs 16GT/s x16"):
+/// the active speed or width; "" when they agree or one does not say.
+std::string link_difference(const PcieLinkState& had, const PcieLinkState& now);
+/// Whether this file's state for the RDMA port may be taken (may_take on `p.state`).
+bool may_take_port_state(Ctx& c, RdmaPort& p, const std::string& rdma, PortState now, const Evidence& source);
+
 /// The PCI function a per-function file is about: the @target, else the address it prints.
 PciFunction* pci_for_target(Ctx& c, const std::optional<std::string>& printed);
 

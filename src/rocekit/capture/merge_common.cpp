@@ -1,6 +1,8 @@
 // Helpers of the per-tool capture merges (merge.hpp).
 #include "rocekit/capture/merge.hpp"
 
+#include <utility>
+
 namespace rk::capture {
 
 bool is_bdf(const std::string& t) { return normalize_bdf(t).has_value() && t.find(':') != std::string::npos; }
@@ -25,9 +27,56 @@ void no_subject(Ctx& c, const std::string& what) {
                              ": name the file <tool>@<" + what + ">.txt");
 }
 
+std::string cite(const Evidence& e) { return e.file + (e.line ? ":" + std::to_string(e.line) : std::string()); }
+
+bool from_other_capture(const Ctx& c, const Evidence& had) {
+  if (had.file.empty()) return false;
+  if (had.file != c.file.name) return true;
+  // The same file name: another part of a paste when the line lies outside this part (its
+  // prompt line included).
+  if (had.line == 0) return false;
+  std::size_t first = c.text.body_first_line > 1 ? c.text.body_first_line - 1 : 1;
+  std::size_t last = c.text.body_first_line + c.body_lines.size();
+  return had.line < first || had.line > last;
+}
+
+std::string report_conflict(Ctx& c, const std::string& subject, const Evidence& had, const Evidence& source,
+                            const std::string& difference) {
+  std::string why = "conflicting captures of " + subject + ": " + cite(had) + " and " + cite(source) +
+                    " disagree (" + difference + "): neither is used; capture it once more, or check each file on its own";
+  c.input.status = "parsed_with_warnings";
+  c.input.messages.push_back(cite(source) + ": " + why);
+  return why;
+}
+
+void conflict_not_used(Ctx& c, const Evidence& source, const std::string& reason) {
+  c.input.status = "parsed_with_warnings";
+  c.input.messages.push_back(cite(source) + ": not used: " + reason);
+}
+
+bool is_mst_name(const std::string& name) {
+  std::string base = name.substr(name.find_last_of('/') == std::string::npos ? 0 : name.find_last_of('/') + 1);
+  return name.starts_with("/dev/mst/") ||
+         (base.starts_with("mt") && (base.find("_pciconf") != std::string::npos || base.find("_pci_cr") != std::string::npos));
+}
+
+void unplaced_firmware(Ctx& c, const std::string& mst_device, const std::optional<std::string>& version,
+                       const Evidence& source) {
+  c.input.status = "parsed_with_warnings";
+  c.input.messages.push_back(cite(source) + ": " + mst_device +
+                             " is an MST device that no `mst status -v` of this capture maps to a PCI address: "
+                             "its firmware" + (version ? " " + *version : std::string()) +
+                             " is not tied to a NIC (add the host's `mst status -v` output)");
+  if (version) c.snap.unplaced_firmware.push_back({mst_device, *version, source});
+}
+
 namespace {
 
-std::string cite(const Evidence& e) { return e.file + (e.line ? ":" + std::to_string(e.line) : std::string()); }
+/// "14.32.1010 (MT_2420110034)" -> "14.32.1010": the version alone, as tools print it.
+std::string bare_version(const std::string& v) {
+  std::string_view t = text::trim(v);
+  return std::string(t.substr(0, t.find_first_of(" \t")));
+}
 
 std::string pfc_text(const std::vector<bool>& v) {
   std::string s;
@@ -64,6 +113,105 @@ void set_qos(Ctx& c, NetDev& n, QosState q, const Evidence& source, std::vector<
   n.qos.value = std::move(q);
   n.qos.source = source;
   n.qos.notes = std::move(notes);
+}
+
+namespace {
+
+/// Another capture's running firmware for the function `bdf` (its PCI function, a netdev's
+/// `ethtool -i`, an RDMA device's fw_ver; `rdma`: an RDMA device known to be the same function)
+/// that differs from `mine`: where it was read and the difference.
+std::optional<std::pair<Evidence, std::string>> other_firmware(const Ctx& c, const std::optional<std::string>& bdf,
+                                                               const std::optional<std::string>& rdma,
+                                                               const std::string& mine, const NetDev* self) {
+  auto differs = [&](const std::string& other, const Evidence& at) -> std::optional<std::pair<Evidence, std::string>> {
+    std::string o = bare_version(other);
+    if (o.empty() || mine.empty() || o == mine || !from_other_capture(c, at)) return std::nullopt;
+    return std::pair{at, "firmware " + o + " vs " + mine};
+  };
+  if (bdf)
+    if (const PciFunction* p = c.snap.find_pci(*bdf); p && p->firmware.has_value() && p->firmware->version)
+      if (auto d = differs(*p->firmware->version, p->firmware.source)) return d;
+  for (const NetDev& n : c.snap.netdevs)
+    if (&n != self && bdf && n.driver.has_value() && n.driver->firmware_version &&
+        n.driver->bus_info.value_or(n.bdf.value_or("")) == *bdf)
+      if (auto d = differs(*n.driver->firmware_version, n.driver.source)) return d;
+  for (const RdmaDevice& r : c.snap.rdma_devices)
+    if (r.fw_ver && ((bdf && r.bdf && *r.bdf == *bdf) || (rdma && r.name == *rdma)))
+      if (auto d = differs(*r.fw_ver, r.source)) return d;
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool may_take_firmware(Ctx& c, PciFunction& p, const std::optional<std::string>& version, const Evidence& source) {
+  if (!version) return p.firmware.reason_kind != ReasonKind::conflicting;
+  std::string mine = bare_version(*version);
+  if (!may_take(c, p.firmware, p.bdf, source, [&](const FirmwareImage& had) {
+        std::string o = had.version ? bare_version(*had.version) : "";
+        return o.empty() || o == mine ? std::string() : "firmware " + o + " vs " + mine;
+      }))
+    return false;
+  if (auto other = other_firmware(c, p.bdf, std::nullopt, mine, nullptr)) {
+    p.firmware.set_missing(report_conflict(c, p.bdf, other->first, source, other->second), ReasonKind::conflicting);
+    return false;
+  }
+  return true;
+}
+
+bool may_take_netdev_firmware(Ctx& c, NetDev& n, const std::optional<std::string>& bdf,
+                              const std::optional<std::string>& version, const Evidence& source) {
+  if (!version) return n.driver.reason_kind != ReasonKind::conflicting;
+  std::string mine = bare_version(*version);
+  if (!may_take(c, n.driver, n.name, source, [&](const DriverInfo& had) {
+        std::string o = had.firmware_version ? bare_version(*had.firmware_version) : "";
+        return o.empty() || o == mine ? std::string() : "firmware " + o + " vs " + mine;
+      }))
+    return false;
+  if (auto other = other_firmware(c, bdf, n.rdma_device, mine, &n)) {
+    n.driver.set_missing(report_conflict(c, n.name, other->first, source, other->second), ReasonKind::conflicting);
+    return false;
+  }
+  return true;
+}
+
+void take_mtu(Ctx& c, NetDev& n, long long mtu, const Evidence& source) {
+  if (may_take(c, n.mtu_bytes, n.name, source, [&](const int& had) {
+        return had == mtu ? std::string() : "MTU " + std::to_string(had) + " vs " + std::to_string(mtu);
+      }))
+    build::netdev_mtu(n, mtu, source);
+}
+
+namespace {
+
+std::string link_end_text(const PcieLinkEnd& e) {
+  std::string s;
+  if (e.speed_gts) {
+    // 2.5, 5, 8, 16, 32, 64 GT/s as lspci prints them.
+    std::string g = std::to_string(*e.speed_gts);
+    g.erase(g.find_last_not_of('0') + 1);
+    if (g.ends_with('.')) g.pop_back();
+    s += g + "GT/s";
+  }
+  if (e.width_lanes) s += (s.empty() ? "x" : " x") + std::to_string(*e.width_lanes);
+  return s.empty() ? "?" : s;
+}
+
+}  // namespace
+
+std::string link_difference(const PcieLinkState& had, const PcieLinkState& now) {
+  const PcieLinkEnd& a = had.status;
+  const PcieLinkEnd& b = now.status;
+  bool speed = a.speed_gts && b.speed_gts && *a.speed_gts != *b.speed_gts;
+  bool width = a.width_lanes && b.width_lanes && *a.width_lanes != *b.width_lanes;
+  if (!speed && !width) return "";
+  return "link status " + link_end_text(a) + " vs " + link_end_text(b);
+}
+
+bool may_take_port_state(Ctx& c, RdmaPort& p, const std::string& rdma, PortState now, const Evidence& source) {
+  return may_take(c, p.state, rdma + " port " + std::to_string(p.port), source, [&](const PortState& had) {
+    return had == now ? std::string()
+                      : "port state " + std::string(to_string(had)) + " vs " + std::string(to_string(now));
+  });
 }
 
 PciFunction* pci_for_target(Ctx& c, const std::optional<std::string>& printed) {

@@ -35,7 +35,7 @@ void on_system_checks(Ctx& c) {
       n.rdma_device = i.rdma_device;
       n.rdma_port = 1;
     }
-    if (i.mtu_bytes) build::netdev_mtu(n, *i.mtu_bytes, c.find("MTU", body_from));
+    if (i.mtu_bytes) take_mtu(c, n, *i.mtu_bytes, c.find("MTU", body_from));
     if (i.operstate) {
       n.operstate.value = *i.operstate;
       n.operstate.source = c.find("Operstate", body_from);
@@ -61,12 +61,22 @@ void on_system_checks(Ctx& c) {
   }
   // "Mellanox NICs" records: the running firmware per PCI function (fw.uniform-version).
   for (const parse::SystemChecksNic& nic : v->nics) {
-    std::optional<std::string> bdf = nic.pcie_bdf ? normalize_bdf(*nic.pcie_bdf) : std::nullopt;
-    if (!bdf || !nic.fw_version) continue;
+    if (!nic.pcie_bdf || !nic.fw_version) continue;
     std::size_t from = c.find(nic.record).line;
     std::size_t body_from = from >= c.text.body_first_line ? from - c.text.body_first_line + 1 : 1;
+    Evidence fw_line = c.find("NIC FW version", body_from);
+    std::optional<std::string> bdf = normalize_bdf(*nic.pcie_bdf);
+    // A record naming the NIC by its MST device: the PCI address `mst status -v` gives it.
+    if (!bdf && is_mst_name(*nic.pcie_bdf)) {
+      bdf = c.bdf_of_mst(*nic.pcie_bdf);
+      if (!bdf) {
+        unplaced_firmware(c, *nic.pcie_bdf, nic.fw_version, fw_line);
+        continue;
+      }
+    }
+    if (!bdf) continue;
     PciFunction& p = c.snap.pci(*bdf);
-    build::running_firmware(p, nic.fw_version, std::nullopt, c.find("NIC FW version", body_from));
+    if (may_take_firmware(c, p, nic.fw_version, fw_line)) build::running_firmware(p, nic.fw_version, std::nullopt, fw_line);
   }
   if (!v->loaded_modules.empty()) {
     c.snap.kernel_modules.value = v->loaded_modules;

@@ -66,15 +66,18 @@ void on_ethtool_i(Ctx& c) {
   if (!nd && bdf)
     for (const NetDev& n : c.snap.netdevs)
       if (n.bdf && *n.bdf == *bdf) nd = n.name;
+  Evidence fw_line = c.find("firmware-version");
   if (nd) {
     NetDev& n = c.snap.netdev(*nd);
     if (bdf) n.bdf = bdf;
+    if (!may_take_netdev_firmware(c, n, bdf, v->firmware_version, fw_line)) return;
     n.driver.value = d;
-    n.driver.source = c.find("firmware-version");
+    n.driver.source = fw_line;
   } else if (bdf) {
     // No netdev name: keep the running firmware on the PCI function.
     PciFunction& p = c.snap.pci(*bdf);
-    build::running_firmware(p, v->firmware_version, v->psid, c.find("firmware-version"));
+    if (!may_take_firmware(c, p, v->firmware_version, fw_line)) return;
+    build::running_firmware(p, v->firmware_version, v->psid, fw_line);
     if (!p.driver) p.driver = v->driver;
   } else {
     return no_subject(c, "netdev");
@@ -144,7 +147,7 @@ void on_ip_link(Ctx& c) {
     if (!wanted) continue;
     NetDev& n = c.snap.netdev(i.name);
     Evidence ev = c.at(i.line);
-    if (i.mtu_bytes) build::netdev_mtu(n, *i.mtu_bytes, ev);
+    if (i.mtu_bytes) take_mtu(c, n, *i.mtu_bytes, ev);
     if (i.state) {
       n.operstate.value = text::to_lower(*i.state);
       n.operstate.source = ev;

@@ -32,6 +32,8 @@ void on_flint(Ctx& c) {
   if (!v) return;
   PciFunction* p = pci_for_target(c, std::nullopt);
   if (!p) return no_subject(c, "PCI address");
+  if (!may_take_firmware(c, *p, v->fw_version_running ? v->fw_version_running : v->fw_version, c.find("FW Version")))
+    return;
   FirmwareImage fw = p->firmware.value.value_or(FirmwareImage{});
   fw.version = v->fw_version_running ? v->fw_version_running : v->fw_version;
   if (v->fw_version_running && v->fw_version) fw.stored_version = v->fw_version;
@@ -49,14 +51,34 @@ void on_mlxfwmanager(Ctx& c) {
   auto v = c.take(parse::parse_mlxfwmanager(c.text.body));
   if (!v) return;
   for (const parse::FwManagerDevice& d : v->devices) {
-    PciFunction* p = pci_for_target(c, d.pci_device_name);
+    std::optional<std::string> current;
+    for (const parse::FwManagerVersion& ver : d.versions)
+      if (ver.component == "FW" && ver.current && *ver.current != "N/A" && !current) current = ver.current;
+    // This device's lines: from its `PCI Device Name:` (mlxfwmanager/mlxup print it before the
+    // Versions table and Status, mlxfwmanager.py / mlxup's query print order), else the file's.
+    std::size_t from = 1;
+    if (d.pci_device_name)
+      if (std::size_t at = c.field_line("PCI Device Name", *d.pci_device_name)) from = at;
+    Evidence fw_line = current ? c.find(*current, from) : c.find("FW", from);
+    // A device named by its MST path: the PCI address `mst status -v` gives it (a file named by
+    // a PCI address, mlxfwmanager@<BDF>.txt, is about that address).
+    std::optional<std::string> name = d.pci_device_name;
+    if (name && !normalize_bdf(*name) && is_mst_name(*name) && !is_bdf(c.target)) {
+      if (std::optional<std::string> b = c.bdf_of_mst(*name)) {
+        name = b;
+      } else {
+        unplaced_firmware(c, *name, current, fw_line);
+        continue;
+      }
+    }
+    PciFunction* p = pci_for_target(c, name);
     if (!p) {
       no_subject(c, "PCI address");
       continue;
     }
+    if (!may_take_firmware(c, *p, current, fw_line)) continue;
     FirmwareImage fw = p->firmware.value.value_or(FirmwareImage{});
-    for (const parse::FwManagerVersion& ver : d.versions)
-      if (ver.component == "FW" && ver.current && !fw.version) fw.version = ver.current;
+    if (!fw.version) fw.version = current;
     auto useful = [](const std::optional<std::string>& s) { return s && *s != "N/A" && !s->empty(); };
     if (useful(d.psid)) fw.psid = d.psid;
     if (useful(d.part_number)) fw.part_number = d.part_number;
@@ -64,7 +86,7 @@ void on_mlxfwmanager(Ctx& c) {
     if (d.status_text) fw.update_status = d.status_text;
     p->firmware.value = fw;
     if (p->firmware.source.file.empty() || d.status_text)
-      p->firmware.source = d.status_text ? c.find("Status:") : c.find("FW");
+      p->firmware.source = d.status_text ? c.find("Status:", from) : fw_line;
   }
 }
 
@@ -76,6 +98,7 @@ void on_devlink(Ctx& c) {
     auto bdf = normalize_bdf(d.name);
     if (!bdf) continue;
     PciFunction& p = c.snap.pci(*bdf);
+    if (!may_take_firmware(c, p, parse::find_version(d.running, "fw.version"), c.find(d.name))) continue;
     FirmwareImage fw = p.firmware.value.value_or(FirmwareImage{});
     if (auto r = parse::find_version(d.running, "fw.version")) fw.version = r;
     if (auto s = parse::find_version(d.stored, "fw.version")) fw.stored_version = s;
@@ -271,8 +294,12 @@ void on_lspci(Ctx& c) {
     }
     std::size_t from = d.line;
     if (std::optional<PcieLinkState> l = link_of(d)) {
-      p.link.value = *l;
-      p.link.source = c.find("LnkSta:", from);
+      Evidence src = c.find("LnkSta:", from);
+      if (may_take(c, p.link, "the PCIe link of " + p.bdf, src,
+                   [&](const PcieLinkState& had) { return link_difference(had, *l); })) {
+        p.link.value = *l;
+        p.link.source = src;
+      }
     } else if (d.capabilities_denied) {
       p.link.reason = "lspci ran without root: Capabilities <access denied>";
     } else if (!d.full_listing) {
@@ -309,8 +336,6 @@ void on_mlxlink_pcie(Ctx& c) {
   }
   PciFunction* p = pci_for_target(c, std::nullopt);
   if (!p) return no_subject(c, "PCI address");
-  // lspci's registers (MaxPayload too) come first; mlxlink fills the link when lspci is absent.
-  if (p->link.has_value()) return;
   auto end = [](std::optional<int> gen, std::optional<int> lanes) {
     PcieLinkEnd e;
     if (gen) e.speed_gts = parse::pcie_gen_gts(*gen);
@@ -322,9 +347,16 @@ void on_mlxlink_pcie(Ctx& c) {
   l.capability = end(v->gen_enabled, v->width_enabled);
   l.status.downgraded = (v->gen_active && v->gen_enabled && *v->gen_active < *v->gen_enabled) ||
                         (v->width_active && v->width_enabled && *v->width_active < *v->width_enabled);
+  // lspci's registers (MaxPayload too) come first; mlxlink fills the link when lspci is absent,
+  // and an active speed or width other than lspci's LnkSta is a conflict.
+  Evidence src = c.at(v->speed_line ? v->speed_line : v->width_line);
+  if (!may_take(c, p->link, "the PCIe link of " + p->bdf, src,
+                [&](const PcieLinkState& had) { return link_difference(had, l); }) ||
+      p->link.has_value())
+    return;
   p->link.value = l;
   p->link.reason.clear();
-  p->link.source = c.at(v->speed_line ? v->speed_line : v->width_line);
+  p->link.source = src;
   p->link.notes.push_back("mlxlink: the NIC's active link and the highest it enables; no MaxPayload");
 }
 

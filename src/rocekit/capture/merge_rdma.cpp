@@ -93,8 +93,12 @@ void on_ibv_devinfo(Ctx& c) {
       std::size_t port_line = c.field_line("port", std::to_string(*p.port), from);
       std::size_t port_from = port_line ? port_line : from;
       if (p.state) {
-        rp.state.value = build::port_state(*p.state);
-        rp.state.source = c.find("state:", port_from);
+        PortState st = build::port_state(*p.state);
+        Evidence src = c.find("state:", port_from);
+        if (may_take_port_state(c, rp, r.name, st, src)) {
+          rp.state.value = st;
+          rp.state.source = src;
+        }
       }
       if (p.link_layer) rp.link_layer = build::link_layer(*p.link_layer);
       if (p.active_mtu_bytes) {
@@ -151,9 +155,12 @@ void on_ibdev2netdev(Ctx& c) {
     RdmaPort& p = build::rdma_port(d, static_cast<int>(e.port));
     Evidence ev = c.find(e.rdma_device + " port " + std::to_string(e.port));
     if (e.port_state) {
-      p.state.value = build::port_state(*e.port_state);
-      p.state.source = ev;
-    } else if (e.link_up && !p.state.has_value()) {
+      PortState st = build::port_state(*e.port_state);
+      if (may_take_port_state(c, p, e.rdma_device, st, ev)) {
+        p.state.value = st;
+        p.state.source = ev;
+      }
+    } else if (e.link_up && !p.state.has_value() && p.state.reason_kind != ReasonKind::conflicting) {
       // ibdev2netdev's (Up)/(Down) is the netdev state; for RoCE it follows the port.
       p.state.value = *e.link_up ? PortState::active : PortState::down;
       p.state.source = ev;
@@ -175,8 +182,14 @@ void on_rdma_link(Ctx& c) {
   for (const parse::RdmaLinkPort& l : v->ports) {
     RdmaPort& p = build::rdma_port(c.snap.rdma(l.rdma_device), static_cast<int>(l.port));
     if (l.state) {
-      p.state.value = build::port_state(*l.state);
-      p.state.source = c.find("link " + l.rdma_device + "/" + std::to_string(l.port));
+      PortState st = build::port_state(*l.state);
+      std::string id = l.rdma_device + "/" + std::to_string(l.port);
+      Evidence src = c.find("link " + id);
+      if (!src.line) src = c.find(" " + id + ":");  // the old index form, "16/1: mlx5_1/1: state ACTIVE"
+      if (may_take_port_state(c, p, l.rdma_device, st, src)) {
+        p.state.value = st;
+        p.state.source = src;
+      }
     }
     if (l.netdev) build::pair_netdev(c.snap, l.rdma_device, static_cast<int>(l.port), *l.netdev);
   }
@@ -190,9 +203,19 @@ void on_ibstat(Ctx& c) {
     if (ca.firmware_version && !d.fw_ver) d.fw_ver = ca.firmware_version;
     for (const parse::IbstatPort& ip : ca.ports) {
       RdmaPort& p = build::rdma_port(d, static_cast<int>(ip.port));
-      if (ip.state && !p.state.has_value()) {
-        p.state.value = build::port_state(*ip.state);
-        p.state.source = c.find("State:");
+      if (ip.state) {
+        PortState st = build::port_state(*ip.state);
+        // This CA's "Port <n>:" block, not the first CA's State line.
+        auto body_line = [&](const Evidence& e) {
+          return e.line >= c.text.body_first_line ? e.line - c.text.body_first_line + 1 : 1;
+        };
+        std::size_t ca_from = body_line(c.find("CA '" + ca.ca_name + "'"));
+        std::size_t port_from = body_line(c.find("Port " + std::to_string(ip.port) + ":", ca_from));
+        Evidence src = c.find("State:", std::max(ca_from, port_from));
+        if (may_take_port_state(c, p, ca.ca_name, st, src) && !p.state.has_value()) {
+          p.state.value = st;
+          p.state.source = src;
+        }
       }
       if (ip.link_layer && !p.link_layer)
         p.link_layer = build::link_layer(*ip.link_layer);

@@ -1,5 +1,6 @@
 #include "rocekit/capture/paste.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "rocekit/capture/tools.hpp"
@@ -22,14 +23,27 @@ std::vector<PastePart> split_paste(std::string_view text) {
   std::vector<std::string_view> ls = text::lines(text);
   std::vector<PastePart> parts;
   bool open = false;  // the last part still takes lines (no fence closed it)
+  // The fenced block being read: its first line inside the fence, and whether a prompt line
+  // started a part in it. Blocks without one are identified by their content below.
+  std::optional<std::size_t> block_first;
+  bool block_prompted = false;
+  std::vector<std::pair<std::size_t, std::size_t>> bare_blocks;
   for (std::size_t i = body_first ? body_first - 1 : 0; i < ls.size(); ++i) {
     std::string_view t = text::trim(ls[i]);
     if (fence(t)) {
       open = false;
+      if (!block_first) {
+        block_first = i + 2;
+        block_prompted = false;
+      } else {
+        if (!block_prompted && *block_first <= i) bare_blocks.emplace_back(*block_first, i);
+        block_first.reset();
+      }
       continue;
     }
     std::optional<parse::PromptCommand> p = parse::parse_prompt_line(t);
     if (p && find_tool(p->tool) != nullptr) {
+      block_prompted = true;
       if (!parts.empty() && open && p->tool == "cma_roce_mode" && parts.back().tool == p->tool) {
         parts.back().last_line = i + 1;
         continue;
@@ -41,13 +55,83 @@ std::vector<PastePart> split_paste(std::string_view text) {
     // Another command (`uptime`, `ssh gpu02 ...`): its output belongs to no part.
     if (parse::shell_prompt_line(t)) {
       open = false;
+      block_prompted = true;  // a block holding another command's output is not taken either
       continue;
     }
     if (open && !t.empty()) parts.back().last_line = i + 1;
   }
+  // A fence left open at the end of the paste holds the rest of it.
+  if (block_first && !block_prompted && *block_first <= ls.size()) bare_blocks.emplace_back(*block_first, ls.size());
   // One command is a part too: its prompt names the tool and target, and the part ends at a
-  // closing fence or the next prompt (a single pasted command inside ``` fences).
+  // closing fence or the next prompt (a single pasted command inside ``` fences). A fenced block
+  // without a prompt is read like an unnamed file: by its content.
+  bool added = false;
+  for (auto [first, last] : bare_blocks) {
+    // A prompt with no output of its own right above the block ("$ ethtool -i eth4", then the
+    // output in fences): the block is that command's output.
+    auto prompt = std::find_if(parts.begin(), parts.end(), [&](const PastePart& p) {
+      if (p.by_content || p.last_line != p.first_line || p.first_line + 1 >= first) return false;
+      for (std::size_t n = p.first_line + 1; n + 1 < first; ++n)
+        if (!text::trim(ls[n - 1]).empty()) return false;
+      return true;
+    });
+    if (prompt != parts.end()) {
+      prompt->first_line = first;
+      prompt->last_line = last;
+      continue;
+    }
+    std::string block = paste_lines(text, first, last);
+    std::string_view body = parse::strip_capture_header(block).body;
+    if (text::trim(body).empty()) continue;
+    if (const Tool* t = identify(body)) {
+      parts.push_back({first, last, std::string(t->id), "", true});
+      added = true;
+    }
+  }
+  if (added || !bare_blocks.empty())
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const PastePart& a, const PastePart& b) { return a.first_line < b.first_line; });
   return parts;
+}
+
+std::optional<std::string> unquote(std::string_view text) {
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  std::vector<std::string_view> ls = text::lines(text);
+  // One level of quoting: every non-empty line starts with ">" after its indentation.
+  auto quoted = [](const std::vector<std::string_view>& lines) {
+    bool any = false;
+    for (std::string_view l : lines) {
+      std::string_view t = text::trim(l);
+      if (t.empty()) continue;
+      if (t.front() != '>') return false;
+      any = true;
+    }
+    return any;
+  };
+  if (!quoted(ls)) return std::nullopt;
+  std::string out(text);
+  // Strip levels while every non-empty line is still quoted ("> > ethtool ..." in a reply to a
+  // reply); each pass keeps one line per line.
+  for (int level = 0; level < 16; ++level) {
+    std::vector<std::string_view> cur = text::lines(out);
+    if (!quoted(cur)) break;
+    std::string next;
+    next.reserve(out.size());
+    for (std::string_view l : cur) {
+      std::size_t gt = l.find_first_not_of(" \t");
+      if (gt != std::string_view::npos && l[gt] == '>') {
+        l.remove_prefix(gt + 1);
+        if (l.starts_with(' ')) l.remove_prefix(1);
+      } else {
+        l = {};  // a blank line of the quote (text::lines has dropped any CR)
+      }
+      next.append(l);
+      next.push_back('\n');
+    }
+    if (!out.ends_with('\n') && !next.empty()) next.pop_back();
+    out = std::move(next);
+  }
+  return out;
 }
 
 std::string paste_lines(std::string_view text, std::size_t first, std::size_t last) {

@@ -38,6 +38,7 @@ nlohmann::json snapshot_to_json(const Snapshot& s) {
   j["tool_runs"] = s.tool_runs;
   j["inputs"] = s.inputs;
   j["notes"] = s.notes;
+  if (!s.unplaced_firmware.empty()) j["unplaced_firmware"] = s.unplaced_firmware;
   return j;
 }
 
@@ -103,6 +104,8 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
     if (j.contains("tool_runs")) s.tool_runs = j.at("tool_runs").get<std::vector<ToolRun>>();
     if (j.contains("inputs")) s.inputs = j.at("inputs").get<std::vector<InputFile>>();
     if (j.contains("notes")) s.notes = j.at("notes").get<std::vector<std::string>>();
+    if (j.contains("unplaced_firmware"))
+      s.unplaced_firmware = j.at("unplaced_firmware").get<std::vector<UnplacedFirmware>>();
     if (std::optional<std::string> bad = validate_snapshot(s))
       return unexpected(ErrorKind::malformed_input, *bad);
     return s;

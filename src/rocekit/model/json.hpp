@@ -133,6 +133,7 @@ RK_JSON(NcclRun, version, network, network_source, hcas, hcas_source, net_channe
         elided, connected_source)
 RK_JSON(InputFile, file, tool, target, status, messages)
 RK_JSON(ToolRun, tool, target, status, command)
+RK_JSON(UnplacedFirmware, mst_device, version, source)
 RK_JSON(SnapshotSource, kind, path)
 #undef RK_JSON
 

@@ -490,6 +490,15 @@ struct ToolRun {
   std::string command;
 };
 
+/// A running firmware version an output names only by its MST device (`PCI Device Name:
+/// /dev/mst/mt4129_pciconf0` of mlxfwmanager or mlxup, a system-check report's NIC record) when no
+/// `mst status -v` of the capture maps that device to a PCI address.
+struct UnplacedFirmware {
+  std::string mst_device;  ///< as printed, "/dev/mst/mt4129_pciconf0"
+  std::string version;     ///< "28.44.1036"
+  Evidence source;         ///< the line that gives the version
+};
+
 struct SnapshotSource {
   SourceKind kind = SourceKind::snapshot;
   std::string path;
@@ -523,6 +532,9 @@ struct Snapshot {
   std::vector<ToolRun> tool_runs;
   std::vector<InputFile> inputs;
   std::vector<std::string> notes;  ///< host-wide statements, e.g. "no RDMA devices found"
+  /// Firmware versions of MST devices no PCI address is known for (capture only); written to the
+  /// snapshot JSON only when there is one.
+  std::vector<UnplacedFirmware> unplaced_firmware;
 
   NetDev* find_netdev(const std::string& name);
   const NetDev* find_netdev(const std::string& name) const;

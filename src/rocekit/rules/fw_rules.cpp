@@ -18,6 +18,28 @@ struct FwSeen {
 };
 
 void eval_uniform(const Snapshot& s, const Policy&, Emitter& e) {
+  // Two captures that disagree on a function's firmware, or a version tied to no function:
+  // the comparison would be decided by which file was read, or leave a NIC out.
+  for (const PciFunction& p : s.pci_functions)
+    if (p.firmware.reason_kind == ReasonKind::conflicting) {
+      e.unknown("host", p.firmware.reason).needs = {"flint_q"};
+      return;
+    }
+  for (const NetDev& n : s.netdevs)
+    if (n.driver.reason_kind == ReasonKind::conflicting) {
+      e.unknown("host", n.driver.reason).needs = {"ethtool_i"};
+      return;
+    }
+  if (!s.unplaced_firmware.empty()) {
+    std::vector<std::string> devs;
+    for (const UnplacedFirmware& u : s.unplaced_firmware) devs.push_back(u.mst_device + " (" + u.version + ")");
+    Finding& f = e.unknown("host", "firmware of " + join(devs) +
+                                       " is named by MST device only, and no `mst status -v` in the input maps it to a "
+                                       "PCI address: save `mst status -v` with the capture");
+    f.needs = {"mst_status"};
+    for (const UnplacedFirmware& u : s.unplaced_firmware) add_evidence(f, u.source);
+    return;
+  }
   std::map<std::string, std::vector<FwSeen>> by_model;  // model key -> versions
   std::set<std::string> covered;                         // BDFs already counted
   for (const RdmaDevice& d : s.rdma_devices) {
