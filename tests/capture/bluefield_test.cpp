@@ -1,6 +1,6 @@
 // BlueField DPUs (issue 22) from captures: the operation mode read from a real BlueField-2
-// `mstconfig -e q` (Mellanox/mstflint issue 830, testdata/corpus/mlxconfig), and the mode in the
-// snapshot JSON.
+// `mstconfig -e q` (Mellanox/mstflint issue 830, testdata/corpus/mlxconfig), where the port QoS
+// is judged on the host and on the Arm side, and the mode in the snapshot JSON.
 #include <gtest/gtest.h>
 
 #include "golden.hpp"
@@ -14,8 +14,18 @@ namespace rk::capture {
 namespace {
 
 const char* const k_bf2_query = "mlxconfig/mstflint-issue830-bf2-mbf2h512c-e-q-dpu-mode.txt";
+// A real mlnx_qos output (trust dscp, PFC on priority 3), given below as the output of the
+// netdev each test names: mlnx_qos does not print the interface it was run on.
+const char* const k_qos = "mlnx_qos/netarbiter-eth4-dscp-pfc3.txt";
+
 CaptureFile corpus(const std::string& name, const std::string& rel) {
   return {name, test::read_file(test::testdata_dir() / "corpus" / rel), ""};
+}
+
+const Finding* finding(const rules::Report& r, const std::string& rule, const std::string& subject) {
+  for (const Finding& f : r.findings)
+    if (f.rule == rule && f.subject == subject) return &f;
+  return nullptr;
 }
 
 TEST(BlueFieldMode, RealBlueField2QueryIsDpuMode) {
@@ -49,6 +59,53 @@ TEST(BlueFieldMode, RealBlueField2QueryIsDpuMode) {
   Result<Snapshot> old = snapshot_from_json(j);
   ASSERT_TRUE(old.has_value());
   EXPECT_EQ(old->find_pci("0000:ca:00.0")->bluefield_mode->mode, "dpu");
+}
+
+TEST(BlueFieldMode, HostPortQosOfADpuIsJudgedOnTheArmSide) {
+  CaptureSet set;
+  set.files.push_back(corpus("mlxconfig_q@0000:ca:00.0.txt", k_bf2_query));
+  set.files.push_back(corpus("mlnx_qos@enp202s0f0np0.txt", k_qos));
+  Snapshot s = snapshot_from_capture(set);
+  // The capture would pair the netdev with its function through ethtool -i; this one has none.
+  s.netdev("enp202s0f0np0").bdf = "0000:ca:00.0";
+  rules::Report r = rules::evaluate(s, default_policy(), {"qos"});
+  for (const char* rule : {"qos.trust-dscp", "qos.roce-dscp-priority", "qos.pfc-roce-priority",
+                           "qos.pfc-only-roce-priority", "qos.ets-roce-share", "qos.pfc-headroom"}) {
+    const Finding* f = finding(r, rule, "enp202s0f0np0");
+    ASSERT_NE(f, nullptr) << rule;
+    EXPECT_EQ(f->outcome, Outcome::not_applicable) << rule << ": " << f->message;
+    EXPECT_EQ(f->message,
+              "BlueField 0000:ca:00.0 is in DPU mode (INTERNAL_CPU_MODEL EMBEDDED_CPU(1) (Current)): QoS "
+              "configured on the DPU's Arm side (p0/pf0hpf); run rocekit check there. NVIDIA BlueField BSP \"QoS "
+              "Configuration\": in DPU mode use mlnx_qos only from the Arm, never from the host");
+  }
+  // The same output on a host without the BlueField query is judged (trust dscp passes).
+  CaptureSet plain;
+  plain.files.push_back(corpus("mlnx_qos@enp202s0f0np0.txt", k_qos));
+  rules::Report judged = rules::evaluate(snapshot_from_capture(plain), default_policy(), {"qos.trust-dscp"});
+  ASSERT_EQ(judged.findings.size(), 1u);
+  EXPECT_EQ(judged.findings[0].outcome, Outcome::pass) << judged.findings[0].message;
+}
+
+TEST(BlueFieldMode, ArmSideCaptureJudgesTheUplinkNotTheRepresentor) {
+  CaptureSet set;
+  set.files.push_back(corpus("mlnx_qos@p0.txt", k_qos));
+  set.files.push_back(corpus("mlnx_qos@pf0hpf.txt", k_qos));
+  Snapshot s = snapshot_from_capture(set);
+  EXPECT_EQ(bluefield_arm_side(s), "netdev pf0hpf (host PF representor)");
+  rules::Report r = rules::evaluate(s, default_policy(), {"qos.trust-dscp", "qos.pfc-roce-priority"});
+  for (const char* rule : {"qos.trust-dscp", "qos.pfc-roce-priority"}) {
+    const Finding* up = finding(r, rule, "p0");
+    ASSERT_NE(up, nullptr);
+    EXPECT_EQ(up->outcome, Outcome::pass) << up->message;
+    const Finding* rep = finding(r, rule, "pf0hpf");
+    ASSERT_NE(rep, nullptr);
+    EXPECT_EQ(rep->outcome, Outcome::not_applicable);
+    EXPECT_EQ(rep->message,
+              "pf0hpf is an Arm-side representor of a host function (netdev pf0hpf (host PF representor)): the "
+              "port's QoS is configured on the uplink p0, judged there (NVIDIA DOCA \"DPU Kernel Representors "
+              "Model\")");
+  }
 }
 
 TEST(BlueFieldMode, NamesAndModes) {
