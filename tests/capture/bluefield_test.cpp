@@ -22,7 +22,8 @@ CaptureFile corpus(const std::string& name, const std::string& rel) {
   return {name, test::read_file(test::testdata_dir() / "corpus" / rel), ""};
 }
 
-const Finding* finding(const rules::Report& r, const std::string& rule, const std::string& subject) {
+const Finding* finding(const rules::Report& r, const std::string& rule,
+                       const std::string& subject) {
   for (const Finding& f : r.findings)
     if (f.rule == rule && f.subject == subject) return &f;
   return nullptr;
@@ -69,20 +70,24 @@ TEST(BlueFieldMode, HostPortQosOfADpuIsJudgedOnTheArmSide) {
   // The capture would pair the netdev with its function through ethtool -i; this one has none.
   s.netdev("enp202s0f0np0").bdf = "0000:ca:00.0";
   rules::Report r = rules::evaluate(s, default_policy(), {"qos"});
-  for (const char* rule : {"qos.trust-dscp", "qos.roce-dscp-priority", "qos.pfc-roce-priority",
-                           "qos.pfc-only-roce-priority", "qos.ets-roce-share", "qos.pfc-headroom"}) {
+  for (const char* rule :
+       {"qos.trust-dscp", "qos.roce-dscp-priority", "qos.pfc-roce-priority",
+        "qos.pfc-only-roce-priority", "qos.ets-roce-share", "qos.pfc-headroom"}) {
     const Finding* f = finding(r, rule, "enp202s0f0np0");
     ASSERT_NE(f, nullptr) << rule;
     EXPECT_EQ(f->outcome, Outcome::not_applicable) << rule << ": " << f->message;
-    EXPECT_EQ(f->message,
-              "BlueField 0000:ca:00.0 is in DPU mode (INTERNAL_CPU_MODEL EMBEDDED_CPU(1) (Current)): QoS "
-              "configured on the DPU's Arm side (p0/pf0hpf); run rocekit check there. NVIDIA BlueField BSP \"QoS "
-              "Configuration\": in DPU mode use mlnx_qos only from the Arm, never from the host");
+    EXPECT_EQ(
+        f->message,
+        "BlueField 0000:ca:00.0 is in DPU mode (INTERNAL_CPU_MODEL EMBEDDED_CPU(1) (Current)): QoS "
+        "configured on the DPU's Arm side (p0/pf0hpf); run rocekit check there. NVIDIA BlueField "
+        "BSP \"QoS "
+        "Configuration\": in DPU mode use mlnx_qos only from the Arm, never from the host");
   }
   // The same output on a host without the BlueField query is judged (trust dscp passes).
   CaptureSet plain;
   plain.files.push_back(corpus("mlnx_qos@enp202s0f0np0.txt", k_qos));
-  rules::Report judged = rules::evaluate(snapshot_from_capture(plain), default_policy(), {"qos.trust-dscp"});
+  rules::Report judged =
+      rules::evaluate(snapshot_from_capture(plain), default_policy(), {"qos.trust-dscp"});
   ASSERT_EQ(judged.findings.size(), 1u);
   EXPECT_EQ(judged.findings[0].outcome, Outcome::pass) << judged.findings[0].message;
 }
@@ -93,7 +98,8 @@ TEST(BlueFieldMode, ArmSideCaptureJudgesTheUplinkNotTheRepresentor) {
   set.files.push_back(corpus("mlnx_qos@pf0hpf.txt", k_qos));
   Snapshot s = snapshot_from_capture(set);
   EXPECT_EQ(bluefield_arm_side(s), "netdev pf0hpf (host PF representor)");
-  rules::Report r = rules::evaluate(s, default_policy(), {"qos.trust-dscp", "qos.pfc-roce-priority"});
+  rules::Report r =
+      rules::evaluate(s, default_policy(), {"qos.trust-dscp", "qos.pfc-roce-priority"});
   for (const char* rule : {"qos.trust-dscp", "qos.pfc-roce-priority"}) {
     const Finding* up = finding(r, rule, "p0");
     ASSERT_NE(up, nullptr);
@@ -102,8 +108,10 @@ TEST(BlueFieldMode, ArmSideCaptureJudgesTheUplinkNotTheRepresentor) {
     ASSERT_NE(rep, nullptr);
     EXPECT_EQ(rep->outcome, Outcome::not_applicable);
     EXPECT_EQ(rep->message,
-              "pf0hpf is an Arm-side representor of a host function (netdev pf0hpf (host PF representor)): the "
-              "port's QoS is configured on the uplink p0, judged there (NVIDIA DOCA \"DPU Kernel Representors "
+              "pf0hpf is an Arm-side representor of a host function (netdev pf0hpf (host PF "
+              "representor)): the "
+              "port's QoS is configured on the uplink p0, judged there (NVIDIA DOCA \"DPU Kernel "
+              "Representors "
               "Model\")");
   }
 }
@@ -121,7 +129,8 @@ TEST(BlueFieldMode, NamesAndModes) {
     p.bdf = "0000:03:00.0";
     NvConfig c;
     for (auto& [k, v] : rows)
-      c.params.push_back(NvParam{k, std::nullopt, current ? std::optional<std::string>(v) : std::nullopt, v,
+      c.params.push_back(NvParam{k, std::nullopt,
+                                 current ? std::optional<std::string>(v) : std::nullopt, v,
                                  std::nullopt, false, 1});
     p.nv_config.value = c;
     std::optional<BlueFieldMode> m = bluefield_mode_of(p);
@@ -129,9 +138,14 @@ TEST(BlueFieldMode, NamesAndModes) {
   };
   // Value encodings of mstflint's mlxconfig_host.db (TLV nv_internal_cpu_conf).
   EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "SEPARATED_HOST(0)"}}), "separated_host");
-  EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)"}, {"INTERNAL_CPU_OFFLOAD_ENGINE", "ENABLED(0)"}}), "dpu");
-  EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)"}, {"INTERNAL_CPU_OFFLOAD_ENGINE", "DISABLED(1)"}}), "nic");
-  EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)"}, {"INTERNAL_CPU_ESWITCH_MANAGER", "EXT_HOST_PF(1)"}}),
+  EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)"},
+                  {"INTERNAL_CPU_OFFLOAD_ENGINE", "ENABLED(0)"}}),
+            "dpu");
+  EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)"},
+                  {"INTERNAL_CPU_OFFLOAD_ENGINE", "DISABLED(1)"}}),
+            "nic");
+  EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)"},
+                  {"INTERNAL_CPU_ESWITCH_MANAGER", "EXT_HOST_PF(1)"}}),
             "nic");
   EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)"}}, false), "dpu");
   EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "7"}}), "unknown");
@@ -141,17 +155,18 @@ TEST(BlueFieldMode, NamesAndModes) {
   PciFunction p;
   p.bdf = "0000:03:00.0";
   NvConfig c;
-  c.params.push_back(NvParam{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)", "EMBEDDED_CPU(1)", "EMBEDDED_CPU(1)",
-                             std::nullopt, false, 4});
-  c.params.push_back(NvParam{"INTERNAL_CPU_OFFLOAD_ENGINE", "ENABLED(0)", "ENABLED(0)", "DISABLED(1)",
-                             std::nullopt, true, 5});
+  c.params.push_back(NvParam{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)", "EMBEDDED_CPU(1)",
+                             "EMBEDDED_CPU(1)", std::nullopt, false, 4});
+  c.params.push_back(NvParam{"INTERNAL_CPU_OFFLOAD_ENGINE", "ENABLED(0)", "ENABLED(0)",
+                             "DISABLED(1)", std::nullopt, true, 5});
   p.nv_config.value = c;
   std::optional<BlueFieldMode> m = bluefield_mode_of(p);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(m->mode, "dpu");
   EXPECT_EQ(m->next_boot_mode, "nic");
   EXPECT_EQ(m->why,
-            "INTERNAL_CPU_MODEL EMBEDDED_CPU(1), INTERNAL_CPU_OFFLOAD_ENGINE ENABLED(0) (Current); Next Boot: "
+            "INTERNAL_CPU_MODEL EMBEDDED_CPU(1), INTERNAL_CPU_OFFLOAD_ENGINE ENABLED(0) (Current); "
+            "Next Boot: "
             "INTERNAL_CPU_MODEL EMBEDDED_CPU(1), INTERNAL_CPU_OFFLOAD_ENGINE DISABLED(1)");
 }
 

@@ -53,7 +53,8 @@ bool script_resets(const Plan& p) {
   for (std::string line; std::getline(in, line);) {
     std::size_t b = line.find_first_not_of(" \t");
     if (b == std::string::npos || line[b] == '#' || line.compare(b, 4, "echo") == 0) continue;
-    if ((line.find("mlxconfig") != std::string::npos || line.find("mstconfig") != std::string::npos) &&
+    if ((line.find("mlxconfig") != std::string::npos ||
+         line.find("mstconfig") != std::string::npos) &&
         (line.find(" reset") != std::string::npos || line.find(" r ") != std::string::npos ||
          line.ends_with(" r")))
       return true;
@@ -74,13 +75,17 @@ bool any_reset(const Plan& p) {
 TEST(PlanBlueField, DpuModeFirmwareStepRecordsAndReadsBackTheMode) {
   Plan p = make_plan(bluefield("ENABLED(0)"), default_policy());
   const Action& a = nv_action(p);
-  EXPECT_EQ(a.argv, (std::vector<std::string>{"mstconfig", "-y", "-d", "0000:3b:00.0", "set", "CNP_DSCP_P1=48"}));
-  EXPECT_EQ(a.check_argv, (std::vector<std::string>{"mstconfig", "-d", "0000:3b:00.0", "query", "CNP_DSCP_P1",
-                                                    "INTERNAL_CPU_MODEL", "INTERNAL_CPU_OFFLOAD_ENGINE"}));
+  EXPECT_EQ(a.argv, (std::vector<std::string>{"mstconfig", "-y", "-d", "0000:3b:00.0", "set",
+                                              "CNP_DSCP_P1=48"}));
+  EXPECT_EQ(a.check_argv,
+            (std::vector<std::string>{"mstconfig", "-d", "0000:3b:00.0", "query", "CNP_DSCP_P1",
+                                      "INTERNAL_CPU_MODEL", "INTERNAL_CPU_OFFLOAD_ENGINE"}));
   ASSERT_EQ(a.check_regex.size(), 3u);
-  EXPECT_EQ(a.check_regex[1], "^[[:space:]]*INTERNAL_CPU_MODEL[[:space:]]+([A-Za-z_]+\\()?1\\)?([[:space:]]|$)");
-  EXPECT_EQ(a.check_regex[2],
-            "^[[:space:]]*INTERNAL_CPU_OFFLOAD_ENGINE[[:space:]]+([A-Za-z_]+\\()?0\\)?([[:space:]]|$)");
+  EXPECT_EQ(a.check_regex[1],
+            "^[[:space:]]*INTERNAL_CPU_MODEL[[:space:]]+([A-Za-z_]+\\()?1\\)?([[:space:]]|$)");
+  EXPECT_EQ(
+      a.check_regex[2],
+      "^[[:space:]]*INTERNAL_CPU_OFFLOAD_ENGINE[[:space:]]+([A-Za-z_]+\\()?0\\)?([[:space:]]|$)");
   ASSERT_EQ(a.undo_check_regex.size(), 3u);  // the undo reads the mode back too
   EXPECT_EQ(a.undo_check_regex[1], a.check_regex[1]);
   EXPECT_NE(a.note.find("BlueField mode recorded and read back with the step: INTERNAL_CPU_MODEL=1 "
@@ -88,29 +93,37 @@ TEST(PlanBlueField, DpuModeFirmwareStepRecordsAndReadsBackTheMode) {
             std::string::npos)
       << a.note;
   const std::string w = bluefield_warning(p);
-  EXPECT_NE(w.find("BlueField 0000:3b:00.0 is in dpu mode (INTERNAL_CPU_MODEL EMBEDDED_CPU(1), "
-                   "INTERNAL_CPU_OFFLOAD_ENGINE ENABLED(0) (Next Boot)): a firmware reset (mlxfwreset) or "
-                   "`mlxconfig reset` can change its operation mode"),
-            std::string::npos)
+  EXPECT_NE(
+      w.find(
+          "BlueField 0000:3b:00.0 is in dpu mode (INTERNAL_CPU_MODEL EMBEDDED_CPU(1), "
+          "INTERNAL_CPU_OFFLOAD_ENGINE ENABLED(0) (Next Boot)): a firmware reset (mlxfwreset) or "
+          "`mlxconfig reset` can change its operation mode"),
+      std::string::npos)
       << w;
-  EXPECT_NE(w.find("`mstconfig -d 0000:3b:00.0 q INTERNAL_CPU_MODEL INTERNAL_CPU_OFFLOAD_ENGINE` and expect "
-                   "INTERNAL_CPU_MODEL=1 INTERNAL_CPU_OFFLOAD_ENGINE=0; rocekit never plans `mlxconfig reset`."),
-            std::string::npos)
+  EXPECT_NE(
+      w.find(
+          "`mstconfig -d 0000:3b:00.0 q INTERNAL_CPU_MODEL INTERNAL_CPU_OFFLOAD_ENGINE` and expect "
+          "INTERNAL_CPU_MODEL=1 INTERNAL_CPU_OFFLOAD_ENGINE=0; rocekit never plans `mlxconfig "
+          "reset`."),
+      std::string::npos)
       << w;
   EXPECT_NE(w.find("power cycle of the host"), std::string::npos) << w;
   EXPECT_FALSE(any_reset(p));
   EXPECT_FALSE(script_resets(p));
-  EXPECT_NE(render_sh(p).find("mstconfig -y -d 0000:3b:00.0 set CNP_DSCP_P1=48"), std::string::npos);
+  EXPECT_NE(render_sh(p).find("mstconfig -y -d 0000:3b:00.0 set CNP_DSCP_P1=48"),
+            std::string::npos);
 }
 
 TEST(PlanBlueField, NicModeWarnsOfTheResetButNotThePowerCycle) {
   Plan p = make_plan(bluefield("DISABLED(1)"), default_policy());
   const Action& a = nv_action(p);
-  EXPECT_EQ(a.check_regex.back(),
-            "^[[:space:]]*INTERNAL_CPU_OFFLOAD_ENGINE[[:space:]]+([A-Za-z_]+\\()?1\\)?([[:space:]]|$)");
+  EXPECT_EQ(
+      a.check_regex.back(),
+      "^[[:space:]]*INTERNAL_CPU_OFFLOAD_ENGINE[[:space:]]+([A-Za-z_]+\\()?1\\)?([[:space:]]|$)");
   const std::string w = bluefield_warning(p);
-  EXPECT_TRUE(w.starts_with("BlueField 0000:3b:00.0 is in nic mode (INTERNAL_CPU_MODEL EMBEDDED_CPU(1), "
-                            "INTERNAL_CPU_OFFLOAD_ENGINE DISABLED(1) (Next Boot))"))
+  EXPECT_TRUE(
+      w.starts_with("BlueField 0000:3b:00.0 is in nic mode (INTERNAL_CPU_MODEL EMBEDDED_CPU(1), "
+                    "INTERNAL_CPU_OFFLOAD_ENGINE DISABLED(1) (Next Boot))"))
       << w;
   EXPECT_EQ(w.find("power cycle"), std::string::npos);
   EXPECT_FALSE(any_reset(p));
@@ -119,7 +132,8 @@ TEST(PlanBlueField, NicModeWarnsOfTheResetButNotThePowerCycle) {
 
 TEST(PlanBlueField, ConnectXStepHasNoModeGuard) {
   Snapshot s = bluefield("");
-  s.pci_functions.front().nv_config.value->params.erase(s.pci_functions.front().nv_config.value->params.begin());
+  s.pci_functions.front().nv_config.value->params.erase(
+      s.pci_functions.front().nv_config.value->params.begin());
   fill_bluefield_modes(s);
   ASSERT_FALSE(s.pci_functions.front().bluefield_mode.has_value());
   Plan p = make_plan(s, default_policy());

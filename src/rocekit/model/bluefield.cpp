@@ -11,7 +11,8 @@ namespace {
 bool names_bluefield(const std::optional<std::string>& s) {
   if (!s) return false;
   std::string low = *s;
-  std::transform(low.begin(), low.end(), low.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(low.begin(), low.end(), low.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return low.find("bluefield") != std::string::npos;
 }
 
@@ -26,7 +27,8 @@ std::optional<int> nv_number(const std::optional<std::string>& v) {
     if (open == std::string_view::npos) return std::nullopt;
     t = t.substr(open + 1, t.size() - open - 2);
   }
-  if (t.empty() || t.size() > 4 || !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
+  if (t.empty() || t.size() > 4 ||
+      !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return std::nullopt;
   return std::stoi(std::string(t));
 }
@@ -37,7 +39,9 @@ struct Column {
 };
 
 std::optional<std::string> current_of(const NvParam& p) { return p.current_value; }
-std::optional<std::string> next_of(const NvParam& p) { return p.new_value ? p.new_value : p.next_boot_value; }
+std::optional<std::string> next_of(const NvParam& p) {
+  return p.new_value ? p.new_value : p.next_boot_value;
+}
 
 /// The mode one column gives (mstflint mlxconfig_host.db, TLV nv_internal_cpu_conf: model
 /// SEPARATED_HOST=0x0 / EMBEDDED_CPU=0x1; offload_engine ENABLED=0x0 / DISABLED=0x1 and
@@ -52,10 +56,13 @@ std::pair<std::string, std::string> mode_in(const NvConfig& nv, const Column& co
   };
   std::optional<std::string> model = val("INTERNAL_CPU_MODEL");
   std::optional<int> m = nv_number(model);
-  if (!m) return {"unknown", model ? "INTERNAL_CPU_MODEL " + *model + " is not a known value" : "no INTERNAL_CPU_MODEL value"};
+  if (!m)
+    return {"unknown", model ? "INTERNAL_CPU_MODEL " + *model + " is not a known value"
+                             : "no INTERNAL_CPU_MODEL value"};
   std::string why = "INTERNAL_CPU_MODEL " + *model;
   if (*m == 0) return {"separated_host", why};
-  if (*m != 1) return {"unknown", why + " is not a known value (SEPARATED_HOST(0), EMBEDDED_CPU(1))"};
+  if (*m != 1)
+    return {"unknown", why + " is not a known value (SEPARATED_HOST(0), EMBEDDED_CPU(1))"};
   std::optional<std::string> offload = val("INTERNAL_CPU_OFFLOAD_ENGINE");
   std::optional<std::string> esw = val("INTERNAL_CPU_ESWITCH_MANAGER");
   if (offload) why += ", INTERNAL_CPU_OFFLOAD_ENGINE " + *offload;
@@ -82,7 +89,8 @@ std::optional<BlueFieldMode> bluefield_mode_of(const PciFunction& p) {
   const NvParam* model = nv.find("INTERNAL_CPU_MODEL");
   if (!model) {
     b.mode = "unknown";
-    b.why = "the firmware NV query holds no INTERNAL_CPU_MODEL row (query it whole: mlxconfig -d " + p.bdf + " q)";
+    b.why = "the firmware NV query holds no INTERNAL_CPU_MODEL row (query it whole: mlxconfig -d " +
+            p.bdf + " q)";
     return b;
   }
   b.source.line = model->line;
@@ -143,13 +151,15 @@ std::optional<std::string> bluefield_arm_side(const Snapshot& s) {
   if (s.kernel_release.has_value() && s.kernel_release->ends_with("-bluefield"))
     return "kernel " + *s.kernel_release;
   for (const NetDev& n : s.netdevs)
-    if (n.name.ends_with("hpf") && representor_uplink(n.name)) return "netdev " + n.name + " (host PF representor)";
+    if (n.name.ends_with("hpf") && representor_uplink(n.name))
+      return "netdev " + n.name + " (host PF representor)";
   return std::nullopt;
 }
 
 std::string arm_side_names(const std::string& bdf) {
   std::string port = "0";
-  if (std::size_t dot = bdf.rfind('.'); dot != std::string::npos && dot + 1 < bdf.size()) port = bdf.substr(dot + 1);
+  if (std::size_t dot = bdf.rfind('.'); dot != std::string::npos && dot + 1 < bdf.size())
+    port = bdf.substr(dot + 1);
   return "p" + port + "/pf" + port + "hpf";
 }
 

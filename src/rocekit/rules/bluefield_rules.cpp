@@ -4,7 +4,8 @@
 // working in Embedded Host mode, using mlnx_qos on both the host and Arm will result with
 // undefined behavior. Users must only use mlnx_qos from the Arm." On the Arm side the port is
 // the uplink representor p<N>; pf<N>hpf and pf<N>vf<M> represent host functions (DOCA "DPU
-// Kernel Representors Model", https://docs.nvidia.com/doca/sdk/DPU+Kernel+Representors+Model/index.html).
+// Kernel Representors Model",
+// https://docs.nvidia.com/doca/sdk/DPU+Kernel+Representors+Model/index.html).
 #include <array>
 #include <charconv>
 #include <vector>
@@ -60,8 +61,10 @@ std::vector<int> version_parts(std::string_view v) {
 
 /// The running firmware of a function: a firmware query (flint, mlxfwmanager, devlink), else
 /// ethtool -i of a netdev on it.
-std::pair<std::optional<std::string>, Evidence> firmware_of(const Snapshot& s, const PciFunction& p) {
-  if (p.firmware.has_value() && p.firmware->version) return {p.firmware->version, p.firmware.source};
+std::pair<std::optional<std::string>, Evidence> firmware_of(const Snapshot& s,
+                                                            const PciFunction& p) {
+  if (p.firmware.has_value() && p.firmware->version)
+    return {p.firmware->version, p.firmware.source};
   for (const NetDev& n : s.netdevs)
     if (n.bdf == p.bdf && n.driver.has_value() && n.driver->firmware_version)
       return {n.driver->firmware_version, n.driver.source};
@@ -80,8 +83,9 @@ void eval_dpu_firmware(const Snapshot& s, const Policy&, Emitter& e) {
     }
     auto [fw, where] = firmware_of(s, p);
     if (!fw) {
-      Finding& f = e.unknown(p.bdf, "BlueField in DPU mode, firmware version not collected (needs flint -d " + p.bdf +
-                                        " q, mlxfwmanager --query or ethtool -i)");
+      Finding& f = e.unknown(
+          p.bdf, "BlueField in DPU mode, firmware version not collected (needs flint -d " + p.bdf +
+                     " q, mlxfwmanager --query or ethtool -i)");
       f.needs = {"flint_q"};
       continue;
     }
@@ -98,24 +102,30 @@ void eval_dpu_firmware(const Snapshot& s, const Policy&, Emitter& e) {
     }
     std::vector<int> floor = version_parts(row->minimum);
     if (have >= floor) {
-      Finding& f = e.pass(p.bdf, std::string(row->family) + " in DPU mode, firmware " + *fw + " >= " +
-                                     std::string(row->minimum));
+      Finding& f = e.pass(p.bdf, std::string(row->family) + " in DPU mode, firmware " + *fw +
+                                     " >= " + std::string(row->minimum));
       add_evidence(f, where);
       continue;
     }
-    Finding& f = e.fail(p.bdf, std::string(row->family) + " in DPU mode runs firmware " + *fw + ", below " +
-                                   std::string(row->minimum) + ", the oldest tested with DOCA 2.9.2 LTS (" +
-                                   std::string(row->source) + ")");
+    Finding& f =
+        e.fail(p.bdf, std::string(row->family) + " in DPU mode runs firmware " + *fw + ", below " +
+                          std::string(row->minimum) + ", the oldest tested with DOCA 2.9.2 LTS (" +
+                          std::string(row->source) + ")");
     add_evidence(f, where);
     add_evidence(f, m.source);
     f.remediation.scope = FixScope::firmware_reboot;
     f.remediation.notes =
-        "Update the BlueField with a BFB bundle of a supported DOCA release from its Arm side or with "
-        "bfb-install over rshim from the host (NVIDIA DOCA installation guide); the bundle carries the "
+        "Update the BlueField with a BFB bundle of a supported DOCA release from its Arm side or "
+        "with "
+        "bfb-install over rshim from the host (NVIDIA DOCA installation guide); the bundle carries "
+        "the "
         "matching NIC firmware. A firmware reset can change the BlueField's operation mode: read "
-        "INTERNAL_CPU_MODEL and INTERNAL_CPU_OFFLOAD_ENGINE back afterwards (mlxconfig -d " + p.bdf + " q).";
+        "INTERNAL_CPU_MODEL and INTERNAL_CPU_OFFLOAD_ENGINE back afterwards (mlxconfig -d " +
+        p.bdf + " q).";
   }
-  if (!any) e.not_applicable("host", "no BlueField with a firmware NV query (INTERNAL_CPU_MODEL) in the input");
+  if (!any)
+    e.not_applicable("host",
+                     "no BlueField with a firmware NV query (INTERNAL_CPU_MODEL) in the input");
 }
 
 }  // namespace
@@ -135,23 +145,29 @@ std::optional<std::string> port_qos_elsewhere(const Snapshot& s, const NetDev& n
   const BlueFieldMode* m = own ? dpu_mode(*own) : nullptr;
   if (!m && nv) m = dpu_mode(*nv);
   if (!m) return std::nullopt;
-  return "BlueField " + *n.bdf + " is in DPU mode (" + m->why + "): QoS configured on the DPU's Arm side (" +
-         arm_side_names(*n.bdf) +
-         "); run rocekit check there. NVIDIA BlueField BSP \"QoS Configuration\": in DPU mode use mlnx_qos only "
+  return "BlueField " + *n.bdf + " is in DPU mode (" + m->why +
+         "): QoS configured on the DPU's Arm side (" + arm_side_names(*n.bdf) +
+         "); run rocekit check there. NVIDIA BlueField BSP \"QoS Configuration\": in DPU mode use "
+         "mlnx_qos only "
          "from the Arm, never from the host";
 }
 
 void add_bluefield_rules(std::vector<RuleInfo>& out) {
-  out.push_back({"fw.dpu-minimum", "A BlueField in DPU mode runs firmware tested with a supported DOCA release",
-                 Severity::warning, "pci function",
-                 "In DPU mode the BlueField's Arm side runs a DOCA BlueField bundle that ships with its own NIC "
-                 "firmware; NVIDIA tests each release with a short list of firmware versions, and RoCE behaviour "
-                 "(congestion control, PFC, counters) changes between firmware trains.",
-                 "NVIDIA DOCA 2.9.2 LTS Firmware Compatibility Matrix: BlueField-3 32.43.2566 / 32.43.2402 / "
-                 "32.43.1014, BlueField-2 24.43.2566 / 24.43.2402 / 24.43.1014.",
-                 eval_dpu_firmware, k_any_outcome,
-                 "BlueField operation mode (mlxconfig/mstconfig q: INTERNAL_CPU_MODEL, INTERNAL_CPU_OFFLOAD_ENGINE); "
-                 "firmware version (flint q, mlxfwmanager --query, devlink dev info, ethtool -i)"});
+  out.push_back(
+      {"fw.dpu-minimum",
+       "A BlueField in DPU mode runs firmware tested with a supported DOCA release",
+       Severity::warning, "pci function",
+       "In DPU mode the BlueField's Arm side runs a DOCA BlueField bundle that ships with its own "
+       "NIC "
+       "firmware; NVIDIA tests each release with a short list of firmware versions, and RoCE "
+       "behaviour "
+       "(congestion control, PFC, counters) changes between firmware trains.",
+       "NVIDIA DOCA 2.9.2 LTS Firmware Compatibility Matrix: BlueField-3 32.43.2566 / 32.43.2402 / "
+       "32.43.1014, BlueField-2 24.43.2566 / 24.43.2402 / 24.43.1014.",
+       eval_dpu_firmware, k_any_outcome,
+       "BlueField operation mode (mlxconfig/mstconfig q: INTERNAL_CPU_MODEL, "
+       "INTERNAL_CPU_OFFLOAD_ENGINE); "
+       "firmware version (flint q, mlxfwmanager --query, devlink dev info, ethtool -i)"});
 }
 
 }  // namespace rk::rules
