@@ -21,7 +21,8 @@ TEST(MlxconfigQueryGolden, CorpusFiles) {
                         "mlxconfig/jiegec-cx4-vpi-set-link-type-eth.txt",
                         "mlxconfig/ocp-nno-cx7-q-egrep-sriov.txt",
                         "mlxconfig/rdma-notes-cx6dx-mstconfig-q-grep-roce.txt",
-                        "mlxconfig/rdma-notes-cx6dx-mstconfig-set-legacy-dcqcn.txt"}) {
+                        "mlxconfig/rdma-notes-cx6dx-mstconfig-set-legacy-dcqcn.txt",
+                        "mlxconfig/mstflint-issue830-bf2-mbf2h512c-e-q-dpu-mode.txt"}) {
     test::check_golden(f, run);
   }
 }

@@ -1,6 +1,7 @@
 // Per-outcome cases of the firmware and persistence host rules (rules/fw_rules.cpp,
 // rules/fw_compat_rules.cpp, rules/persistence_rules.cpp) on hand-built snapshots.
 #include "host_cases.hpp"
+#include "rocekit/model/bluefield.hpp"
 
 namespace rk::testcases {
 namespace {
@@ -14,6 +15,20 @@ Snapshot two_devices(const std::string& fw0, const std::string& fw1) {
     d.fw_ver = fw;
     d.board_id = "MT_0000000222";
   }
+  return s;
+}
+
+/// 0000:3b:00.0 a BlueField with INTERNAL_CPU_MODEL `model` (the BlueField-2 of Mellanox/mstflint
+/// issue 830 shows EMBEDDED_CPU(1)) and flint's FW Version `fw` ("" = not queried).
+Snapshot bluefield(const std::string& model, const std::string& fw) {
+  Snapshot s = with_nv({nv("INTERNAL_CPU_MODEL", model)});
+  if (!fw.empty()) {
+    FirmwareImage img;
+    img.version = fw;
+    s.pci_functions.front().firmware.value = img;
+    s.pci_functions.front().firmware.source = {"flint_q@0000:3b:00.0.txt", 4, "FW Version:            " + fw};
+  }
+  fill_bluefield_modes(s);
   return s;
 }
 
@@ -178,6 +193,18 @@ const Cases k_cases{
                 s.pci_functions.front().vendor_id = 0x14e4;  // Broadcom
                 return s;
               }),
+    // 32.41.1000: the BlueField-3 of Mellanox/nic-configuration-operator PR 97 (mstflint q).
+    host_case("fw.dpu-minimum", Outcome::fail, k_bdf,
+              "BlueField-3 in DPU mode runs firmware 32.41.1000, below 32.43.1014, the oldest tested with DOCA 2.9.2 LTS",
+              [] { return bluefield("EMBEDDED_CPU(1)", "32.41.1000"); }),
+    // 32.43.2566: the BlueField-3 B3210E of j3soon/bluefield-dpu-setup-notes (bfvcheck, DOCA 2.9.2).
+    host_case("fw.dpu-minimum", Outcome::pass, k_bdf, "BlueField-3 in DPU mode, firmware 32.43.2566 >= 32.43.1014",
+              [] { return bluefield("EMBEDDED_CPU(1)", "32.43.2566"); }),
+    host_case("fw.dpu-minimum", Outcome::unknown, k_bdf, "BlueField in DPU mode, firmware version not collected",
+              [] { return bluefield("EMBEDDED_CPU(1)", ""); }),
+    host_case("fw.dpu-minimum", Outcome::not_applicable, k_bdf, "BlueField not in DPU mode: separated_host",
+              [] { return bluefield("SEPARATED_HOST(0)", "24.43.1014"); }),
+    host_case("fw.dpu-minimum", Outcome::not_applicable, "host", "no BlueField", [] { return Snapshot{}; }),
     host_case("persist.runtime-settings", Outcome::pass, "host", "re-applied at boot by enabled",
               [] {
                 PersistenceState p;

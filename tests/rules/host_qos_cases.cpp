@@ -2,6 +2,7 @@
 // eth4 at 0000:3b:00.0 (trust dscp, DSCP 26 -> 3, 48 -> 6, PFC on 3, global pause off, ECN RP/NP
 // on 3, firmware ROCE_CC_PRIO_MASK_P1 = 255, CNP DSCP 48 / priority 6), changed one way per case.
 #include "host_cases.hpp"
+#include "rocekit/model/bluefield.hpp"
 
 namespace rk::testcases {
 namespace {
@@ -37,6 +38,32 @@ Snapshot ipoib() {
 
 Snapshot no_qos() {
   return changed([](NetDev& n) { n.qos = Collected<QosState>::missing("no mlnx_qos in the input"); });
+}
+
+/// The healthy host with 0000:3b:00.0 a BlueField: its NV query adds `rows` (the DPU-mode value
+/// INTERNAL_CPU_MODEL EMBEDDED_CPU(1) is the BlueField-2 MBF2H512C-AECO's in Mellanox/mstflint
+/// issue 830, testdata/corpus/mlxconfig).
+Snapshot bluefield_host(std::vector<NvParam> rows) {
+  Snapshot s = healthy();
+  for (NvParam& r : rows) s.pci_functions.front().nv_config.value->params.push_back(std::move(r));
+  fill_bluefield_modes(s);
+  return s;
+}
+Snapshot dpu_mode_host() { return bluefield_host({nv("INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)")}); }
+/// BlueField-3 NIC mode: INTERNAL_CPU_OFFLOAD_ENGINE DISABLED(1) (mstflint mlxconfig_host.db).
+Snapshot nic_mode_host() {
+  return bluefield_host({nv("INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)"), nv("INTERNAL_CPU_OFFLOAD_ENGINE", "DISABLED(1)")});
+}
+/// A capture of the Arm side of a BlueField in DPU mode: the healthy netdev as uplink p0 and as
+/// host PF representor pf0hpf, the Arm OS kernel flavour.
+Snapshot arm_side() {
+  Snapshot s = healthy();
+  NetDev rep = s.netdevs.front();
+  s.netdevs.front().name = "p0";
+  rep.name = "pf0hpf";
+  s.netdevs.push_back(rep);
+  s.kernel_release.value = "5.15.0-1035-bluefield";
+  return s;
 }
 
 void pfc(NetDev& n, std::vector<bool> v) { n.qos.value->pfc_enabled = std::move(v); }
@@ -84,6 +111,22 @@ const Cases k_cases{
     host_case("qos.ecn-roce-priority", Outcome::unknown, "eth4", "missing: runtime ECN sysfs",
               [] { return changed([](NetDev& n) { n.ecn = Collected<EcnState>::missing("not collected"); }); }),
     host_case("qos.ecn-roce-priority", Outcome::not_applicable, "ib0", "IPoIB netdev", ipoib),
+    // BlueField DPU mode: the port QoS lives on the Arm side; NIC mode is judged as a ConnectX.
+    host_case("qos.trust-dscp", Outcome::not_applicable, "eth4",
+              "BlueField 0000:3b:00.0 is in DPU mode (INTERNAL_CPU_MODEL EMBEDDED_CPU(1) (Current)): QoS configured on "
+              "the DPU's Arm side (p0/pf0hpf)",
+              dpu_mode_host),
+    host_case("qos.pfc-roce-priority", Outcome::not_applicable, "eth4", "QoS configured on the DPU's Arm side (p0/pf0hpf)",
+              dpu_mode_host),
+    host_case("qos.global-pause-off", Outcome::not_applicable, "eth4", "QoS configured on the DPU's Arm side (p0/pf0hpf)",
+              dpu_mode_host),
+    host_case("qos.ecn-roce-priority", Outcome::pass, "eth4", "DCQCN RP and NP enabled on priority 3", dpu_mode_host),
+    host_case("qos.trust-dscp", Outcome::pass, "eth4", "trust dscp", nic_mode_host),
+    host_case("qos.trust-dscp", Outcome::pass, "p0", "trust dscp", arm_side),
+    host_case("qos.trust-dscp", Outcome::not_applicable, "pf0hpf",
+              "pf0hpf is an Arm-side representor of a host function (kernel 5.15.0-1035-bluefield): the port's QoS is "
+              "configured on the uplink p0",
+              arm_side),
     host_case("qos.cnp-firmware", Outcome::pass, "0000:3b:00.0", "CNP_DSCP_P1=48 CNP_802P_PRIO_P1=6", healthy),
     host_case("qos.cnp-firmware", Outcome::fail, "0000:3b:00.0", "CNPs not marked with DSCP 48 / priority 6: CNP_DSCP_P1=46",
               [] { return with_nv({nv("CNP_DSCP_P1", "46"), nv("CNP_802P_PRIO_P1", "6")}); }),

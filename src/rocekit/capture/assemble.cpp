@@ -13,6 +13,7 @@
 #include "rocekit/capture/merge.hpp"
 #include "rocekit/capture/paste.hpp"
 #include "rocekit/capture/tools.hpp"
+#include "rocekit/model/bluefield.hpp"
 #include "rocekit/core/text.hpp"
 #include "rocekit/parse/common.hpp"
 #include "rocekit/parse/mst_status.hpp"
@@ -317,6 +318,7 @@ Snapshot snapshot_from_capture(const CaptureSet& set) {
   apply_iommu(s, iommu);
   std::sort(s.inputs.begin(), s.inputs.end(), [](const InputFile& a, const InputFile& b) { return a.file < b.file; });
   build::finish_links(s);
+  fill_bluefield_modes(s);  // after lspci names and NV queries are all merged
   std::sort(s.netdevs.begin(), s.netdevs.end(), [](const NetDev& a, const NetDev& b) { return a.name < b.name; });
   std::sort(s.rdma_devices.begin(), s.rdma_devices.end(),
             [](const RdmaDevice& a, const RdmaDevice& b) { return a.name < b.name; });

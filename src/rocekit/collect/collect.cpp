@@ -19,6 +19,7 @@
 #include "rocekit/collect/pci_tree.hpp"
 #include "rocekit/collect/sysfs_util.hpp"
 #include "rocekit/core/text.hpp"
+#include "rocekit/model/bluefield.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
 #include "rocekit/parse/nvidia_version.hpp"
 #include "rocekit/parse/proc_cmdline.hpp"
@@ -920,6 +921,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   std::vector<std::string> needs_root;
   for (const std::string& b : bdfs) s.pci_functions.push_back(read_pci(req, host, runner, b, needs_root));
   build::finish_links(s);
+  fill_bluefield_modes(s);
 
   read_host(host, s, nvidia_gpus);
   read_pci_tree(host, s, needs_root);

@@ -288,6 +288,12 @@ FixStep nv_set(const std::string& tool, const std::string& bdf,
   return s;
 }
 
+void nv_expect(FixStep& step, const std::string& name, const std::string& value) {
+  // The same query and line form as nv_set's read-back.
+  step.check_argv.push_back(name);
+  step.check_regex.push_back("^[[:space:]]*" + name + "[[:space:]]+([A-Za-z_]+\\()?" + value + "\\)?([[:space:]]|$)");
+}
+
 FixStep nv_ats_enabled(const std::string& bdf) {
   // mstflint mlxconfig/mlxconfig_dbs/mlxconfig_host.db: ATS_ENABLED (TLV nv_pci_conf, BOOL).
   return nv_set("mstconfig", bdf, {{"ATS_ENABLED", "1"}});

@@ -69,6 +69,9 @@ FixStep sysfs_ecn(const std::string& dev, const std::string& point, int prio, bo
 FixStep nv_set(const std::string& tool, const std::string& bdf,
                const std::vector<std::pair<std::string, std::string>>& params);
 
+/// Adds parameter `name` to an nv_set step's read-back, expected at `value` (decimal): a value
+/// the set must leave as it is, such as a BlueField's INTERNAL_CPU_MODEL (issue 22).
+void nv_expect(FixStep& step, const std::string& name, const std::string& value);
 /// `mstconfig -y -d BDF set ATS_ENABLED=1` (nv_set): the NIC offers Address Translation Services
 /// after a reboot or mstfwreset (mstflint mlxconfig database: nv_pci_conf.ats_enabled, BOOL, "When
 /// set to TRUE, the device will support ATS", available when nv_pci_cap.ats_supported).

@@ -1,5 +1,6 @@
 #include "rocekit/model/json.hpp"
 #include "rocekit/core/text.hpp"
+#include "rocekit/model/bluefield.hpp"
 #include "rocekit/model/validate.hpp"
 
 #include <fstream>
@@ -85,6 +86,9 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
       s.rdma_devices = j.at("rdma_devices").get<std::vector<RdmaDevice>>();
     if (j.contains("pci_functions"))
       s.pci_functions = j.at("pci_functions").get<std::vector<PciFunction>>();
+    // Before schema 7 the mode was not written: derive it from the NV configuration read back.
+    if (version < 7)
+      for (PciFunction& p : s.pci_functions) p.bluefield_mode = bluefield_mode_of(p);
     if (j.contains("pci_bridges"))
       s.pci_bridges = j.at("pci_bridges").get<Collected<std::vector<PciBridge>>>();
     if (j.contains("gpus")) s.gpus = j.at("gpus").get<Collected<std::vector<Gpu>>>();

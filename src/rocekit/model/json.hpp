@@ -110,9 +110,11 @@ RK_JSON(NvParam, name, default_value, current_value, next_boot_value, new_value,
 RK_JSON(NvConfig, params, has_current_column, is_set_transcript, set_applied, reboot_requested,
         description, part_number)
 RK_JSON(IommuGroup, number, type)
+RK_JSON(BlueFieldMode, mode, column, internal_cpu_model, offload_engine, eswitch_manager, page_supplier,
+        ib_vport0, next_boot_mode, why, source)
 RK_JSON(PciFunction, bdf, vendor_id, device_id, device_name, is_vf, flash_recovery, numa_node, driver,
         vpd_part_number, vpd_product_name, board_serial_number, function_uid, link, max_read_request_bytes,
-        relaxed_ordering, ats_enabled, iommu_group, firmware, nv_config,
+        relaxed_ordering, ats_enabled, iommu_group, firmware, nv_config, bluefield_mode,
         parent_bdf, source)
 // Required keys: an ACS register with a bit left out must not read as "redirect off".
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AcsBits, source_validation, translation_blocking, request_redirect,

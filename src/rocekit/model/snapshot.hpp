@@ -20,7 +20,7 @@
 namespace rk {
 
 /// Current snapshot schema version. Bump on any incompatible change of the JSON form.
-inline constexpr int k_snapshot_schema_version = 6;  // 2: PciFunction board_serial_number, function_uid
+inline constexpr int k_snapshot_schema_version = 7;  // 2: PciFunction board_serial_number, function_uid
                                                     // 3: pci_bridges; parent_bdf of functions and GPUs; Gpu bdf;
                                                     //    PciFunction relaxed_ordering; GpuDirectState dmabuf_available
                                                     // 4: ats_enabled and iommu_group of functions and GPUs; iommu
@@ -28,6 +28,7 @@ inline constexpr int k_snapshot_schema_version = 6;  // 2: PciFunction board_ser
                                                     //    app_settings; nccl_run
                                                     // 6: qos tc_schedule, cable_length_m, receive_buffer_bytes,
                                                     //    buffer_source, cable_source; driver_stack
+                                                    // 7: PciFunction bluefield_mode
 
 /// Where a value was read: a capture file and 1-based line (line 0 = whole file), or a sysfs
 /// path / command for live collection, with the decisive text.
@@ -273,6 +274,33 @@ struct NvConfig {
   }
 };
 
+/// The operation mode of a BlueField DPU / SuperNIC function, read from the firmware NV
+/// configuration's INTERNAL_CPU_* parameters (mstflint mlxconfig_host.db TLV nv_internal_cpu_conf:
+/// INTERNAL_CPU_MODEL SEPARATED_HOST=0 / EMBEDDED_CPU=1, INTERNAL_CPU_OFFLOAD_ENGINE ENABLED=0 /
+/// DISABLED=1, INTERNAL_CPU_ESWITCH_MANAGER / _PAGE_SUPPLIER / _IB_VPORT0 ECPF=0 / EXT_HOST_PF=1)
+/// and NVIDIA's "BlueField Modes of Operation" (DOCA 2.10: NIC mode = the Arm cores inactive, the
+/// device a ConnectX adapter; DPU mode = the Arm owns the NIC resources and data path).
+/// Derived by bluefield_mode_of() (model/bluefield.hpp) after a capture or collection is merged.
+struct BlueFieldMode {
+  /// "dpu": EMBEDDED_CPU with the offload engine enabled (the Arm side owns the embedded switch
+  /// and the port's QoS); "nic": EMBEDDED_CPU with INTERNAL_CPU_OFFLOAD_ENGINE DISABLED(1), or
+  /// the host PF as embedded switch manager; "separated_host": SEPARATED_HOST(0), the host and
+  /// the Arm are two hosts of the NIC; "unknown": the query holds no INTERNAL_CPU_MODEL row.
+  std::string mode;
+  /// The column read: "Current" (mlxconfig -e q) or "Next Boot" (plain q, or a set transcript).
+  std::string column;
+  std::optional<std::string> internal_cpu_model;  ///< as printed, "EMBEDDED_CPU(1)"
+  std::optional<std::string> offload_engine;      ///< INTERNAL_CPU_OFFLOAD_ENGINE
+  std::optional<std::string> eswitch_manager;     ///< INTERNAL_CPU_ESWITCH_MANAGER
+  std::optional<std::string> page_supplier;       ///< INTERNAL_CPU_PAGE_SUPPLIER
+  std::optional<std::string> ib_vport0;           ///< INTERNAL_CPU_IB_VPORT0
+  /// The mode the Next Boot column gives when it differs from Current (a mode change pending
+  /// until the next firmware reset or power cycle); nullopt when they agree or only one is shown.
+  std::optional<std::string> next_boot_mode;
+  std::string why;  ///< how the mode follows from the values ("INTERNAL_CPU_MODEL EMBEDDED_CPU(1), ...")
+  Evidence source;  ///< the INTERNAL_CPU_MODEL row (or the query when it has none)
+};
+
 /// The IOMMU group of a PCI function or GPU: /sys/kernel/iommu_groups/<number>/devices/<bdf>
 /// (live: the device's `iommu_group` link), and the type of the group's default domain, the
 /// group's `type` file as drivers/iommu/iommu.c iommu_group_show_type() prints it (Linux >= 5.11):
@@ -309,6 +337,9 @@ struct PciFunction {
   Collected<IommuGroup> iommu_group;
   Collected<FirmwareImage> firmware;
   Collected<NvConfig> nv_config;
+  /// BlueField only: the operation mode from nv_config; nullopt for other NICs, or when no NV
+  /// configuration was read.
+  std::optional<BlueFieldMode> bluefield_mode;
   /// The bridge directly above (root port or switch downstream port); nullopt when not known.
   std::optional<std::string> parent_bdf;
   Evidence source;                          ///< the lspci line naming the function

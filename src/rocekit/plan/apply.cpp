@@ -354,8 +354,16 @@ Result<ApplyReport> apply_plan(const Plan& plan, const ApplyOptions& opts, StepR
       if (a->scope == FixScope::firmware_reboot) rep.reboot_needed = true;
     }
   }
-  if (rep.reboot_needed)
+  if (rep.reboot_needed) {
     rep.log.push_back("firmware NV settings changed: reboot the host or run mstfwreset to apply them");
+    // A BlueField's step reads its operation mode back (plan.cpp guard_bluefield_mode); a reset
+    // can change the mode, so it is read again after the reset (issue 22).
+    for (const Action* a : todo)
+      if (a->scope == FixScope::firmware_reboot &&
+          std::find(a->check_argv.begin(), a->check_argv.end(), "INTERNAL_CPU_MODEL") != a->check_argv.end())
+        rep.log.push_back("BlueField " + a->subject + ": after the reset, read the operation mode back: " +
+                          join(a->check_argv));
+  }
   return rep;
 }
 

@@ -3,6 +3,8 @@
 // and read-back), mlnx_qos / iproute2 dcb syntax.
 #include "rocekit/plan/plan.hpp"
 
+#include "rocekit/model/bluefield.hpp"
+
 #include "rocekit/policy/scope.hpp"
 #include "rocekit/rules/app.hpp"
 #include "rocekit/rules/helpers.hpp"
@@ -497,6 +499,40 @@ struct Builder {
     std::string why;      ///< "" or e.g. "prerequisite of MAX_ACC_OUT_READ"
   };
 
+  /// A firmware step on a BlueField (issue 22): the operation mode is recorded (the query's
+  /// INTERNAL_CPU_MODEL / INTERNAL_CPU_OFFLOAD_ENGINE Next Boot values) and read back with the
+  /// step and its undo, and the plan warns that a reset can change it. A NIC-mode BlueField came
+  /// back in DPU mode after a firmware reset (Mellanox/nic-configuration-operator PR 86), and
+  /// `mlxconfig reset` resets the mode (PR 97): rocekit never plans `mlxconfig reset`.
+  void guard_bluefield_mode(const PciFunction& owner, const std::string& tool, FixStep& step,
+                            std::optional<FixStep>& undo, std::vector<std::string>& notes) {
+    const BlueFieldMode& m = *owner.bluefield_mode;
+    const NvConfig& nv = *owner.nv_config;
+    std::vector<std::string> kept;
+    for (const char* name : {"INTERNAL_CPU_MODEL", "INTERNAL_CPU_OFFLOAD_ENGINE"}) {
+      const NvParam* p = nv.find(name);
+      if (!p) continue;
+      std::optional<long long> v = nv_number(p->next_boot_value.value_or(p->current_value.value_or("")));
+      if (!v) continue;
+      fix::nv_expect(step, name, std::to_string(*v));
+      if (undo) fix::nv_expect(*undo, name, std::to_string(*v));
+      kept.push_back(std::string(name) + "=" + std::to_string(*v));
+    }
+    std::string query = tool + " -d " + owner.bdf + " q INTERNAL_CPU_MODEL INTERNAL_CPU_OFFLOAD_ENGINE";
+    if (!kept.empty()) notes.push_back("BlueField mode recorded and read back with the step: " + join(kept, " "));
+    std::string w = "BlueField " + owner.bdf + " is in " + m.mode + " mode (" + m.why +
+                    "): a firmware reset (mlxfwreset) or `mlxconfig reset` can change its operation mode (a "
+                    "NIC-mode BlueField returned to DPU mode after a firmware reset, "
+                    "Mellanox/nic-configuration-operator PR 86; `mlxconfig reset` resets the mode, PR 97). "
+                    "After the reset read it back with `" + query + "`" +
+                    (kept.empty() ? std::string() : " and expect " + join(kept, " ")) +
+                    "; rocekit never plans `mlxconfig reset`.";
+    if (m.mode == "dpu")
+      w += " In DPU mode a changed NV setting takes effect only after a power cycle of the host, not a warm "
+           "reboot (k8snetworkplumbingwg/sriov-network-operator issue 662).";
+    if (std::find(plan.warnings.begin(), plan.warnings.end(), w) == plan.warnings.end()) plan.warnings.push_back(w);
+  }
+
   /// Validates each want (DB when present, else the built-in name rule), adds DB
   /// prerequisites, and emits one nv_config action for `rule` on device `dev`.
   void nv_action(const std::string& rule, const std::string& dev, const PciFunction& owner,
@@ -562,7 +598,9 @@ struct Builder {
     }
     std::optional<FixStep> undo_step;
     if (old.size() == ok.size()) undo_step = fix::nv_set(tool, owner.bdf, old);
-    use(a, fix::nv_set(tool, owner.bdf, set), undo_step);
+    FixStep step = fix::nv_set(tool, owner.bdf, set);
+    if (owner.bluefield_mode) guard_bluefield_mode(owner, tool, step, undo_step, notes);
+    use(a, step, undo_step);
     notes.push_back("takes effect after a reboot or mstfwreset");
     notes.push_back(opts.nv_db ? "validated against " + opts.nv_db->path().string()
                                : opts.nv_db_missing);

@@ -271,7 +271,7 @@ void eval_ecn(const Snapshot& s, const Policy& pol, Emitter& e) {
                                     }() +
                                     " at runtime and in " + mask_name);
     add_evidence(f, n.ecn.source);
-  });
+  }, /*port_qos=*/false);  // ECN sysfs roce_np/roce_rp is per function: judged on every side
 }
 
 void eval_cnp_firmware(const Snapshot& s, const Policy& pol, Emitter& e) {

@@ -1,6 +1,10 @@
 // What the QoS rule files share: the netdevs they judge and the backend a fix is written for.
 #pragma once
 
+#include <optional>
+#include <string>
+
+#include "rocekit/model/bluefield.hpp"
 #include "rocekit/policy/scope.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -13,19 +17,33 @@ inline bool prefers_dcb(const NetDev& n) {
   return from.starts_with("dcbnl") || from.starts_with("/sys/") || from.find("dcb") != std::string::npos;
 }
 
+/// Why a RoCE netdev's port QoS (trust, DSCP map, PFC, ETS, buffers, global pause) is not set
+/// on this netdev: the host PF of a BlueField in DPU mode (the Arm side owns it), or an Arm-side
+/// representor of a host function (its uplink p<N> carries the port's QoS). nullopt: judge it.
+/// `arm_side` is bluefield_arm_side(s). rules/bluefield_rules.cpp.
+std::optional<std::string> port_qos_elsewhere(const Snapshot& s, const NetDev& n,
+                                              const std::optional<std::string>& arm_side);
+
 /// The netdevs QoS rules are judged on: RoCE netdevs (roce_netdev_scope); the others get
-/// not_applicable with the reason.
+/// not_applicable with the reason. `port_qos`: the rule judges port QoS, which on a BlueField in
+/// DPU mode lives on the Arm side (port_qos_elsewhere: not_applicable there too).
 template <class Fn>
-void for_roce_netdevs(const Snapshot& s, const Policy& pol, Emitter& e, Fn fn) {
+void for_roce_netdevs(const Snapshot& s, const Policy& pol, Emitter& e, Fn fn, bool port_qos = true) {
   if (s.netdevs.empty()) {
     e.unknown("host", "no netdev in the input (needs mlnx_qos -i, ethtool or a live collection)").needs = {"mlnx_qos"};
     return;
   }
+  std::optional<std::string> arm_side = port_qos ? bluefield_arm_side(s) : std::nullopt;
   for (const NetDev& n : s.netdevs) {
     if (NetdevScope sc = roce_netdev_scope(s, n, pol); !sc.roce) {
       e.not_applicable(n.name, sc.why);
       continue;
     }
+    if (port_qos)
+      if (std::optional<std::string> why = port_qos_elsewhere(s, n, arm_side)) {
+        e.not_applicable(n.name, *why);
+        continue;
+      }
     fn(n);
   }
 }

@@ -56,6 +56,7 @@ const std::vector<RuleInfo>& registry() {
     add_path_rules(v);
     add_fw_rules(v);
     add_fw_compat_rules(v);
+    add_bluefield_rules(v);
     add_persistence_rules(v);
     add_switch_rules(v);
     add_fleet_rules(v);

@@ -1,0 +1,46 @@
+// BlueField DPUs (issue 22): the operation mode of a function from its firmware NV configuration,
+// whether a snapshot was taken on the card's Arm side, and the Arm-side names of a host
+// function's port. Pure functions of the snapshot.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "rocekit/model/snapshot.hpp"
+
+namespace rk {
+
+/// A BlueField function: its NV query holds INTERNAL_CPU_MODEL (the "BlueField Internal CPU
+/// Configuration" parameters exist "only on BlueField-2 and BlueField-3 devices", NVIDIA
+/// Flexboot/UEFI manual), or its lspci name, VPD, NV description or firmware description names
+/// BlueField.
+bool is_bluefield(const PciFunction& p);
+
+/// The operation mode of a BlueField function from p.nv_config (see BlueFieldMode); nullopt when
+/// the function is not a BlueField or no NV configuration was read.
+std::optional<BlueFieldMode> bluefield_mode_of(const PciFunction& p);
+
+/// Sets bluefield_mode of every PCI function (capture and live collection, after the merge).
+void fill_bluefield_modes(Snapshot& s);
+
+/// The function's mode when it is a BlueField in DPU mode, else nullptr.
+const BlueFieldMode* dpu_mode(const PciFunction& p);
+
+/// Why the snapshot was taken on the Arm side of a BlueField: "kernel 5.15.0-1035-bluefield"
+/// (the BlueField Arm OS kernel flavour) or "netdev pf0hpf (host PF representor)"; nullopt for
+/// a host.
+std::optional<std::string> bluefield_arm_side(const Snapshot& s);
+
+/// The uplink an Arm-side representor belongs to: "pf0hpf" (host PF 0) and "pf0vf3" (host VF 3
+/// of PF 0) -> "p0" (NVIDIA DOCA "DPU Kernel Representors Model": uplink representors
+/// p<port_number>, PF representors pf<port_number>hpf, VF representors
+/// pf<port_number>vf<function_number>); nullopt for any other name.
+std::optional<std::string> representor_uplink(std::string_view netdev);
+
+/// The Arm-side netdevs of host PCI function `bdf`'s port, "p0/pf0hpf": the function number is
+/// the port number (one host PF per BlueField port, the representor model's single-port
+/// diagram duplicated for the second port).
+std::string arm_side_names(const std::string& bdf);
+
+}  // namespace rk

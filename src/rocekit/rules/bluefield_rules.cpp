@@ -1,0 +1,173 @@
+// BlueField DPUs (issue 22): where a BlueField's port QoS is judged. In DPU mode the Arm side owns
+// the port's QoS: NVIDIA BlueField BSP "QoS Configuration" (v3.9.8 LTS, v4.5.x:
+// https://docs.nvidia.com/networking/display/bluefielddpuosv398/QoS+Configuration): "When
+// working in Embedded Host mode, using mlnx_qos on both the host and Arm will result with
+// undefined behavior. Users must only use mlnx_qos from the Arm." On the Arm side the port is
+// the uplink representor p<N>; pf<N>hpf and pf<N>vf<M> represent host functions (DOCA "DPU
+// Kernel Representors Model",
+// https://docs.nvidia.com/doca/sdk/DPU+Kernel+Representors+Model/index.html).
+#include <array>
+#include <charconv>
+#include <vector>
+
+#include "rocekit/model/bluefield.hpp"
+#include "rocekit/rules/helpers.hpp"
+#include "rocekit/rules/qos_scope.hpp"
+#include "rocekit/rules/rule.hpp"
+
+namespace rk::rules {
+
+namespace {
+
+/// The oldest firmware NVIDIA tested with a DOCA LTS release on the Arm side, per BlueField
+/// generation: only values read on the cited page. The firmware major is the generation
+/// (BlueField-2 24.x, BlueField-3 32.x, as the pages list them).
+struct DpuFirmwareFloor {
+  int major;
+  std::string_view family;
+  std::string_view minimum;
+  std::string_view source;
+};
+
+// DOCA Documentation v2.9.2 LTS, "Firmware Compatibility Matrix"
+// (https://docs.nvidia.com/doca/archive/2-9-2/Firmware+Compatibility+Matrix): "NVIDIA BlueField-3
+// Firmware 32.43.2566 / 32.43.2402 / 32.43.1014", "NVIDIA BlueField-2 Firmware 24.43.2566 /
+// 24.43.2402 / 24.43.1014", "BlueField DPU OS Software 4.9.2", the versions "tested that you can
+// upgrade from or downgrade to". The oldest of each is the floor.
+constexpr std::array<DpuFirmwareFloor, 2> k_dpu_firmware_floor{{
+    {24, "BlueField-2", "24.43.1014",
+     "DOCA 2.9.2 LTS Firmware Compatibility Matrix (https://docs.nvidia.com/doca/archive/2-9-2/"
+     "Firmware+Compatibility+Matrix): BlueField-2 firmware 24.43.2566 / 24.43.2402 / 24.43.1014"},
+    {32, "BlueField-3", "32.43.1014",
+     "DOCA 2.9.2 LTS Firmware Compatibility Matrix (https://docs.nvidia.com/doca/archive/2-9-2/"
+     "Firmware+Compatibility+Matrix): BlueField-3 firmware 32.43.2566 / 32.43.2402 / 32.43.1014"},
+}};
+
+/// "32.43.2566" -> {32, 43, 2566}; empty when a part is not a number.
+std::vector<int> version_parts(std::string_view v) {
+  std::vector<int> out;
+  while (!v.empty()) {
+    std::size_t dot = v.find('.');
+    std::string_view part = v.substr(0, dot);
+    int n = 0;
+    auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), n);
+    if (ec != std::errc() || end != part.data() + part.size()) return {};
+    out.push_back(n);
+    if (dot == std::string_view::npos) break;
+    v.remove_prefix(dot + 1);
+  }
+  return out;
+}
+
+/// The running firmware of a function: a firmware query (flint, mlxfwmanager, devlink), else
+/// ethtool -i of a netdev on it.
+std::pair<std::optional<std::string>, Evidence> firmware_of(const Snapshot& s,
+                                                            const PciFunction& p) {
+  if (p.firmware.has_value() && p.firmware->version)
+    return {p.firmware->version, p.firmware.source};
+  for (const NetDev& n : s.netdevs)
+    if (n.bdf == p.bdf && n.driver.has_value() && n.driver->firmware_version)
+      return {n.driver->firmware_version, n.driver.source};
+  return {std::nullopt, {}};
+}
+
+void eval_dpu_firmware(const Snapshot& s, const Policy&, Emitter& e) {
+  bool any = false;
+  for (const PciFunction& p : s.pci_functions) {
+    if (!p.bluefield_mode) continue;
+    any = true;
+    const BlueFieldMode& m = *p.bluefield_mode;
+    if (m.mode != "dpu") {
+      e.not_applicable(p.bdf, "BlueField not in DPU mode: " + m.mode + " (" + m.why + ")");
+      continue;
+    }
+    auto [fw, where] = firmware_of(s, p);
+    if (!fw) {
+      Finding& f = e.unknown(
+          p.bdf, "BlueField in DPU mode, firmware version not collected (needs flint -d " + p.bdf +
+                     " q, mlxfwmanager --query or ethtool -i)");
+      f.needs = {"flint_q"};
+      continue;
+    }
+    std::vector<int> have = version_parts(*fw);
+    const DpuFirmwareFloor* row = nullptr;
+    for (const DpuFirmwareFloor& r : k_dpu_firmware_floor)
+      if (!have.empty() && have.front() == r.major) row = &r;
+    if (!row) {
+      e.unknown(p.bdf, "BlueField in DPU mode with firmware " + *fw +
+                           ": no NVIDIA compatibility row for firmware major " +
+                           (have.empty() ? std::string("?") : std::to_string(have.front())) +
+                           " in rocekit's table (BlueField-2 24.x, BlueField-3 32.x)");
+      continue;
+    }
+    std::vector<int> floor = version_parts(row->minimum);
+    if (have >= floor) {
+      Finding& f = e.pass(p.bdf, std::string(row->family) + " in DPU mode, firmware " + *fw +
+                                     " >= " + std::string(row->minimum));
+      add_evidence(f, where);
+      continue;
+    }
+    Finding& f =
+        e.fail(p.bdf, std::string(row->family) + " in DPU mode runs firmware " + *fw + ", below " +
+                          std::string(row->minimum) + ", the oldest tested with DOCA 2.9.2 LTS (" +
+                          std::string(row->source) + ")");
+    add_evidence(f, where);
+    add_evidence(f, m.source);
+    f.remediation.scope = FixScope::firmware_reboot;
+    f.remediation.notes =
+        "Update the BlueField with a BFB bundle of a supported DOCA release from its Arm side or "
+        "with "
+        "bfb-install over rshim from the host (NVIDIA DOCA installation guide); the bundle carries "
+        "the "
+        "matching NIC firmware. A firmware reset can change the BlueField's operation mode: read "
+        "INTERNAL_CPU_MODEL and INTERNAL_CPU_OFFLOAD_ENGINE back afterwards (mlxconfig -d " +
+        p.bdf + " q).";
+  }
+  if (!any)
+    e.not_applicable("host",
+                     "no BlueField with a firmware NV query (INTERNAL_CPU_MODEL) in the input");
+}
+
+}  // namespace
+
+std::optional<std::string> port_qos_elsewhere(const Snapshot& s, const NetDev& n,
+                                              const std::optional<std::string>& arm_side) {
+  if (arm_side) {
+    if (std::optional<std::string> uplink = representor_uplink(n.name))
+      return n.name + " is an Arm-side representor of a host function (" + *arm_side +
+             "): the port's QoS is configured on the uplink " + *uplink +
+             ", judged there (NVIDIA DOCA \"DPU Kernel Representors Model\")";
+    return std::nullopt;
+  }
+  if (!n.bdf) return std::nullopt;
+  const PciFunction* nv = nv_source_for(s, *n.bdf);
+  const PciFunction* own = s.find_pci(*n.bdf);
+  const BlueFieldMode* m = own ? dpu_mode(*own) : nullptr;
+  if (!m && nv) m = dpu_mode(*nv);
+  if (!m) return std::nullopt;
+  return "BlueField " + *n.bdf + " is in DPU mode (" + m->why +
+         "): QoS configured on the DPU's Arm side (" + arm_side_names(*n.bdf) +
+         "); run rocekit check there. NVIDIA BlueField BSP \"QoS Configuration\": in DPU mode use "
+         "mlnx_qos only "
+         "from the Arm, never from the host";
+}
+
+void add_bluefield_rules(std::vector<RuleInfo>& out) {
+  out.push_back(
+      {"fw.dpu-minimum",
+       "A BlueField in DPU mode runs firmware tested with a supported DOCA release",
+       Severity::warning, "pci function",
+       "In DPU mode the BlueField's Arm side runs a DOCA BlueField bundle that ships with its own "
+       "NIC "
+       "firmware; NVIDIA tests each release with a short list of firmware versions, and RoCE "
+       "behaviour "
+       "(congestion control, PFC, counters) changes between firmware trains.",
+       "NVIDIA DOCA 2.9.2 LTS Firmware Compatibility Matrix: BlueField-3 32.43.2566 / 32.43.2402 / "
+       "32.43.1014, BlueField-2 24.43.2566 / 24.43.2402 / 24.43.1014.",
+       eval_dpu_firmware, k_any_outcome,
+       "BlueField operation mode (mlxconfig/mstconfig q: INTERNAL_CPU_MODEL, "
+       "INTERNAL_CPU_OFFLOAD_ENGINE); "
+       "firmware version (flint q, mlxfwmanager --query, devlink dev info, ethtool -i)"});
+}
+
+}  // namespace rk::rules

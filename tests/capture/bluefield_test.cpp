@@ -1,0 +1,174 @@
+// BlueField DPUs (issue 22) from captures: the operation mode read from a real BlueField-2
+// `mstconfig -e q` (Mellanox/mstflint issue 830, testdata/corpus/mlxconfig), where the port QoS
+// is judged on the host and on the Arm side, and the mode in the snapshot JSON.
+#include <gtest/gtest.h>
+
+#include "golden.hpp"
+#include "rocekit/capture/assemble.hpp"
+#include "rocekit/model/bluefield.hpp"
+#include "rocekit/model/json.hpp"
+#include "rocekit/policy/policy.hpp"
+#include "rocekit/rules/rule.hpp"
+
+namespace rk::capture {
+namespace {
+
+const char* const k_bf2_query = "mlxconfig/mstflint-issue830-bf2-mbf2h512c-e-q-dpu-mode.txt";
+// A real mlnx_qos output (trust dscp, PFC on priority 3), given below as the output of the
+// netdev each test names: mlnx_qos does not print the interface it was run on.
+const char* const k_qos = "mlnx_qos/netarbiter-eth4-dscp-pfc3.txt";
+
+CaptureFile corpus(const std::string& name, const std::string& rel) {
+  return {name, test::read_file(test::testdata_dir() / "corpus" / rel), ""};
+}
+
+const Finding* finding(const rules::Report& r, const std::string& rule,
+                       const std::string& subject) {
+  for (const Finding& f : r.findings)
+    if (f.rule == rule && f.subject == subject) return &f;
+  return nullptr;
+}
+
+TEST(BlueFieldMode, RealBlueField2QueryIsDpuMode) {
+  CaptureSet set;
+  set.files.push_back(corpus("mlxconfig_q@0000:ca:00.0.txt", k_bf2_query));
+  Snapshot s = snapshot_from_capture(set);
+  const PciFunction* p = s.find_pci("0000:ca:00.0");
+  ASSERT_NE(p, nullptr);
+  ASSERT_TRUE(p->bluefield_mode.has_value());
+  const BlueFieldMode& m = *p->bluefield_mode;
+  EXPECT_EQ(m.mode, "dpu");
+  EXPECT_EQ(m.column, "Current");
+  EXPECT_EQ(m.internal_cpu_model, "EMBEDDED_CPU(1)");
+  EXPECT_FALSE(m.offload_engine.has_value());  // the excerpt ends at INTERNAL_CPU_MODEL
+  EXPECT_FALSE(m.next_boot_mode.has_value());  // Current and Next Boot agree
+  EXPECT_EQ(m.why, "INTERNAL_CPU_MODEL EMBEDDED_CPU(1) (Current)");
+  EXPECT_EQ(m.source.file, "mlxconfig_q@0000:ca:00.0.txt");
+  EXPECT_EQ(m.source.line, 19u);  // the INTERNAL_CPU_MODEL row, after the 3-line corpus header
+  EXPECT_NE(dpu_mode(*p), nullptr);
+
+  // The mode is part of the snapshot JSON (schema 7) and reads back.
+  nlohmann::json j = snapshot_to_json(s);
+  EXPECT_EQ(j["schema_version"], 7);
+  Result<Snapshot> back = snapshot_from_json(j);
+  ASSERT_TRUE(back.has_value());
+  ASSERT_TRUE(back->find_pci("0000:ca:00.0")->bluefield_mode.has_value());
+  EXPECT_EQ(back->find_pci("0000:ca:00.0")->bluefield_mode->mode, "dpu");
+  // A schema-6 snapshot has no mode: it is derived from the NV configuration read back.
+  j["schema_version"] = 6;
+  for (auto& f : j["pci_functions"]) f.erase("bluefield_mode");
+  Result<Snapshot> old = snapshot_from_json(j);
+  ASSERT_TRUE(old.has_value());
+  EXPECT_EQ(old->find_pci("0000:ca:00.0")->bluefield_mode->mode, "dpu");
+}
+
+TEST(BlueFieldMode, HostPortQosOfADpuIsJudgedOnTheArmSide) {
+  CaptureSet set;
+  set.files.push_back(corpus("mlxconfig_q@0000:ca:00.0.txt", k_bf2_query));
+  set.files.push_back(corpus("mlnx_qos@enp202s0f0np0.txt", k_qos));
+  Snapshot s = snapshot_from_capture(set);
+  // The capture would pair the netdev with its function through ethtool -i; this one has none.
+  s.netdev("enp202s0f0np0").bdf = "0000:ca:00.0";
+  rules::Report r = rules::evaluate(s, default_policy(), {"qos"});
+  for (const char* rule :
+       {"qos.trust-dscp", "qos.roce-dscp-priority", "qos.pfc-roce-priority",
+        "qos.pfc-only-roce-priority", "qos.ets-roce-share", "qos.pfc-headroom"}) {
+    const Finding* f = finding(r, rule, "enp202s0f0np0");
+    ASSERT_NE(f, nullptr) << rule;
+    EXPECT_EQ(f->outcome, Outcome::not_applicable) << rule << ": " << f->message;
+    EXPECT_EQ(
+        f->message,
+        "BlueField 0000:ca:00.0 is in DPU mode (INTERNAL_CPU_MODEL EMBEDDED_CPU(1) (Current)): QoS "
+        "configured on the DPU's Arm side (p0/pf0hpf); run rocekit check there. NVIDIA BlueField "
+        "BSP \"QoS "
+        "Configuration\": in DPU mode use mlnx_qos only from the Arm, never from the host");
+  }
+  // The same output on a host without the BlueField query is judged (trust dscp passes).
+  CaptureSet plain;
+  plain.files.push_back(corpus("mlnx_qos@enp202s0f0np0.txt", k_qos));
+  rules::Report judged =
+      rules::evaluate(snapshot_from_capture(plain), default_policy(), {"qos.trust-dscp"});
+  ASSERT_EQ(judged.findings.size(), 1u);
+  EXPECT_EQ(judged.findings[0].outcome, Outcome::pass) << judged.findings[0].message;
+}
+
+TEST(BlueFieldMode, ArmSideCaptureJudgesTheUplinkNotTheRepresentor) {
+  CaptureSet set;
+  set.files.push_back(corpus("mlnx_qos@p0.txt", k_qos));
+  set.files.push_back(corpus("mlnx_qos@pf0hpf.txt", k_qos));
+  Snapshot s = snapshot_from_capture(set);
+  EXPECT_EQ(bluefield_arm_side(s), "netdev pf0hpf (host PF representor)");
+  rules::Report r =
+      rules::evaluate(s, default_policy(), {"qos.trust-dscp", "qos.pfc-roce-priority"});
+  for (const char* rule : {"qos.trust-dscp", "qos.pfc-roce-priority"}) {
+    const Finding* up = finding(r, rule, "p0");
+    ASSERT_NE(up, nullptr);
+    EXPECT_EQ(up->outcome, Outcome::pass) << up->message;
+    const Finding* rep = finding(r, rule, "pf0hpf");
+    ASSERT_NE(rep, nullptr);
+    EXPECT_EQ(rep->outcome, Outcome::not_applicable);
+    EXPECT_EQ(rep->message,
+              "pf0hpf is an Arm-side representor of a host function (netdev pf0hpf (host PF "
+              "representor)): the "
+              "port's QoS is configured on the uplink p0, judged there (NVIDIA DOCA \"DPU Kernel "
+              "Representors "
+              "Model\")");
+  }
+}
+
+TEST(BlueFieldMode, NamesAndModes) {
+  EXPECT_EQ(representor_uplink("pf0hpf"), "p0");
+  EXPECT_EQ(representor_uplink("pf1vf3"), "p1");
+  EXPECT_FALSE(representor_uplink("p0").has_value());
+  EXPECT_FALSE(representor_uplink("pf0").has_value());
+  EXPECT_FALSE(representor_uplink("pfxhpf").has_value());
+  EXPECT_EQ(arm_side_names("0000:03:00.1"), "p1/pf1hpf");
+
+  auto mode = [](std::vector<std::pair<std::string, std::string>> rows, bool current = true) {
+    PciFunction p;
+    p.bdf = "0000:03:00.0";
+    NvConfig c;
+    for (auto& [k, v] : rows)
+      c.params.push_back(NvParam{k, std::nullopt,
+                                 current ? std::optional<std::string>(v) : std::nullopt, v,
+                                 std::nullopt, false, 1});
+    p.nv_config.value = c;
+    std::optional<BlueFieldMode> m = bluefield_mode_of(p);
+    return m ? m->mode : std::string("none");
+  };
+  // Value encodings of mstflint's mlxconfig_host.db (TLV nv_internal_cpu_conf).
+  EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "SEPARATED_HOST(0)"}}), "separated_host");
+  EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)"},
+                  {"INTERNAL_CPU_OFFLOAD_ENGINE", "ENABLED(0)"}}),
+            "dpu");
+  EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)"},
+                  {"INTERNAL_CPU_OFFLOAD_ENGINE", "DISABLED(1)"}}),
+            "nic");
+  EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)"},
+                  {"INTERNAL_CPU_ESWITCH_MANAGER", "EXT_HOST_PF(1)"}}),
+            "nic");
+  EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)"}}, false), "dpu");
+  EXPECT_EQ(mode({{"INTERNAL_CPU_MODEL", "7"}}), "unknown");
+  EXPECT_EQ(mode({{"LINK_TYPE_P1", "ETH(2)"}}), "none");  // a ConnectX: no mode
+
+  // Current DPU, Next Boot NIC: a mode change waits for the next firmware reset / power cycle.
+  PciFunction p;
+  p.bdf = "0000:03:00.0";
+  NvConfig c;
+  c.params.push_back(NvParam{"INTERNAL_CPU_MODEL", "EMBEDDED_CPU(1)", "EMBEDDED_CPU(1)",
+                             "EMBEDDED_CPU(1)", std::nullopt, false, 4});
+  c.params.push_back(NvParam{"INTERNAL_CPU_OFFLOAD_ENGINE", "ENABLED(0)", "ENABLED(0)",
+                             "DISABLED(1)", std::nullopt, true, 5});
+  p.nv_config.value = c;
+  std::optional<BlueFieldMode> m = bluefield_mode_of(p);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->mode, "dpu");
+  EXPECT_EQ(m->next_boot_mode, "nic");
+  EXPECT_EQ(m->why,
+            "INTERNAL_CPU_MODEL EMBEDDED_CPU(1), INTERNAL_CPU_OFFLOAD_ENGINE ENABLED(0) (Current); "
+            "Next Boot: "
+            "INTERNAL_CPU_MODEL EMBEDDED_CPU(1), INTERNAL_CPU_OFFLOAD_ENGINE DISABLED(1)");
+}
+
+}  // namespace
+}  // namespace rk::capture
