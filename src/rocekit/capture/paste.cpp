@@ -66,7 +66,10 @@ std::vector<PastePart> split_paste(std::string_view text) {
   // closing fence or the next prompt (a single pasted command inside ``` fences). A fenced block
   // without a prompt is read like an unnamed file: by its content.
   bool added = false;
-  for (auto [first, last] : bare_blocks) {
+  for (const auto& block_lines : bare_blocks) {
+    // Named copies, not a structured binding: clang 14 (the fuzz build) does not let a lambda
+    // capture a structured binding.
+    const std::size_t first = block_lines.first, last = block_lines.second;
     // A prompt with no output of its own right above the block ("$ ethtool -i eth4", then the
     // output in fences): the block is that command's output.
     auto prompt = std::find_if(parts.begin(), parts.end(), [&](const PastePart& p) {
