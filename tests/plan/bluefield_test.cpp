@@ -108,6 +108,11 @@ TEST(PlanBlueField, DpuModeFirmwareStepRecordsAndReadsBackTheMode) {
       std::string::npos)
       << w;
   EXPECT_NE(w.find("power cycle of the host"), std::string::npos) << w;
+  // The step's disruption and note say the same: a power cycle, not "reboot or mstfwreset".
+  EXPECT_EQ(a.disruption, Disruption::reboot_or_fw_reset);
+  EXPECT_TRUE(a.disruption_why.starts_with("takes effect only after a power cycle of the host")) << a.disruption_why;
+  EXPECT_NE(a.note.find("takes effect after a power cycle of the host (DPU mode)"), std::string::npos) << a.note;
+  EXPECT_EQ(a.note.find("reboot or mstfwreset"), std::string::npos) << a.note;
   EXPECT_FALSE(any_reset(p));
   EXPECT_FALSE(script_resets(p));
   EXPECT_NE(render_sh(p).find("mstconfig -y -d 0000:3b:00.0 set CNP_DSCP_P1=48"),
@@ -126,6 +131,8 @@ TEST(PlanBlueField, NicModeWarnsOfTheResetButNotThePowerCycle) {
                     "INTERNAL_CPU_OFFLOAD_ENGINE DISABLED(1) (Next Boot))"))
       << w;
   EXPECT_EQ(w.find("power cycle"), std::string::npos);
+  EXPECT_EQ(a.disruption_why.find("power cycle"), std::string::npos) << a.disruption_why;
+  EXPECT_NE(a.note.find("takes effect after a reboot or mstfwreset"), std::string::npos) << a.note;
   EXPECT_FALSE(any_reset(p));
   EXPECT_FALSE(script_resets(p));
 }

@@ -118,6 +118,39 @@ TEST(FirmwareBurn, PlanChecksTheImageThenBurnsTheReleaseNotesFirmware) {
       std::string::npos);
 }
 
+// The release notes' firmware older than the running one: still planned (the rule fails the
+// pair), with a warning that it is a downgrade and that a newer driver would keep it.
+TEST(FirmwareBurn, ADowngradeIsSaid) {
+  PlanOptions o;
+  o.firmware_images = {{"MT_0000000838", "/srv/firmware/fw-ConnectX7-28_39_2048.bin"}};
+  Plan p = make_plan(cx7("28.44.1036"), default_policy(), o);
+  ASSERT_EQ(p.actions.size(), 2u);
+  EXPECT_EQ(p.actions[1].desired, "28.39.2048");
+  auto down = std::find_if(p.warnings.begin(), p.warnings.end(),
+                           [](const std::string& w) { return w.find("goes DOWN") != std::string::npos; });
+  ASSERT_NE(down, p.warnings.end());
+  EXPECT_TRUE(down->starts_with("firmware of 0000:3b:00 goes DOWN from 28.44.1036 to 28.39.2048: 28.39.2048 is what "
+                                "the release notes of MLNX_OFED 23.10-1.1.9.0 give"))
+      << *down;
+  // An upgrade says nothing of the kind.
+  Plan up = make_plan(cx7("28.35.1012"), default_policy(), o);
+  for (const std::string& w : up.warnings) EXPECT_EQ(w.find("goes DOWN"), std::string::npos) << w;
+}
+
+// An image for a PSID no burn step needs is named as unused, not silently dropped.
+TEST(FirmwareBurn, AnImageForNoPlannedBoardIsSaidToBeUnused) {
+  PlanOptions o;
+  o.firmware_images = {{"MT_0000000838", "/srv/fw/cx7.bin"}, {"MT_0000000359", "/srv/fw/cx6dx.bin"}};
+  Plan p = make_plan(cx7("28.35.1012"), default_policy(), o);
+  std::vector<std::string> unused;
+  for (const std::string& w : p.warnings)
+    if (w.find("is not used") != std::string::npos) unused.push_back(w);
+  ASSERT_EQ(unused.size(), 1u);
+  EXPECT_TRUE(unused[0].starts_with("--firmware-image MT_0000000359=/srv/fw/cx6dx.bin is not used: no NIC of this host "
+                                    "with PSID MT_0000000359 has a firmware step"))
+      << unused[0];
+}
+
 TEST(FirmwareBurn, WithoutAnImageThePlanNamesAPlaceholderAndApplyRefuses) {
   Plan p = make_plan(cx7("28.35.1012"), default_policy());
   const Action* check = find(p, ActionKind::firmware_image_check);

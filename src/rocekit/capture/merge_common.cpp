@@ -143,35 +143,41 @@ std::optional<std::pair<Evidence, std::string>> other_firmware(const Ctx& c, con
 
 }  // namespace
 
-bool may_take_firmware(Ctx& c, PciFunction& p, const std::optional<std::string>& version, const Evidence& source) {
-  if (!version) return p.firmware.reason_kind != ReasonKind::conflicting;
+namespace {
+
+/// may_take_firmware and may_take_netdev_firmware: the slot's own earlier value (`version_of`
+/// reads its firmware), then every other capture's firmware of the same function.
+template <class T, class VersionOf>
+bool may_take_firmware_into(Ctx& c, Collected<T>& slot, const std::string& subject,
+                            const std::optional<std::string>& bdf, const std::optional<std::string>& rdma,
+                            const NetDev* self, const std::optional<std::string>& version, const Evidence& source,
+                            VersionOf version_of) {
+  if (!version) return slot.reason_kind != ReasonKind::conflicting;
   std::string mine = bare_version(*version);
-  if (!may_take(c, p.firmware, p.bdf, source, [&](const FirmwareImage& had) {
-        std::string o = had.version ? bare_version(*had.version) : "";
+  if (!may_take(c, slot, subject, source, [&](const T& had) {
+        std::optional<std::string> v = version_of(had);
+        std::string o = v ? bare_version(*v) : "";
         return o.empty() || o == mine ? std::string() : "firmware " + o + " vs " + mine;
       }))
     return false;
-  if (auto other = other_firmware(c, p.bdf, std::nullopt, mine, nullptr)) {
-    p.firmware.set_missing(report_conflict(c, p.bdf, other->first, source, other->second), ReasonKind::conflicting);
+  if (auto other = other_firmware(c, bdf, rdma, mine, self)) {
+    slot.set_missing(report_conflict(c, subject, other->first, source, other->second), ReasonKind::conflicting);
     return false;
   }
   return true;
 }
 
+}  // namespace
+
+bool may_take_firmware(Ctx& c, PciFunction& p, const std::optional<std::string>& version, const Evidence& source) {
+  return may_take_firmware_into(c, p.firmware, p.bdf, p.bdf, std::nullopt, nullptr, version, source,
+                                [](const FirmwareImage& had) { return had.version; });
+}
+
 bool may_take_netdev_firmware(Ctx& c, NetDev& n, const std::optional<std::string>& bdf,
                               const std::optional<std::string>& version, const Evidence& source) {
-  if (!version) return n.driver.reason_kind != ReasonKind::conflicting;
-  std::string mine = bare_version(*version);
-  if (!may_take(c, n.driver, n.name, source, [&](const DriverInfo& had) {
-        std::string o = had.firmware_version ? bare_version(*had.firmware_version) : "";
-        return o.empty() || o == mine ? std::string() : "firmware " + o + " vs " + mine;
-      }))
-    return false;
-  if (auto other = other_firmware(c, bdf, n.rdma_device, mine, &n)) {
-    n.driver.set_missing(report_conflict(c, n.name, other->first, source, other->second), ReasonKind::conflicting);
-    return false;
-  }
-  return true;
+  return may_take_firmware_into(c, n.driver, n.name, bdf, n.rdma_device, &n, version, source,
+                                [](const DriverInfo& had) { return had.firmware_version; });
 }
 
 void take_mtu(Ctx& c, NetDev& n, long long mtu, const Evidence& source) {
@@ -180,23 +186,6 @@ void take_mtu(Ctx& c, NetDev& n, long long mtu, const Evidence& source) {
       }))
     build::netdev_mtu(n, mtu, source);
 }
-
-namespace {
-
-std::string link_end_text(const PcieLinkEnd& e) {
-  std::string s;
-  if (e.speed_gts) {
-    // 2.5, 5, 8, 16, 32, 64 GT/s as lspci prints them.
-    std::string g = std::to_string(*e.speed_gts);
-    g.erase(g.find_last_not_of('0') + 1);
-    if (g.ends_with('.')) g.pop_back();
-    s += g + "GT/s";
-  }
-  if (e.width_lanes) s += (s.empty() ? "x" : " x") + std::to_string(*e.width_lanes);
-  return s.empty() ? "?" : s;
-}
-
-}  // namespace
 
 std::string link_difference(const PcieLinkState& had, const PcieLinkState& now) {
   const PcieLinkEnd& a = had.status;

@@ -206,18 +206,6 @@ bool is_nvidia_pf(const PciFunction& p) {
   return p.firmware.has_value() || p.nv_config.has_value();
 }
 
-/// The PCI function a fw.driver-compat subject names (a BDF, a netdev or an RDMA device).
-std::string bdf_of_subject(const Snapshot& s, const std::string& subject) {
-  if (s.find_pci(subject)) return subject;
-  if (const NetDev* n = s.find_netdev(subject)) {
-    if (n->driver.has_value() && n->driver->bus_info) return *n->driver->bus_info;
-    return n->bdf.value_or("");
-  }
-  for (const RdmaDevice& d : s.rdma_devices)
-    if (d.name == subject) return d.bdf.value_or("");
-  return {};
-}
-
 /// Each NIC's (driver release, firmware) pair and fw.driver-compat's verdict on it; a "host"
 /// finding (no driver release, or one the table lacks) is the verdict of every NIC.
 void driver_firmware_pairs(const Snapshot& s, const rules::Report& report, std::vector<NicRecord>& nics) {
@@ -238,7 +226,7 @@ void driver_firmware_pairs(const Snapshot& s, const rules::Report& report, std::
       host_wide = &f;
       continue;
     }
-    const std::string bdf = bdf_of_subject(s, f.subject);
+    const std::string bdf = s.subject_bdf(f.subject);
     for (NicRecord& n : nics)
       if (!n.compat && (n.subject == f.subject || (!bdf.empty() && n.bdf == bdf))) {
         n.compat = f.outcome;

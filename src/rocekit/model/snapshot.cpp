@@ -108,4 +108,25 @@ std::optional<std::string> normalize_bdf(std::string_view text) {
   return std::string(buf);
 }
 
+std::string Snapshot::subject_bdf(const std::string& subject) const {
+  if (find_pci(subject)) return subject;
+  if (const NetDev* n = find_netdev(subject)) {
+    if (n->driver.has_value() && n->driver->bus_info) return *n->driver->bus_info;
+    return n->bdf.value_or("");
+  }
+  if (const RdmaDevice* d = find_rdma(subject)) return d->bdf.value_or("");
+  return normalize_bdf(subject) == subject ? subject : std::string();
+}
+
+std::string link_speed_text(const std::optional<double>& gts) {
+  if (!gts) return "unknown";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%gGT/s", *gts);
+  return buf;
+}
+
+std::string link_end_text(const PcieLinkEnd& e) {
+  return link_speed_text(e.speed_gts) + " x" + (e.width_lanes ? std::to_string(*e.width_lanes) : "?");
+}
+
 }  // namespace rk

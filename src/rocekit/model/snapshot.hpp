@@ -577,7 +577,16 @@ struct Snapshot {
   RdmaDevice& rdma(const std::string& name);        ///< find or add
   PciFunction& pci(const std::string& bdf);         ///< find or add
   const PciBridge* find_bridge(const std::string& bdf) const;
+  /// The PCI function a finding's subject names: a BDF of this snapshot, a netdev (its
+  /// `ethtool -i` bus-info, else its device link), an RDMA device, or any other PCI address
+  /// as written; "" when the subject names none.
+  std::string subject_bdf(const std::string& subject) const;
 };
+
+/// A PCIe transfer rate as lspci prints it: "32GT/s", "2.5GT/s" ("unknown" when not read).
+std::string link_speed_text(const std::optional<double>& gts);
+/// A link end as "32GT/s x16" (width "?" when not read).
+std::string link_end_text(const PcieLinkEnd& e);
 
 /// Normalises a PCI address to "dddd:bb:dd.f" lower-case; adds domain 0000 when missing.
 /// Returns nullopt when `text` is not a PCI address.

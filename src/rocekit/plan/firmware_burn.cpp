@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <vector>
 
 #include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/fw_compat.hpp"
@@ -47,18 +49,27 @@ std::vector<std::string> missing_firmware_images(const Plan& plan) {
   return out;
 }
 
-namespace detail {
+namespace {
 
-std::string subject_bdf(const Snapshot& s, const std::string& subject) {
-  if (s.find_pci(subject)) return subject;
-  if (const NetDev* n = s.find_netdev(subject)) {
-    if (n->driver.has_value() && n->driver->bus_info) return *n->driver->bus_info;
-    return n->bdf.value_or("");
+/// "28.43.3608" as numbers, for telling a downgrade; nullopt when not NN.NN.NNNN.
+std::optional<std::vector<long>> fw_numbers(const std::string& v) {
+  std::vector<long> out;
+  std::size_t at = 0;
+  while (at <= v.size()) {
+    std::size_t dot = v.find('.', at);
+    std::string part = v.substr(at, dot == std::string::npos ? std::string::npos : dot - at);
+    if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    out.push_back(std::stol(part));
+    if (dot == std::string::npos) break;
+    at = dot + 1;
   }
-  for (const RdmaDevice& d : s.rdma_devices)
-    if (d.name == subject) return d.bdf.value_or("");
-  return normalize_bdf(subject) == subject ? subject : std::string();
+  if (out.size() != 3) return std::nullopt;
+  return out;
 }
+
+}  // namespace
+
+namespace detail {
 
 void plan_firmware_burn(const Snapshot& s,
                         const std::set<std::pair<std::string, std::string>>& failing,
@@ -66,6 +77,7 @@ void plan_firmware_burn(const Snapshot& s,
   const std::string rule = "fw.driver-compat";
   const std::string tool = plan.nv_backend == NvBackend::mlxconfig ? "flint" : "mstflint";
   std::set<std::string> devices;  // one burn per physical device: its ports share the flash
+  std::set<std::string> psids;    // of the NICs a burn step was planned for
   for (const rules::FirmwareTarget& t : rules::firmware_targets(s)) {
     if (!failing.count({rule, t.subject})) continue;
     auto unplanned = [&](const std::string& why) {
@@ -93,6 +105,7 @@ void plan_firmware_burn(const Snapshot& s,
       continue;
     }
     if (!devices.insert(dev).second) continue;
+    psids.insert(*t.psid);
     auto img = opts.firmware_images.find(*t.psid);
     const bool have = img != opts.firmware_images.end();
     const std::string image = have ? img->second : fix::firmware_image_placeholder(*t.psid);
@@ -143,7 +156,33 @@ void plan_firmware_burn(const Snapshot& s,
                             " is burned once for the physical device: every port and every "
                             "host sharing the NIC (multi-host) runs " +
                             t.target + " after the reset");
+    std::optional<std::vector<long>> from = fw_numbers(t.current), to = fw_numbers(t.target);
+    if (from && to && *to < *from)
+      plan.warnings.push_back("firmware of " + dev + " goes DOWN from " + t.current + " to " + t.target + ": " +
+                              t.target + " is what the release notes of " + t.release +
+                              " give; a driver release whose notes list " + t.current +
+                              " keeps the newer firmware instead (flint asks before burning an older "
+                              "version; the script answers yes)");
+    // A BlueField's operation mode can change with a firmware reset (issue 22): say how to read
+    // it back; in DPU mode the new firmware runs only after a power cycle.
+    const PciFunction* fn = s.find_pci(t.bdf);
+    if (fn && fn->bluefield_mode) {
+      const std::string& mode = fn->bluefield_mode->mode;
+      plan.warnings.push_back(
+          "BlueField " + t.bdf + " is in " + mode +
+          " mode: its operation mode can change when the new firmware boots (Mellanox/nic-configuration-operator "
+          "PR 86); after the reset read it back with `" + tool + " -d " + t.bdf +
+          " q INTERNAL_CPU_MODEL INTERNAL_CPU_OFFLOAD_ENGINE` and expect the values the plan's query shows" +
+          (mode == "dpu" ? "; in DPU mode the new firmware runs only after a power cycle of the host" : ""));
+    }
   }
+  // An image for a board that gets no burn step is never used: say so rather than ignore it.
+  for (const auto& [psid, file] : opts.firmware_images)
+    if (!psids.count(psid))
+      plan.warnings.push_back("--firmware-image " + psid + "=" + file +
+                              " is not used: no NIC of this host with PSID " + psid +
+                              " has a firmware step (its firmware is in the release notes of the installed "
+                              "driver, or the board is not in the snapshot)");
 }
 
 }  // namespace detail

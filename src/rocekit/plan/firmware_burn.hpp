@@ -19,7 +19,4 @@ void plan_firmware_burn(const Snapshot& s,
                         const std::set<std::pair<std::string, std::string>>& failing,
                         const std::set<std::string>& held, const PlanOptions& opts, Plan& plan);
 
-/// The PCI function a finding's subject names: itself (a BDF), its netdev's or RDMA device's.
-std::string subject_bdf(const Snapshot& s, const std::string& subject);
-
 }  // namespace rk::plan::detail

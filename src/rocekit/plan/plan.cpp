@@ -601,7 +601,9 @@ struct Builder {
     FixStep step = fix::nv_set(tool, owner.bdf, set);
     if (owner.bluefield_mode) guard_bluefield_mode(owner, tool, step, undo_step, notes);
     use(a, step, undo_step);
-    notes.push_back("takes effect after a reboot or mstfwreset");
+    notes.push_back(owner.bluefield_mode && owner.bluefield_mode->mode == "dpu"
+                        ? "takes effect after a power cycle of the host (DPU mode)"
+                        : "takes effect after a reboot or mstfwreset");
     notes.push_back(opts.nv_db ? "validated against " + opts.nv_db->path().string()
                                : opts.nv_db_missing);
     a.note = join(notes, "; ");
@@ -811,7 +813,7 @@ bool action_covers(const Action& a, const Finding& f, const Snapshot& s) {
   }
   // A burn is per physical device; fw.driver-compat names a port's RDMA device, netdev or function.
   if (is_firmware_burn(a))
-    return a.rule == f.rule && detail::subject_bdf(s, f.subject).starts_with(a.subject.substr(0, 10));
+    return a.rule == f.rule && s.subject_bdf(f.subject).starts_with(a.subject.substr(0, 10));
   if (same_rule(f.rule)) {
     if (a.subject == f.subject) return true;
     // Firmware steps are per physical device "dddd:bb:dd"; findings name a function or netdev.
@@ -960,6 +962,20 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   gate_dcb_forms(plan, opts);
   if (!opts.all_runtime) cover_failing_rules(snapshot, report, plan);
   order_by_disruption(plan);
+  // A BlueField in DPU mode applies firmware NV and new firmware only at a power cycle of the
+  // host, not at a warm reboot or mlxfwreset (k8snetworkplumbingwg/sriov-network-operator issue
+  // 662): the disruption says so instead of disruption_of's "reboot or mstfwreset".
+  for (Action& a : plan.actions) {
+    if (a.kind != ActionKind::nv_config && a.kind != ActionKind::firmware_burn) continue;
+    // NV steps name the physical device ("0000:3b:00"), burns a function of it.
+    const std::string dev = a.subject.substr(0, 10);
+    bool dpu = std::any_of(snapshot.pci_functions.begin(), snapshot.pci_functions.end(), [&](const PciFunction& f) {
+      return f.bdf.starts_with(dev) && f.bluefield_mode && f.bluefield_mode->mode == "dpu";
+    });
+    if (dpu)
+      a.disruption_why = "takes effect only after a power cycle of the host (a BlueField in DPU mode does not apply it "
+                         "at a warm reboot or mstfwreset), which resets every port of the NIC";
+  }
   fill_identity(snapshot, plan);
   return plan;
 }

@@ -27,7 +27,7 @@ std::optional<double> hop_gbps(const PcieLinkState& l) {
 PathHop bridge_hop(const PciBridge& b) {
   PathHop h{b.bdf, b.port_type.value_or("bridge"), std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   if (b.link.has_value()) {
-    h.link = fmt_end(b.link->status);
+    h.link = link_end_text(b.link->status);
     h.max_payload_bytes = b.link->max_payload_bytes;
     h.gbps = hop_gbps(*b.link);
   }
@@ -63,7 +63,7 @@ void add_hops(const Snapshot& s, const Gpu& g, const PciFunction& fn, DataPath& 
   for (auto it = nic_side.rbegin(); it != nic_side.rend(); ++it) row.hops.push_back(bridge_hop(**it));
   PathHop nic{fn.bdf, "NIC", std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   if (fn.link.has_value()) {
-    nic.link = fmt_end(fn.link->status);
+    nic.link = link_end_text(fn.link->status);
     nic.max_payload_bytes = fn.link->max_payload_bytes;
     nic.gbps = hop_gbps(*fn.link);
   }

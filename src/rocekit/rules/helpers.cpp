@@ -140,17 +140,6 @@ const std::vector<Gpu>* judged_gpus(const Snapshot& s, Emitter& e) {
   return &*s.gpus.value;
 }
 
-std::string fmt_speed(const std::optional<double>& gts) {
-  if (!gts) return "unknown";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%gGT/s", *gts);
-  return buf;
-}
-
-std::string fmt_end(const PcieLinkEnd& e) {
-  return fmt_speed(e.speed_gts) + " x" + (e.width_lanes ? std::to_string(*e.width_lanes) : "?");
-}
-
 std::optional<int> gen_of(const std::optional<double>& gts) {
   if (!gts) return std::nullopt;
   for (int g = 1; g <= 6; ++g)

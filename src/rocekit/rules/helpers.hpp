@@ -14,10 +14,6 @@ namespace rk::rules {
 
 class Emitter;
 
-/// "32GT/s" ("unknown" when not read).
-std::string fmt_speed(const std::optional<double>& gts);
-/// A link end as "32GT/s x16" (width "?" when not read).
-std::string fmt_end(const PcieLinkEnd& e);
 /// PCIe generation 1..6 of a transfer rate in GT/s (2.5 ... 64); nullopt for other rates.
 std::optional<int> gen_of(const std::optional<double>& gts);
 

@@ -321,7 +321,7 @@ void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
     std::optional<double> nic_gbps = link_gbps(nl.status);
     std::vector<std::string> problems, unknown;
     if (!nic_gbps || !nl.max_payload_bytes)
-      unknown.push_back(p.bdf + ": its own LnkSta or MaxPayload is not in the input (" + fmt_end(nl.status) + ")");
+      unknown.push_back(p.bdf + ": its own LnkSta or MaxPayload is not in the input (" + link_end_text(nl.status) + ")");
     std::vector<const PciBridge*> capping;
     std::string hops;
     Finding* f = nullptr;
@@ -333,15 +333,15 @@ void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
       }
       const PcieLinkState& bl = *b->link;
       std::string label = b->bdf + (b->port_type ? " (" + *b->port_type + ")" : std::string());
-      hops += (hops.empty() ? "" : ", ") + b->bdf + " " + fmt_end(bl.status) +
+      hops += (hops.empty() ? "" : ", ") + b->bdf + " " + link_end_text(bl.status) +
               (bl.max_payload_bytes ? " MPS " + std::to_string(*bl.max_payload_bytes) : std::string());
       bool bad = false;
       std::optional<double> g = link_gbps(bl.status);
       if (bl.status.downgraded) {
-        problems.push_back(label + " trained at " + fmt_end(bl.status) + " of " + fmt_end(bl.capability));
+        problems.push_back(label + " trained at " + link_end_text(bl.status) + " of " + link_end_text(bl.capability));
         bad = true;
       } else if (g && nic_gbps && *g + 0.5 < *nic_gbps) {
-        problems.push_back(label + " link " + fmt_end(bl.status) + " is slower than the NIC's " + fmt_end(nl.status));
+        problems.push_back(label + " link " + link_end_text(bl.status) + " is slower than the NIC's " + link_end_text(nl.status));
         bad = true;
       }
       if (bl.max_payload_bytes && nl.max_payload_bytes && *bl.max_payload_bytes < *nl.max_payload_bytes) {
@@ -350,7 +350,7 @@ void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
         bad = true;
       }
       if (!bad && (!g || !bl.max_payload_bytes))
-        unknown.push_back(b->bdf + ": LnkSta " + fmt_end(bl.status) +
+        unknown.push_back(b->bdf + ": LnkSta " + link_end_text(bl.status) +
                           (bl.max_payload_bytes ? "" : ", MaxPayload not read"));
       if (bad) {
         evidence.push_back(b->link.source);
@@ -360,7 +360,7 @@ void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
     if (!problems.empty()) {
       std::string msg = problems.front();
       for (std::size_t i = 1; i < problems.size(); ++i) msg += "; " + problems[i];
-      f = &e.fail(p.bdf, msg + ": the path to the root port caps " + p.bdf + " (NIC " + fmt_end(nl.status) +
+      f = &e.fail(p.bdf, msg + ": the path to the root port caps " + p.bdf + " (NIC " + link_end_text(nl.status) +
                              (nl.max_payload_bytes ? " MPS " + std::to_string(*nl.max_payload_bytes) : std::string()) + ")");
       f->remediation.scope = FixScope::hardware;
       for (const PciBridge* b : capping)
@@ -377,7 +377,7 @@ void eval_path_link(const Snapshot& s, const Policy&, Emitter& e) {
       u.reason_kind = ReasonKind::not_captured;
       continue;
     } else {
-      f = &e.pass(p.bdf, "no hop caps the NIC (" + fmt_end(nl.status) +
+      f = &e.pass(p.bdf, "no hop caps the NIC (" + link_end_text(nl.status) +
                              (nl.max_payload_bytes ? " MPS " + std::to_string(*nl.max_payload_bytes) : std::string()) +
                              "): " + hops);
       for (const PciBridge* b : up) evidence.push_back(b->link.source);

@@ -40,7 +40,7 @@ void eval_link_cap(const Snapshot& s, const Policy&, Emitter& e) {
       e.unknown(p.bdf, "LnkCap/LnkSta incomplete (run lspci -vv as root)");
       continue;
     }
-    std::string msg = "LnkSta " + fmt_end(l.status) + " vs LnkCap " + fmt_end(l.capability);
+    std::string msg = "LnkSta " + link_end_text(l.status) + " vs LnkCap " + link_end_text(l.capability);
     bool speed_ok = l.status.speed_gts && *l.status.speed_gts >= *l.capability.speed_gts - 0.01;
     bool width_ok = *l.status.width_lanes >= *l.capability.width_lanes;
     if (speed_ok && width_ok) {
