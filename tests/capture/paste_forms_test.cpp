@@ -60,8 +60,42 @@ TEST(Unquote, StripsOneOrMoreLevelsLineForLine) {
   EXPECT_EQ(unquote("> a\n>\n>  b\n"), "a\n\n b\n");
   EXPECT_EQ(unquote("> > a\n> >\n> > b"), "a\n\nb");  // a reply to a reply, no final newline
   EXPECT_EQ(unquote("  > a\n\n  > b\n"), "a\n\nb\n");  // indented quote, a bare blank line
-  EXPECT_FALSE(unquote("a\n> b\n").has_value());        // only some lines quoted: not a quote
+  EXPECT_FALSE(unquote("a\n> b\n").has_value());        // only some lines quoted, no command: not a quote
   EXPECT_FALSE(unquote("\n\n").has_value());
+  // Some lines quoted, one of them a command: the quoted lines lose their markers, the others
+  // stay, line for line.
+  EXPECT_EQ(unquote("Hi,\n> $ ethtool -i eth0\n> driver: mlx5_core\nthanks\n"),
+            "Hi,\n$ ethtool -i eth0\ndriver: mlx5_core\nthanks\n");
+  EXPECT_EQ(unquote("see below\n> > ```\n> > x\n> > ```\n"), "see below\n```\nx\n```\n");
+}
+
+// A ticket: the reporter's earlier output quoted ("> $ ethtool -i eth01" and its output), the
+// reply's own output below it unquoted under its prompt. Both are read, neither is dropped, and
+// each cites the ticket's own line.
+TEST(Unquote, ATicketWithAQuotedAndAnUnquotedOutputReadsBoth) {
+  std::string ticket = "Here is the QoS of the other host, below your output.\nOn Monday you wrote:\n> $ ethtool -i eth01\n" +
+                       reply_quote(body_of("hosts/cx4lx-4port-fw-mismatch/ethtool_i@eth01.txt")) +
+                       "$ sudo mlnx_qos -i eth4\n" +
+                       body_of("hosts/netarbiter-eth4-qos-healthy/mlnx_qos@eth4.txt");
+  Snapshot s = one_file("ticket.txt", ticket);
+  ASSERT_EQ(s.inputs.size(), 2u);
+  for (const InputFile& in : s.inputs) EXPECT_EQ(in.status, "parsed") << in.tool;
+  const NetDev* q = s.find_netdev("eth4");
+  ASSERT_NE(q, nullptr);
+  ASSERT_TRUE(q->qos.has_value()) << q->qos.reason;
+  EXPECT_EQ(q->qos->trust, Trust::dscp);
+  const NetDev* d = s.find_netdev("eth01");
+  ASSERT_NE(d, nullptr);
+  ASSERT_TRUE(d->driver.has_value()) << d->driver.reason;
+  EXPECT_EQ(d->driver->firmware_version, "14.28.2006");
+  std::vector<std::string_view> ls = text::lines(ticket);
+  ASSERT_GE(d->driver.source.line, 4u);
+  EXPECT_EQ(ls[d->driver.source.line - 1], "> firmware-version: 14.28.2006 (MT_2420110034)");
+  std::size_t prompt = 0;
+  for (std::size_t i = 0; i < ls.size(); ++i)
+    if (ls[i] == "$ sudo mlnx_qos -i eth4") prompt = i + 1;
+  ASSERT_GT(prompt, 3u);
+  EXPECT_GT(q->qos.source.line, prompt);  // the unquoted output under its prompt
 }
 
 // The real mlnx_qos output of a healthy host, pasted in a reply with its prompt: identified by

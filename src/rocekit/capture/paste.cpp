@@ -97,43 +97,56 @@ std::vector<PastePart> split_paste(std::string_view text) {
   return parts;
 }
 
+namespace {
+
+/// A quoted line's text without its quote markers, at every level ("> > $ ethtool -i" -> "$
+/// ethtool -i"); `l` itself when it is not quoted.
+std::string_view strip_quote_markers(std::string_view l) {
+  for (;;) {
+    std::size_t gt = l.find_first_not_of(" \t");
+    if (gt == std::string_view::npos || l[gt] != '>') return l;
+    l.remove_prefix(gt + 1);
+    if (l.starts_with(' ')) l.remove_prefix(1);
+  }
+}
+
+bool is_quoted(std::string_view l) {
+  std::string_view t = text::trim(l);
+  return !t.empty() && t.front() == '>';
+}
+
+/// A quoted line that opens a fence or a command ("> ```", "> $ ethtool -i eth0"): the quote
+/// carries command output, not prose or a tool's own ">" lines.
+bool quotes_a_command(std::string_view l) {
+  std::string_view t = text::trim(strip_quote_markers(l));
+  return t.starts_with("```") || t.starts_with("~~~") || t.starts_with("$ ") || t.starts_with("# ");
+}
+
+}  // namespace
+
 std::optional<std::string> unquote(std::string_view text) {
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   std::vector<std::string_view> ls = text::lines(text);
-  // One level of quoting: every non-empty line starts with ">" after its indentation.
-  auto quoted = [](const std::vector<std::string_view>& lines) {
-    bool any = false;
-    for (std::string_view l : lines) {
-      std::string_view t = text::trim(l);
-      if (t.empty()) continue;
-      if (t.front() != '>') return false;
-      any = true;
-    }
-    return any;
-  };
-  if (!quoted(ls)) return std::nullopt;
-  std::string out(text);
-  // Strip levels while every non-empty line is still quoted ("> > ethtool ..." in a reply to a
-  // reply); each pass keeps one line per line.
-  for (int level = 0; level < 16; ++level) {
-    std::vector<std::string_view> cur = text::lines(out);
-    if (!quoted(cur)) break;
-    std::string next;
-    next.reserve(out.size());
-    for (std::string_view l : cur) {
-      std::size_t gt = l.find_first_not_of(" \t");
-      if (gt != std::string_view::npos && l[gt] == '>') {
-        l.remove_prefix(gt + 1);
-        if (l.starts_with(' ')) l.remove_prefix(1);
-      } else {
-        l = {};  // a blank line of the quote (text::lines has dropped any CR)
-      }
-      next.append(l);
-      next.push_back('\n');
-    }
-    if (!out.ends_with('\n') && !next.empty()) next.pop_back();
-    out = std::move(next);
+  // Every non-empty line quoted (a reply pasted whole), or some quoted lines that carry a fence
+  // or a command (a ticket whose reply quotes further outputs): the quoted lines lose their
+  // markers, at every level, line for line; other lines stay as they are.
+  bool any = false, all = true, command = false;
+  for (std::string_view l : ls) {
+    if (text::trim(l).empty()) continue;
+    bool q = is_quoted(l);
+    any = true;
+    all = all && q;
+    command = command || (q && quotes_a_command(l));
   }
+  if (!any || (!all && !command)) return std::nullopt;
+  std::string out;
+  out.reserve(text.size());
+  for (std::string_view l : ls) {
+    // A blank line of the quote (">" alone) becomes empty; text::lines has dropped any CR.
+    out.append(is_quoted(l) ? strip_quote_markers(l) : l);
+    out.push_back('\n');
+  }
+  if (!text.ends_with('\n') && !out.empty()) out.pop_back();
   return out;
 }
 

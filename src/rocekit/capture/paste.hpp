@@ -30,9 +30,10 @@ std::vector<PastePart> split_paste(std::string_view text);
 
 /// A paste quoted as an e-mail reply, a Markdown block quote or a GitHub comment quote: every
 /// non-empty line starts with ">" (after any indentation), blank lines may be bare. Returns the
-/// text with one level of quoting ("> " or ">") removed from each line, repeated for nested
-/// quotes ("> > "), line for line so that line numbers stay the file's; nullopt when the text is
-/// not quoted. A UTF-8 byte-order mark in front is kept out.
+/// text with its quote markers ("> ", ">", nested "> > ") removed, line for line so that line
+/// numbers stay the file's: when every non-empty line is quoted (a reply pasted whole), or when
+/// a quoted line opens a fence or a command (a ticket whose reply quotes more outputs; its
+/// unquoted lines stay as they are); nullopt otherwise. A UTF-8 byte-order mark in front is kept out.
 std::optional<std::string> unquote(std::string_view text);
 
 /// The text of lines first..last (1-based, inclusive) of `text`, each with its newline, less the
