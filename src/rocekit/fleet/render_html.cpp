@@ -20,10 +20,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "rocekit/core/text.hpp"
 #include "rocekit/fleet/fleet.hpp"
 #include "rocekit/fleet/render_common.hpp"
 #include "rocekit/pipeline.hpp"
+#include "rocekit/render/gate.hpp"
 #include "rocekit/render/render.hpp"
 
 namespace rk::fleet {
@@ -32,23 +32,9 @@ namespace {
 
 using detail::HostOutlier;
 
-/// Text as HTML character data or a double-quoted attribute value; control characters first
-/// become visible escapes (`\x1b`), as in the text report.
-std::string esc(std::string_view raw) {
-  std::string s = text::escape_control(raw, false), out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+/// Text as HTML character data or a double-quoted attribute value: the JUnit renderer's escaper
+/// (quotes escaped, control characters as visible escapes, bytes that are not UTF-8 replaced).
+std::string esc(std::string_view raw) { return render::xml_escape(raw, true); }
 
 /// A cell's class and the word its tooltip uses, by outcome. "n": no finding of the rule.
 char cell_code(Outcome o) {
@@ -146,10 +132,12 @@ std::string render_matrix(const Matrix& m) {
   std::string out = "<section id=\"matrix-section\"><h2>Hosts &times; rules</h2>\n"
                     "<p class=\"note\">Hosts with the same outcome on every rule share a row. Per-host rules: "
                     "the worst outcome among the host's findings. <code>fleet.*</code> columns: red when the host "
-                    "is an outlier of that cross-host check, yellow when no check of the rule could compare. "
+                    "is an outlier of that cross-host check, grey when it is not one (the check may not have had its "
+                    "value: see the check below), yellow when no check of the rule could compare. "
                     "Click a host for its detail.</p>\n<p class=\"legend\"><span class=\"key c f\"></span> fail "
                     "or outlier <span class=\"key c u\"></span> unknown <span class=\"key c p\"></span> pass "
-                    "<span class=\"key c a\"></span> not applicable <span class=\"key c n\"></span> no finding</p>\n"
+                    "<span class=\"key c a\"></span> not applicable <span class=\"key c n\"></span> no finding "
+                    "<span class=\"key c k\"></span> not an outlier</p>\n"
                     "<div class=\"controls\"><label>host <input id=\"filter\" type=\"search\" "
                     "placeholder=\"name contains\"></label> <label><input id=\"only-fail\" type=\"checkbox\"> "
                     "rows with a failure or outlier only</label> <span id=\"shown\"></span></div>\n"
@@ -321,7 +309,7 @@ code{font-family:monospace;background:#f4f4f4;padding:0 2px}
 #matrix thead th{position:sticky;top:0;background:#fff}
 td.hosts{min-width:18em;max-width:36em;font-size:.9em}td.hosts details{display:inline}
 td.c{width:14px;min-width:14px}
-.c.f,.c.o{background:#d62728}.c.u{background:#f0ad4e}.c.p,.c.k{background:#7cc47c}.c.a{background:#ddd}.c.n{background:#fff}
+.c.f,.c.o{background:#d62728}.c.u{background:#f0ad4e}.c.p{background:#7cc47c}.c.k{background:#e8e8e8}.c.a{background:#ddd}.c.n{background:#fff}
 .badge{display:inline-block;padding:0 6px;border-radius:3px;color:#fff;font-weight:bold;font-size:.85em}
 .badge.f{background:#d62728}.badge.u{background:#c88a1e}.badge.p{background:#2ca02c}
 .check{margin:.6em 0;padding:.4em .6em;border-left:4px solid #ccc}.check.f{border-color:#d62728}
