@@ -205,6 +205,10 @@ const Cases k_cases{
     host_case("fw.dpu-minimum", Outcome::not_applicable, k_bdf, "BlueField not in DPU mode: separated_host",
               [] { return bluefield("SEPARATED_HOST(0)", "24.43.1014"); }),
     host_case("fw.dpu-minimum", Outcome::not_applicable, "host", "no BlueField", [] { return Snapshot{}; }),
+    // A value the mstflint DB does not define (INTERNAL_CPU_MODEL is SEPARATED_HOST(0) or
+    // EMBEDDED_CPU(1)): the mode is unknown, so is the rule.
+    host_case("fw.dpu-minimum", Outcome::unknown, k_bdf, "BlueField operation mode unknown (INTERNAL_CPU_MODEL",
+              [] { return bluefield("SOMETHING_ELSE(7)", "32.41.1000"); }),
     host_case("persist.runtime-settings", Outcome::pass, "host", "re-applied at boot by enabled",
               [] {
                 PersistenceState p;

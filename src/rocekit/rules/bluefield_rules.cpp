@@ -77,6 +77,11 @@ void eval_dpu_firmware(const Snapshot& s, const Policy&, Emitter& e) {
     if (!p.bluefield_mode) continue;
     any = true;
     const BlueFieldMode& m = *p.bluefield_mode;
+    if (m.mode == "unknown") {  // the query could not say: the minimum may apply
+      e.unknown(p.bdf, "BlueField operation mode unknown (" + m.why + "): the DPU-mode firmware minimum "
+                       "may apply");
+      continue;
+    }
     if (m.mode != "dpu") {
       e.not_applicable(p.bdf, "BlueField not in DPU mode: " + m.mode + " (" + m.why + ")");
       continue;
