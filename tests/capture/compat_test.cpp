@@ -28,13 +28,44 @@ std::vector<Finding> compat(std::vector<CaptureFile> files) {
 TEST(DriverCompat, TheEmbeddedTableLoadsWhole) {
   // builtin() falls back to an empty table on a parse error: the counts of data/compat/README.md.
   const catalog::CompatTable& t = catalog::CompatTable::builtin();
-  EXPECT_EQ(t.releases.size(), 25u);
-  EXPECT_EQ(t.rows.size(), 105u);
+  EXPECT_EQ(t.releases.size(), 26u);
+  EXPECT_EQ(t.rows.size(), 112u);
   EXPECT_EQ(t.families.size(), 10u);
   const catalog::CompatRelease* r = t.release_by_ofed_info("MLNX_OFED_LINUX-23.10-1.1.9.0:");
   ASSERT_NE(r, nullptr);
   ASSERT_NE(t.row(r->id, "ConnectX-7"), nullptr);
   EXPECT_EQ(t.row(r->id, "ConnectX-7")->recommended, "28.39.2048");
+}
+
+// MLNX_OFED 5.8 LTS GA (basis mft-tested, data/compat/README.md): the ConnectX-4 Lx of the
+// cn-notes host (real ethtool -i, firmware 14.32.1010, PSID MT_2420110034) under that release
+// passes with its recommended firmware; the same board's 14.28.2006 (the host's other card) is
+// not in the release notes and fails naming 14.32.1010 (the family by the firmware major: ethtool
+// -i gives no PCI device id). The ofed_info line and the running
+// module's version are what 5.8-1.0.1.1 prints; no public capture of that release was found.
+TEST(DriverCompat, MlnxOfed58GaRowsJudgeTheConnectX4Lx) {
+  const catalog::CompatTable& t = catalog::CompatTable::builtin();
+  const catalog::CompatRelease* r = t.release_by_ofed_info("MLNX_OFED_LINUX-5.8-1.0.1.1:");
+  ASSERT_NE(r, nullptr);
+  ASSERT_NE(t.row(r->id, "ConnectX-6 Dx"), nullptr);
+  EXPECT_EQ(t.row(r->id, "ConnectX-6 Dx")->recommended, "22.35.1012");
+  EXPECT_EQ(t.row(r->id, "ConnectX-4"), nullptr);  // not in the MFT 4.22.0 table
+  auto judge = [](const std::string& rel) {
+    std::string eth = test::read_file(test::testdata_dir() / "corpus" / rel);
+    std::size_t v = eth.find("version: 5.0-2.1.8");
+    EXPECT_NE(v, std::string::npos);
+    eth.replace(v, 18, "version: 5.8-1.0.1");
+    return compat({{"ofed_info.txt", "MLNX_OFED_LINUX-5.8-1.0.1.1:\n", ""}, {"ethtool_i@eth01.txt", eth, ""}});
+  };
+  std::vector<Finding> ok = judge("ethtool_i/cn-notes-cx4lx-eth03-fw14.32.txt");
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0].outcome, Outcome::pass) << ok[0].message;
+  EXPECT_EQ(ok[0].message.rfind("firmware 14.32.1010 (ConnectX-4 Lx, by its firmware major) with MLNX_OFED 5.8-1.0.1.1: the recommended firmware", 0), 0u)
+      << ok[0].message;
+  std::vector<Finding> old = judge("ethtool_i/cn-notes-cx4lx-eth01-fw14.28.txt");
+  ASSERT_EQ(old.size(), 1u);
+  EXPECT_EQ(old[0].outcome, Outcome::fail) << old[0].message;
+  EXPECT_NE(old[0].message.find("14.32.1010"), std::string::npos) << old[0].message;
 }
 
 TEST(DriverCompat, UserTablesAreValidatedWithThePlaceOfTheError) {
@@ -77,7 +108,7 @@ TEST(DriverCompat, ReleaseMissingFromTheTableIsUnknownWithTheRelease) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].subject, "host");
   EXPECT_EQ(f[0].outcome, Outcome::unknown);
-  EXPECT_EQ(f[0].message.rfind("MLNX_OFED_LINUX-24.10-3.2.5.0 is not in the compatibility table, which knows MLNX_OFED 5.8-3.0.7.0", 0), 0u) << f[0].message;
+  EXPECT_EQ(f[0].message.rfind("MLNX_OFED_LINUX-24.10-3.2.5.0 is not in the compatibility table, which knows MLNX_OFED 5.8-1.0.1.1, 5.8-3.0.7.0", 0), 0u) << f[0].message;
   EXPECT_NE(f[0].message.find("firmware not judged: mlx5_an0 16.30.5000"), std::string::npos) << f[0].message;
   ASSERT_FALSE(f[0].evidence.empty());
   EXPECT_EQ(f[0].evidence[0].file, "ofed_info.txt");

@@ -20,7 +20,7 @@ FW = re.compile(r"^\d{2}\.\d{2}\.\d{4}$")
 TRAIN = re.compile(r"^xx\.\d{2}\.[0-9x]{4}$")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 STACKS = {"MLNX_OFED", "DOCA-Host"}
-BASES = {"bundled", "mft-paired"}
+BASES = {"bundled", "mft-paired", "mft-tested"}
 
 problems = []
 
@@ -163,10 +163,10 @@ def main():
             bad(where, "a version is listed twice (recommended and supported overlap)")
         if row["supported"]:
             https(where, "supported_source", row.get("supported_source"))
-        if row["basis"] == "mft-paired":
+        if row["basis"] in ("mft-paired", "mft-tested"):
             pairing = row.get("pairing_source")
             if not isinstance(pairing, list) or not pairing:
-                bad(where, "mft-paired row needs pairing_source pages")
+                bad(where, f"{row['basis']} row needs pairing_source pages")
             else:
                 for url in pairing:
                     https(where, "pairing_source", url)
