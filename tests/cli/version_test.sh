@@ -16,7 +16,7 @@ v=$("$rk" --version)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$rk" collect --root "$src/testdata/sysroots/cx4lx-4port" -o "$tmp/s.json" || bad "collect failed"
-grep -q "\"tool_version\": \"$v\"" "$tmp/s.json" || bad "snapshot tool_version is not '$v': $(grep tool_version "$tmp/s.json")"
+python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["tool_version"] != sys.argv[2])' "$tmp/s.json" "$v" || bad "snapshot tool_version is not '$v'"
 base=$(sed -n 's/^project(rocekit VERSION \([0-9.]*\) .*/\1/p' "$src/CMakeLists.txt")
 case $v in "$base"|"$base+"*) ;; *) bad "version '$v' does not start with project(VERSION) $base" ;; esac
 if [ -d "$src/.git" ] && command -v git >/dev/null 2>&1; then

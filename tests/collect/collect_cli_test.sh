@@ -21,7 +21,11 @@ expect_rc() { # expected_rc description command...
 
 # 1. collect --root <fixture> -o s.json, then check s.json: the cx4lx bundle's findings.
 expect_rc 0 "collect fixture" "$rk" collect --root "$roots/cx4lx-4port" -o "$tmp/s.json"
-grep -q '"kind": "live"' "$tmp/s.json" && ok || bad "snapshot source kind is not live"
+# Compact JSON by default (one line), indented with --pretty; the same snapshot either way.
+[ "$(wc -l <"$tmp/s.json")" = 1 ] && grep -q '"kind":"live"' "$tmp/s.json" && ok || bad "collect -o is not compact, or its kind is not live"
+expect_rc 0 "collect fixture --pretty" "$rk" collect --root "$roots/cx4lx-4port" -o "$tmp/sp.json" --pretty
+grep -q '^    "kind": "live"' "$tmp/sp.json" && ok || bad "collect --pretty is not indented"
+python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); [x.pop("collected_at",None) for x in (a,b)]; sys.exit(a!=b)' "$tmp/s.json" "$tmp/sp.json" && ok || bad "compact and --pretty snapshots differ"
 expect_rc 1 "check collected snapshot" "$rk" check "$tmp/s.json" -f json -o "$tmp/r.json"
 python3 - "$tmp/r.json" "$src/testdata/hosts/cx4lx-4port-fw-mismatch/expected.json" <<'PY' && ok || bad "findings differ from the bundle"
 import json, sys

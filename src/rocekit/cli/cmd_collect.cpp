@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <memory>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "rocekit/cli/commands.hpp"
@@ -78,6 +80,7 @@ void add_collect_command(CLI::App& app, Context& ctx) {
     bool nv_config = false;
     std::vector<std::string> netdevs;
     bool ethtool_ioctl = false;
+    bool pretty = false;
   };
   auto o = std::make_shared<Opts>();
   CLI::App* cmd = app.add_subcommand(
@@ -88,13 +91,20 @@ void add_collect_command(CLI::App& app, Context& ctx) {
                 "Also run `mstconfig|mlxconfig -d <BDF> -e q` per NVIDIA PF (query form only)");
   cmd->add_option("--netdev", o->netdevs,
                   "Also audit this virtual netdev (veth, bond, ...); repeatable");
+  cmd->add_flag("--pretty", o->pretty,
+                "Indent the JSON for people (the default is compact, about half the size; indented "
+                "when stdout is a terminal)");
   cmd->add_flag("--ethtool-ioctl", o->ethtool_ioctl,
                 "Read channels with the SIOCETHTOOL ioctl, not ethtool netlink (as on kernels before 5.6)");
   cmd->callback([o, &ctx] {
     Snapshot snap;
     if (!collect_with(ctx, o->root, o->nv_config, o->netdevs, !o->ethtool_ioctl, snap)) return;
     for (const std::string& n : snap.notes) ctx.err << "rocekit: note: " << n << "\n";
-    if (write_output(ctx, o->output, snapshot_to_json(snap).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")) ctx.exit_code = ExitCode::ok;
+    // Compact unless asked, or read on a terminal: fleets fetch thousands of these.
+    bool to_tty = (o->output.empty() || o->output == "-") && ::isatty(1);
+    int indent = o->pretty || to_tty ? 2 : -1;
+    std::string json = snapshot_to_json(snap).dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (write_output(ctx, o->output, json + "\n")) ctx.exit_code = ExitCode::ok;
   });
 }
 
