@@ -5,7 +5,7 @@
 # injected outlier hosts as the matrix's outlier rows and as the settings' outliers, and the
 # detail panel of one of them (report.html#host=NAME).
 # Usage: html_test.sh ROCEKIT RK_FLEET_GEN SOURCE_DIR [HOSTS]. Exit 77 (skipped) without chromium.
-# ctest runs it on 1,000 hosts (the sanitizer build needs minutes for 10,000); docs/fleet.md
+# ctest runs it on 300 hosts (3 injected outliers; the sanitizer build needs minutes for 10,000); docs/fleet.md
 # gives the 10,000-host run.
 set -eu
 rocekit=$1
