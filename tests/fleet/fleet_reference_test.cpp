@@ -75,6 +75,64 @@ TEST(FleetReference, ManagementNetdevsAreNotCompared) {
   EXPECT_TRUE(mtu == nullptr || mtu->outcome != Outcome::fail) << (mtu ? mtu->message : "");
 }
 
+// 8 compute hosts (ConnectX-7, eth4 at MTU 9000) and 4 storage hosts (another model, PSID
+// MT_0000000359 with 22.x firmware, netdev stor0 at MTU 4200): both meet the policy (>= 4200).
+// With the storage role in the policy, port settings are compared within each role and
+// versions within each model: no outlier. Without it, the 4 storage NICs are MTU outliers of the
+// compute majority.
+TEST(FleetReference, StorageRoleAndSecondModelAreNoOutliers) {
+  auto mixed = [](int i, Snapshot& s) {
+    if (i < 8) return;
+    NetDev& n = *s.find_netdev("eth4");
+    n.name = "stor0";
+    n.mtu_bytes.value = 4200;
+    n.driver.value->firmware_version = "22.41.1000";
+    if (n.driver.value->psid) n.driver.value->psid = "MT_0000000359";
+    PciFunction& p = *s.find_pci("0000:08:00.0");
+    if (p.firmware.has_value()) {
+      p.firmware.value->psid = "MT_0000000359";
+      p.firmware.value->version = "22.41.1000";
+    }
+  };
+  Policy pol = default_policy();
+  InterfaceRoleRule storage;
+  storage.role = InterfaceRole::storage;
+  storage.netdev = {"stor*"};
+  pol.interfaces.push_back(storage);
+  TempDir dir;
+  FleetReport r = fleet_of(dir, 12, mixed, pol);
+  ASSERT_EQ(r.hosts_loaded, 12u);
+  for (const Consistency& c : r.cross.checks)
+    EXPECT_NE(c.outcome, Outcome::fail) << c.rule << " " << c.setting << " [" << c.group << "]: " << c.message;
+  const Consistency* compute = find_check(r, "fleet.mtu-consistent", "", "compute NICs");
+  const Consistency* stor = find_check(r, "fleet.mtu-consistent", "", "storage NICs");
+  ASSERT_NE(compute, nullptr);
+  ASSERT_NE(stor, nullptr);
+  EXPECT_EQ(compute->outcome, Outcome::pass);
+  EXPECT_EQ(compute->baseline, "9000");
+  EXPECT_EQ(compute->known, 8u);
+  EXPECT_EQ(stor->outcome, Outcome::pass);
+  EXPECT_EQ(stor->baseline, "4200");
+  EXPECT_EQ(stor->known, 4u);
+  EXPECT_EQ(find_check(r, "fleet.mtu-consistent", "", "all NICs"), nullptr);
+  // Firmware is compared within each model: two passing groups.
+  const Consistency* cx7 = find_check(r, "fleet.firmware-version-consistent", "", "PSID MT_0000000894");
+  const Consistency* other = find_check(r, "fleet.firmware-version-consistent", "", "PSID MT_0000000359");
+  ASSERT_NE(cx7, nullptr);
+  ASSERT_NE(other, nullptr);
+  EXPECT_EQ(cx7->outcome, Outcome::pass);
+  EXPECT_EQ(other->outcome, Outcome::pass);
+  EXPECT_EQ(other->baseline, "22.41.1000");
+
+  // The same fleet without the storage role: the 4 storage NICs are MTU outliers.
+  TempDir dir2;
+  FleetReport flat = fleet_of(dir2, 12, mixed);
+  const Consistency* all = find_check(flat, "fleet.mtu-consistent", "", "all NICs");
+  ASSERT_NE(all, nullptr);
+  EXPECT_EQ(all->outcome, Outcome::fail);
+  EXPECT_EQ(outlier_hosts(*all), (Hosts{"host-08", "host-09", "host-10", "host-11"}));
+}
+
 TEST(FleetReference, MajorityThatViolatesThePolicyIsNotTheBaseline) {
   TempDir dir;
   FleetReport r = fleet_of(dir, 5, [](int i, Snapshot& s) {

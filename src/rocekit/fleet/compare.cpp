@@ -195,11 +195,13 @@ Consistency driver_firmware_check(const std::string& model, const std::vector<Ni
 CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& policy) {
   CrossHost out;
   std::vector<NicRef> all;
+  std::map<std::string, std::vector<NicRef>> by_role;  // "compute", "storage"
   std::map<std::string, std::vector<NicRef>> by_model;
   std::vector<Outlier> unknown_model;  // never pooled into one group
   for (const HostSummary& h : hosts)
     for (const NicRecord& n : h.nics) {
       all.emplace_back(&h, &n);
+      by_role[n.role].emplace_back(&h, &n);
       if (n.model.empty() || n.model == k_unknown_model) unknown_model.push_back({h.host, n.subject, k_unknown_model_why});
       else by_model[n.model].emplace_back(&h, &n);
     }
@@ -215,7 +217,12 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
       continue;
     }
     std::optional<PolicyValue> pv = policy_value(key, policy);
-    if (r.subject == "all NICs") {
+    if (r.subject == "all NICs" && by_role.size() > 1) {
+      // Compute and storage ports are compared each with their own kind: a storage fabric's
+      // MTU or QoS is not an outlier of the compute majority.
+      for (auto& [role, nics] : by_role)
+        out.checks.push_back(judge(r.id, key, role + " NICs", samples_of(nics, key), nic_nouns, pv));
+    } else if (r.subject == "all NICs") {
       out.checks.push_back(judge(r.id, key, "all NICs", samples_of(all, key), nic_nouns, pv));
     } else if (r.subject == "NIC model (PSID)") {
       for (auto& [model, nics] : by_model)

@@ -87,6 +87,9 @@ struct NicRecord {
   std::string subject;      ///< netdev name, or the BDF when the port has no netdev
   std::string bdf;          ///< "dddd:bb:dd.f", "" when unknown
   std::string model;        ///< comparison group for versions: PSID, else device name, else "unknown model"
+  /// The policy's interface role ("compute" or "storage"; "compute" when no `interfaces:` entry
+  /// matches): port settings are compared within each role when a fleet has both.
+  std::string role = "compute";
   std::string physical_id;  ///< physical NIC id ("board serial MT..." / "system image GUID ..."), "" unknown
   /// What identifies the NIC model, whatever the input shows: "PCI device" ("0x1021"), "PSID",
   /// "part number". Two PFs that share a physical_id are one card only when these agree.
@@ -180,7 +183,7 @@ struct Consistency {
   Severity severity = Severity::warning;
   Outcome outcome = Outcome::unknown;  ///< pass: all known values equal; fail: outliers; unknown: see above
   std::string setting;   ///< setting id, "nv.<PARAM>", "nv.*" or "model" (see `group`)
-  std::string group;     ///< "all NICs", a model (PSID), "model unknown" or a physical NIC key
+  std::string group;     ///< "all NICs" ("compute NICs" / "storage NICs" when the policy gives both roles), a model (PSID), "model unknown" or a physical NIC key
   std::string baseline;  ///< the reference value: majority value or policy text ("" when none)
   std::string reference;     ///< "majority", "policy", "release notes" (fleet.driver-firmware-compat) or ""
   std::string policy_value;  ///< what the policy requires of the setting ("" when nothing)

@@ -291,6 +291,7 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
     if (!roce_netdev_scope(s, n, policy).roce) continue;
     Builder b{s, {}};
     b.rec.subject = n.name;
+    if (const InterfaceRoleRule* role = interface_role(policy, n)) b.rec.role = std::string(to_string(role->role));
     const RdmaDevice* r = rdma_for(s, &n, n.bdf.value_or(""));
     b.rec.bdf = n.bdf.value_or(r && r->bdf ? *r->bdf : "");
     if (!b.rec.bdf.empty()) covered_bdf.insert(b.rec.bdf);
