@@ -10,6 +10,7 @@
 #   0000:3b:00.0  firmware_image_check  image /srv/firmware/fw-ConnectX7-rel-28_43_3608-MCX755106AS-HEA_Ax.bin -> PSID MT_0000000834, FW Version 28.43.3608  [none]
 #   0000:3b:00.0  firmware_burn         28.44.1036 -> 28.43.3608  [reboot_or_fw_reset]
 # WARNING: firmware of 0000:3b:00 is burned once for the physical device: every port and every host sharing the NIC (multi-host) runs 28.43.3608 after the reset
+# WARNING: firmware of 0000:3b:00 goes DOWN from 28.44.1036 to 28.43.3608: 28.43.3608 is what the release notes of MLNX_OFED 24.10-3.2.5.0 give; a driver release whose notes list 28.44.1036 keeps the newer firmware instead (flint asks before burning an older version; the script answers yes)
 set -euo pipefail
 
 execute=0
