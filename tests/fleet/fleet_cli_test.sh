@@ -187,5 +187,34 @@ grep -q "UNKNOWN  fleet.driver-firmware-compat" "$tmp/out" && grep -q "not judge
   bad "rollout --compat: not unknown: $(cat "$tmp/out")"
 expect_rc 2 "fleet --compat missing file" "$rk" fleet "$tmp/rollout" --compat "$tmp/none.json"
 
+# --baseline (issue 23): host-a as the reference gives the same outliers as the majority on the
+# Multi-Host fixture; a baseline that is no host, and a policy ignoring an unknown setting, are
+# usage errors naming the cause.
+expect_rc 1 "multihost majority (json)" "$rk" fleet "$mh" -f json -o "$tmp/maj.json"
+expect_rc 1 "multihost --baseline host-a" "$rk" fleet "$mh" -f json -o "$tmp/base.json" --baseline host-a
+python3 - "$tmp/maj.json" "$tmp/base.json" <<'PY' && ok || bad "--baseline host-a: other outliers than the majority"
+import json, sys
+def outliers(f):
+    r = json.load(open(f))
+    return sorted((c["rule"], c["setting"], o["host"], o["subject"], o["value"])
+                  for c in r["consistency"] for o in c.get("outliers", []))
+maj, base = outliers(sys.argv[1]), outliers(sys.argv[2])
+assert maj and maj == base, (maj, base)
+b = json.load(open(sys.argv[2]))
+assert b["baseline"] == "host-a", b["baseline"]
+assert any(c.get("reference") == "baseline" for c in b["consistency"])
+PY
+expect_rc 1 "multihost --baseline PATH" "$rk" fleet "$mh" --baseline "$mh/host-a"
+grep -q "reference: the baseline host host-a (not the majority)" "$tmp/out" && ok || bad "--baseline PATH: summary does not name host-a"
+expect_rc 2 "--baseline no such host" "$rk" fleet "$mh" --baseline host-z
+grep -q "no host named host-z among the 4 loaded hosts" "$tmp/err" && ok || bad "--baseline host-z: $(cat "$tmp/err")"
+printf 'fleet:\n  ignore: [mtu, mtux]\n' >"$tmp/ignore-bad.yml"
+expect_rc 2 "fleet.ignore unknown setting" "$rk" fleet "$mh" -p "$tmp/ignore-bad.yml"
+grep -q "fleet.ignore names no fleet setting: mtux" "$tmp/err" && ok || bad "fleet.ignore mtux: $(cat "$tmp/err")"
+printf 'fleet:\n  ignore: [pfc]\n' >"$tmp/ignore-pfc.yml"
+expect_rc 1 "fleet.ignore pfc" "$rk" fleet "$mh" -p "$tmp/ignore-pfc.yml" --rule fleet.pfc-consistent --rule fleet.multi-host-qos-identical
+grep -q "not compared (policy fleet.ignore): pfc" "$tmp/out" && ! grep -q "fleet.pfc-consistent" "$tmp/out" && ok ||
+  bad "fleet.ignore pfc: $(cat "$tmp/out")"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

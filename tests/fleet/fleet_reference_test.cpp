@@ -1,8 +1,10 @@
 // rk_fleet: the reference of a comparison. A majority that violates the policy is not the
 // baseline; a tie is a tie (in text, JSON and Markdown); one reporting NIC is not a pass; NICs
 // of unknown model are not pooled. Hosts are testdata/fleet/multihost/host-a (a real capture)
-// with one field edited per host, as in fleet_test.cpp.
+// with one field edited per host, as in fleet_test.cpp. Also --baseline and the policy's
+// fleet.ignore (issue 23).
 #include <cstdio>
+#include <set>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -11,6 +13,7 @@
 #include "rocekit/model/json.hpp"
 #include "rocekit/rules/rule.hpp"
 
+namespace fs = std::filesystem;
 using namespace rk;
 using namespace rk::fleet;
 using namespace rk::fleet::test;
@@ -131,6 +134,90 @@ TEST(FleetReference, StorageRoleAndSecondModelAreNoOutliers) {
   ASSERT_NE(all, nullptr);
   EXPECT_EQ(all->outcome, Outcome::fail);
   EXPECT_EQ(outlier_hosts(*all), (Hosts{"host-08", "host-09", "host-10", "host-11"}));
+}
+
+/// The outliers of every failing check: "rule setting host subject value".
+std::set<std::string> outliers_of(const FleetReport& r) {
+  std::set<std::string> out;
+  for (const Consistency& c : r.cross.checks)
+    for (const Outlier& o : c.outliers) out.insert(c.rule + " " + c.setting + " " + o.host + " " + o.subject + " " + o.value);
+  return out;
+}
+
+FleetReport run_with(const fs::path& dir, const std::string& baseline, const Policy& policy = default_policy()) {
+  Options o;
+  o.policy = policy;
+  o.baseline = baseline;
+  return run_fleet(discover_inputs({dir}), o);
+}
+
+// 12 hosts, 4 of them with one injected difference each: against a healthy baseline host the
+// same 4 outliers as against the majority, each check's reference the baseline's value.
+TEST(FleetBaseline, AHealthyBaselineFindsTheSameOutliersAsTheMajority) {
+  TempDir dir;
+  fleet_of(dir, 12, [](int i, Snapshot& s) {
+    NetDev& n = *s.find_netdev("eth4");
+    if (i == 3) n.qos.value->pfc_enabled = std::vector<bool>(8, false);
+    if (i == 7) n.qos.value->trust = Trust::pcp;
+    if (i == 9) n.mtu_bytes.value = 1500;
+    if (i == 5) n.driver.value->firmware_version = "28.39.1002";
+  });
+  FleetReport majority = run_with(dir.path, "");
+  FleetReport base = run_with(dir.path, "host-00");
+  EXPECT_EQ(base.baseline, "host-00");
+  EXPECT_TRUE(base.baseline_error.empty()) << base.baseline_error;
+  std::set<std::string> want{"fleet.pfc-consistent pfc host-03 eth4 none", "fleet.trust-consistent trust host-07 eth4 pcp",
+                             "fleet.mtu-consistent mtu host-09 eth4 1500",
+                             "fleet.firmware-version-consistent firmware host-05 eth4 28.39.1002"};
+  EXPECT_EQ(outliers_of(majority), want);
+  EXPECT_EQ(outliers_of(base), want);
+  const Consistency* mtu = find_check(base, "fleet.mtu-consistent");
+  ASSERT_NE(mtu, nullptr);
+  EXPECT_EQ(mtu->reference, "baseline");
+  EXPECT_EQ(mtu->baseline, "9000");
+  EXPECT_EQ(mtu->baseline_count, 11u);
+  EXPECT_EQ(mtu->message, "1 NIC of 12 differs from the baseline host host-00 (9000)");
+  // The same by the snapshot's path.
+  FleetReport by_path = run_with(dir.path, (dir.path / "host-00.json").string());
+  EXPECT_EQ(by_path.baseline, "host-00");
+  EXPECT_EQ(outliers_of(by_path), want);
+
+  // An outlier as the baseline: every other host differs from it, and the message says its
+  // value violates the policy.
+  FleetReport odd = run_with(dir.path, "host-09");
+  const Consistency* m = find_check(odd, "fleet.mtu-consistent");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->outcome, Outcome::fail);
+  EXPECT_EQ(m->outliers.size(), 11u);
+  EXPECT_NE(m->message.find("the baseline's value violates the policy (>= 4200)"), std::string::npos) << m->message;
+
+  FleetReport none = run_with(dir.path, "host-99");
+  EXPECT_EQ(none.baseline_error,
+            "no host named host-99 among the 12 loaded hosts (give a host name as the report shows it, or a snapshot path)");
+  EXPECT_TRUE(none.cross.checks.empty());
+}
+
+// A host differing only in a setting the policy's fleet.ignore lists is no outlier; the report
+// names the ignored settings.
+TEST(FleetBaseline, IgnoredSettingsAreNotCompared) {
+  TempDir dir;
+  fleet_of(dir, 6, [](int i, Snapshot& s) {
+    if (i != 2) return;
+    s.find_netdev("eth4")->mtu_bytes.value = 4200;
+    for (NvParam& p : s.find_pci("0000:08:00.0")->nv_config.value->params)
+      if (p.name == "NUM_OF_VFS") p.current_value = "16";
+  });
+  FleetReport plain = run_with(dir.path, "host-00");
+  EXPECT_EQ(outliers_of(plain), (std::set<std::string>{"fleet.mtu-consistent mtu host-02 eth4 4200",
+                                                       "fleet.nv-config-consistent nv.NUM_OF_VFS host-02 board serial SYN1002 16"}));
+  Policy pol = default_policy();
+  pol.fleet_ignore = {"mtu", "nv.NUM_OF_VFS"};
+  FleetReport ign = run_with(dir.path, "host-00", pol);
+  EXPECT_TRUE(outliers_of(ign).empty());
+  EXPECT_EQ(find_check(ign, "fleet.mtu-consistent"), nullptr);
+  EXPECT_EQ(find_check(ign, "fleet.nv-config-consistent", "nv.NUM_OF_VFS"), nullptr);
+  EXPECT_NE(find_check(ign, "fleet.nv-config-consistent"), nullptr);  // the other parameters still are
+  EXPECT_EQ(ign.ignored, (std::vector<std::string>{"mtu", "nv.NUM_OF_VFS"}));
 }
 
 TEST(FleetReference, MajorityThatViolatesThePolicyIsNotTheBaseline) {

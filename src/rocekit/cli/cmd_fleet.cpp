@@ -1,6 +1,7 @@
 // `rocekit fleet INPUT...`: check many hosts and compare them (issue 7; library rk_fleet).
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -30,8 +31,25 @@ struct FleetOptions {
   std::string port_map;               ///< host,netdev,switch,port mapping file
   std::string lldp_dir;               ///< directory of <hostname>.txt LLDP captures
   std::vector<std::string> only;      ///< --rule
+  std::string baseline;               ///< --baseline HOST|SNAPSHOT
   LookOptions look;
 };
+
+/// The policy's fleet.ignore entries that name no fleet setting ("nv.*" parameters are not
+/// listed anywhere: any name is taken); "" when all are known.
+std::string unknown_ignored_settings(const Policy& policy) {
+  std::vector<std::string> known;
+  for (const fleet::FleetRule& r : fleet::fleet_rules())
+    if (!r.setting.empty()) known.emplace_back(r.setting);
+  std::string bad;
+  for (const std::string& v : policy.fleet_ignore)
+    if (!v.starts_with("nv.") && std::find(known.begin(), known.end(), v) == known.end())
+      bad += (bad.empty() ? "" : ", ") + v;
+  if (bad.empty()) return bad;
+  std::string list;
+  for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+  return "fleet.ignore names no fleet setting: " + bad + " (settings: " + list + ", or nv.<PARAMETER>)";
+}
 
 /// The switch alignment as a fleet per-host checker: every host against every switch, paired
 /// through the port map, the host's LLDP capture, or (single-port configurations only) every
@@ -138,8 +156,26 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
     catalog::CompatTable::use(std::move(*t));
   }
 
+  if (std::string why = unknown_ignored_settings(*policy); !why.empty())
+    return report_error(ctx, Error{ErrorKind::malformed_input, why, policy->name});
+
   std::vector<std::filesystem::path> args(o.inputs.begin(), o.inputs.end());
   fleet::Discovery found = fleet::discover_inputs(args);
+  // A baseline snapshot outside the inputs joins the fleet (once: not again when an input
+  // directory already holds it).
+  std::error_code ec;
+  if (!o.baseline.empty() && std::filesystem::exists(o.baseline, ec)) {
+    std::filesystem::path want = std::filesystem::weakly_canonical(o.baseline, ec);
+    bool have = std::any_of(found.hosts.begin(), found.hosts.end(), [&](const std::filesystem::path& h) {
+      std::error_code e2;
+      return std::filesystem::weakly_canonical(h, e2) == want;
+    });
+    if (!have) {
+      fleet::Discovery more = fleet::discover_inputs({o.baseline});
+      found.hosts.insert(found.hosts.end(), more.hosts.begin(), more.hosts.end());
+      found.problems.insert(found.problems.end(), more.problems.begin(), more.problems.end());
+    }
+  }
   if (found.hosts.empty()) {
     std::string why = "no host snapshots or captures found";
     if (!found.problems.empty()) why += " (" + found.problems.front().file + ": " + found.problems.front().reason + ")";
@@ -158,6 +194,7 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
     return;
   }
   fo.threads = o.threads;
+  fo.baseline = o.baseline;
   bool bar = o.progress == "always" || (o.progress == "auto" && ::isatty(2));
   if (bar) {
     fo.progress = [&ctx](std::size_t done, std::size_t total) {
@@ -168,6 +205,8 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
     };
   }
   fleet::FleetReport report = fleet::run_fleet(found, fo);
+  if (!report.baseline_error.empty())
+    return report_error(ctx, Error{ErrorKind::malformed_input, report.baseline_error, "--baseline"});
   if (report.hosts_loaded == 0) {
     std::string why = "no host input could be loaded";
     if (!report.problems.empty()) why += " (" + report.problems.front().file + ": " + report.problems.front().reason + ")";
@@ -232,6 +271,9 @@ void add_fleet_command(CLI::App& app, Context& ctx) {
                   "Directory of per-host LLDP captures named <hostname>.txt, or <input name>.txt for a host "
                   "without hostname (lldpctl, -f keyvalue/json, "
                   "lldptool -t -n -i IF)");
+  cmd->add_option("--baseline", opts->baseline,
+                  "Compare every host with this one (a host name as the report shows it, or a snapshot or capture "
+                  "path, which joins the fleet) within each group (role, NIC model) instead of the majority");
   cmd->add_option("--rule", opts->only,
                   "Only these rule ids or areas: fleet.*, host (qos, net, ...) and switch.* rules (repeatable)");
   add_look_options(*cmd, opts->look, "Text and Markdown: leave passing cross-host checks out");

@@ -192,8 +192,17 @@ Consistency driver_firmware_check(const std::string& model, const std::vector<Ni
 
 }  // namespace
 
-CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& policy) {
+CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& policy, const std::string& baseline) {
   CrossHost out;
+  // The reference of each check: the baseline host's value (--baseline), else the majority.
+  auto pick = [&](std::string_view rule, std::string setting, std::string group, const std::vector<Sample>& samples,
+                  Nouns nouns, const std::optional<PolicyValue>& pv) {
+    return baseline.empty() ? judge(rule, std::move(setting), std::move(group), samples, nouns, pv)
+                            : judge_against(rule, std::move(setting), std::move(group), samples, nouns, pv, baseline);
+  };
+  auto ignored = [&](const std::string& setting) {
+    return std::find(policy.fleet_ignore.begin(), policy.fleet_ignore.end(), setting) != policy.fleet_ignore.end();
+  };
   std::vector<NicRef> all;
   std::map<std::string, std::vector<NicRef>> by_role;  // "compute", "storage"
   std::map<std::string, std::vector<NicRef>> by_model;
@@ -211,6 +220,7 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
   for (const FleetRule& r : fleet_rules()) {
     if (r.setting.empty()) continue;
     std::string key(r.setting);
+    if (ignored(key)) continue;  // the policy's fleet.ignore: listed in the report, not compared
     if (key == setting::driver_firmware) {  // grouped by pair and judged by the compat table
       for (auto& [model, nics] : by_model) out.checks.push_back(driver_firmware_check(model, nics));
       if (!unknown_model.empty()) out.checks.push_back(unknown_model_check(r.id, key, unknown_model, nic_nouns));
@@ -221,12 +231,12 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
       // Compute and storage ports are compared each with their own kind: a storage fabric's
       // MTU or QoS is not an outlier of the compute majority.
       for (auto& [role, nics] : by_role)
-        out.checks.push_back(judge(r.id, key, role + " NICs", samples_of(nics, key), nic_nouns, pv));
+        out.checks.push_back(pick(r.id, key, role + " NICs", samples_of(nics, key), nic_nouns, pv));
     } else if (r.subject == "all NICs") {
-      out.checks.push_back(judge(r.id, key, "all NICs", samples_of(all, key), nic_nouns, pv));
+      out.checks.push_back(pick(r.id, key, "all NICs", samples_of(all, key), nic_nouns, pv));
     } else if (r.subject == "NIC model (PSID)") {
       for (auto& [model, nics] : by_model)
-        out.checks.push_back(judge(r.id, key, model, samples_of(nics, key), nic_nouns, pv));
+        out.checks.push_back(pick(r.id, key, model, samples_of(nics, key), nic_nouns, pv));
       if (!unknown_model.empty()) out.checks.push_back(unknown_model_check(r.id, key, unknown_model, nic_nouns));
     }
   }
@@ -290,6 +300,7 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
       continue;
     }
     for (const std::string& name : names) {
+      if (ignored("nv." + name)) continue;
       std::vector<Sample> samples;
       static const std::string k_absent = "the firmware query does not show this parameter";
       for (auto [h, p] : phys) {
@@ -297,8 +308,8 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
         samples.push_back({&h->host, &p->key, it == p->nv.end() ? nullptr : &it->second,
                            it == p->nv.end() ? &k_absent : nullptr});
       }
-      out.checks.push_back(judge("fleet.nv-config-consistent", "nv." + name, model, samples,
-                                 {"physical NIC", "physical NICs"}, std::nullopt));
+      out.checks.push_back(pick("fleet.nv-config-consistent", "nv." + name, model, samples,
+                                {"physical NIC", "physical NICs"}, std::nullopt));
     }
   }
   if (!phys_unknown_model.empty())

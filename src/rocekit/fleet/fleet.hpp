@@ -217,7 +217,11 @@ struct CrossHost {
 };
 /// `policy`'s `rules:` section applies: a disabled fleet.* rule yields no checks, and a
 /// severity set there replaces the rule's.
-CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& policy = default_policy());
+/// With `baseline` (a host name of `hosts`), each check's reference is that host's value in the
+/// group instead of the majority (judge_against). Settings the policy's `fleet.ignore` lists
+/// ("mtu", "nv.NUM_OF_VFS") are not compared.
+CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& policy = default_policy(),
+                        const std::string& baseline = {});
 
 // ---------------------------------------------------------------- the whole run --------------
 
@@ -228,6 +232,8 @@ struct Options {
   std::vector<HostChecker> extra_checks;
   /// Called on the calling thread about every 100 ms while hosts load, and once at the end.
   std::function<void(std::size_t done, std::size_t total)> progress;
+  /// --baseline: a host name, or the path of one of the inputs (as discovered); "" = majority.
+  std::string baseline;
 };
 
 /// Per-host rule tally across the fleet.
@@ -250,6 +256,9 @@ struct FleetReport {
   std::vector<RuleTally> rules;    ///< per-host rules, most failing hosts first
   std::size_t hosts_loaded = 0;
   std::size_t nic_count = 0;
+  std::string baseline;        ///< the baseline host's name (Options::baseline resolved), "" = majority
+  std::string baseline_error;  ///< why Options::baseline names no loaded host ("" when it does)
+  std::vector<std::string> ignored;  ///< the policy's fleet.ignore settings (not compared)
 
   /// True when a loaded host has a failure at or above `threshold`, a cross-host check failed,
   /// or an input could not be loaded.

@@ -60,8 +60,13 @@ Consistency blank_check(std::string_view rule_id, std::string setting, std::stri
   return c;
 }
 
-Consistency judge(std::string_view rule_id, std::string setting, std::string group,
-                  const std::vector<Sample>& samples, Nouns nouns, const std::optional<PolicyValue>& policy) {
+namespace {
+
+/// The check with its counts filled in (known, unknown, distribution most common first) and the
+/// "(N NICs unknown: reasons)" note for its message.
+std::pair<Consistency, std::string> tally(std::string_view rule_id, std::string setting, std::string group,
+                                          const std::vector<Sample>& samples, Nouns nouns,
+                                          const std::optional<PolicyValue>& policy) {
   Consistency c = blank_check(rule_id, std::move(setting), std::move(group));
   if (policy) c.policy_value = policy->text;
   std::unordered_map<std::string_view, std::size_t> counts;
@@ -78,9 +83,17 @@ Consistency judge(std::string_view rule_id, std::string setting, std::string gro
   std::sort(c.distribution.begin(), c.distribution.end(), [](const auto& a, const auto& b) {
     return a.second != b.second ? a.second > b.second : a.first < b.first;
   });
-  const std::string unknown_note =
+  std::string unknown_note =
       c.unknown_count ? " (" + plural(c.unknown_count, nouns.one, nouns.many) + " unknown: " + reasons_of(samples) + ")"
                       : "";
+  return {std::move(c), std::move(unknown_note)};
+}
+
+}  // namespace
+
+Consistency judge(std::string_view rule_id, std::string setting, std::string group,
+                  const std::vector<Sample>& samples, Nouns nouns, const std::optional<PolicyValue>& policy) {
+  auto [c, unknown_note] = tally(rule_id, std::move(setting), std::move(group), samples, nouns, policy);
   if (c.known == 0) {
     c.message = "no " + std::string(nouns.one) + " reports " + c.setting + unknown_note;
     return c;
@@ -135,6 +148,49 @@ Consistency judge(std::string_view rule_id, std::string setting, std::string gro
     c.message = plural(c.outliers.size(), nouns.one, nouns.many) + " of " + std::to_string(c.known) +
                 (c.outliers.size() == 1 ? " differs" : " differ") + " from the majority baseline " + c.baseline +
                 " (" + std::to_string(c.baseline_count) + "/" + std::to_string(c.known) + ")" + unknown_note;
+  }
+  return c;
+}
+
+Consistency judge_against(std::string_view rule_id, std::string setting, std::string group,
+                          const std::vector<Sample>& samples, Nouns nouns, const std::optional<PolicyValue>& policy,
+                          const std::string& baseline_host) {
+  auto [c, unknown_note] = tally(rule_id, std::move(setting), std::move(group), samples, nouns, policy);
+  std::map<std::string, std::size_t> own;  // the baseline host's values in this group
+  for (const Sample& s : samples)
+    if (s.value && *s.host == baseline_host) ++own[*s.value];
+  if (own.empty()) {
+    c.message = "the baseline host " + baseline_host + " has no " + std::string(nouns.one) + " in this group that reports " +
+                c.setting + ": not compared" + unknown_note;
+    return c;
+  }
+  if (own.size() > 1) {
+    std::string values;
+    for (const auto& [v, n] : own) values += (values.empty() ? "" : ", ") + v + " on " + plural(n, nouns.one, nouns.many);
+    c.message = "the baseline host " + baseline_host + " itself has " + std::to_string(own.size()) + " values (" +
+                values + "): no single reference" + unknown_note;
+    for (const Sample& s : samples)
+      if (s.value) c.tied.push_back({*s.host, *s.subject, *s.value});
+    return c;
+  }
+  c.reference = "baseline";
+  c.baseline = own.begin()->first;
+  for (const Sample& s : samples) {
+    if (!s.value) continue;
+    if (*s.value == c.baseline) ++c.baseline_count;
+    else c.outliers.push_back({*s.host, *s.subject, *s.value});
+  }
+  const std::string violates =
+      policy && !policy->meets(c.baseline) ? "; the baseline's value violates the policy (" + policy->text + ")" : "";
+  if (c.outliers.empty()) {
+    c.outcome = Outcome::pass;
+    c.message = "all " + plural(c.known, nouns.one, nouns.many) + " as the baseline host " + baseline_host + ": " +
+                c.baseline + violates + unknown_note;
+  } else {
+    c.outcome = Outcome::fail;
+    c.message = plural(c.outliers.size(), nouns.one, nouns.many) + " of " + std::to_string(c.known) +
+                (c.outliers.size() == 1 ? " differs" : " differ") + " from the baseline host " + baseline_host + " (" +
+                c.baseline + ")" + violates + unknown_note;
   }
   return c;
 }

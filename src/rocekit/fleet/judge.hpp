@@ -35,4 +35,12 @@ Consistency blank_check(std::string_view rule_id, std::string setting, std::stri
 Consistency judge(std::string_view rule_id, std::string setting, std::string group,
                   const std::vector<Sample>& samples, Nouns nouns, const std::optional<PolicyValue>& policy);
 
+/// Judges `samples` against the value `baseline_host` has in this group (fleet --baseline):
+/// every subject with another value is an outlier. Unknown when the baseline host has no value
+/// here, or several. A baseline value that violates `policy` is still the reference (said in the
+/// message; the host rules judge the policy).
+Consistency judge_against(std::string_view rule_id, std::string setting, std::string group,
+                          const std::vector<Sample>& samples, Nouns nouns, const std::optional<PolicyValue>& policy,
+                          const std::string& baseline_host);
+
 }  // namespace rk::fleet

@@ -53,6 +53,8 @@ nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
   j["fleet_report_version"] = 1;
   j["tool_version"] = std::string(version());
   j["policy"] = o.policy_name;
+  j["baseline"] = r.baseline.empty() ? json(nullptr) : json(r.baseline);
+  j["ignored_settings"] = r.ignored;
   j["summary"] = {{"hosts", r.hosts.size()},
                   {"hosts_loaded", r.hosts_loaded},
                   {"input_problems", r.problems.size()},
@@ -273,6 +275,8 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
     header = true;
     std::string ref = c->reference == "policy" ? "Reference: the policy value `" + md_escape(c->baseline) + "`."
                       : c->reference == "majority" ? "Baseline `" + md_escape(c->baseline) + "` (majority)."
+                      : c->reference == "baseline" ? "Baseline `" + md_escape(c->baseline) + "` (the baseline host " +
+                                                         md_escape(r.baseline) + ")."
                       : c->reference == "release notes"
                           ? "The pairs in the driver's release notes: `" + md_escape(c->baseline) + "`. " +
                                 md_escape(c->message) + "."

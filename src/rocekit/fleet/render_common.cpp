@@ -65,12 +65,20 @@ std::string reference_label(const Consistency& c) {
 }
 
 std::string summary_line(const FleetReport& r) {
+  std::string against;
+  if (!r.baseline.empty()) against += "; reference: the baseline host " + r.baseline + " (not the majority)";
+  if (!r.ignored.empty()) {
+    std::string list;
+    for (const std::string& v : r.ignored) list += (list.empty() ? "" : ", ") + v;
+    against += "; not compared (policy fleet.ignore): " + list;
+  }
   return fmt::format("{} hosts ({} loaded, {} input problems), {} NICs, {} Multi-Host NICs; "
                      "cross-host checks: {} fail, {} unknown, {} pass; {} hosts with failing findings",
                      r.hosts.size(), r.hosts_loaded, r.problems.size(), r.nic_count,
                      r.cross.multi_host.size(), count_checks(r, Outcome::fail),
                      count_checks(r, Outcome::unknown), count_checks(r, Outcome::pass),
-                     hosts_with_failures(r));
+                     hosts_with_failures(r)) +
+         against;
 }
 
 }  // namespace rk::fleet::detail

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -188,7 +189,25 @@ FleetReport run_fleet(const Discovery& inputs, const Options& options) {
     return a.rule < b.rule;
   });
 
-  report.cross = compare_hosts(report.hosts, options.policy);
+  if (!options.baseline.empty()) {
+    // A host name, or the input the host was loaded from.
+    std::error_code ec;
+    const std::filesystem::path want = std::filesystem::weakly_canonical(options.baseline, ec);
+    for (const HostSummary& h : report.hosts) {
+      bool same_file = !ec && std::filesystem::weakly_canonical(h.file, ec) == want;
+      if (h.host == options.baseline || h.file == options.baseline || same_file) {
+        if (h.loaded) report.baseline = h.host;
+        else report.baseline_error = "the baseline " + options.baseline + " could not be loaded: " + h.error;
+        break;
+      }
+    }
+    if (report.baseline.empty() && report.baseline_error.empty())
+      report.baseline_error = "no host named " + options.baseline + " among the " + std::to_string(report.hosts_loaded) +
+                              " loaded hosts (give a host name as the report shows it, or a snapshot path)";
+    if (!report.baseline_error.empty()) return report;
+  }
+  report.ignored = options.policy.fleet_ignore;
+  report.cross = compare_hosts(report.hosts, options.policy, report.baseline);
   return report;
 }
 

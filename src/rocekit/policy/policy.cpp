@@ -133,7 +133,7 @@ std::pair<std::uint32_t, std::uint32_t> get_range(const YAML::Node& n, const std
 void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& known_rules) {
   if (root.IsNull()) return;
   check_keys(root, {"profile", "roce", "cnp", "mtu", "pcie", "coalescing", "channels",
-                    "gpudirect", "firmware", "interfaces", "rules", "diagnose"},
+                    "gpudirect", "firmware", "interfaces", "rules", "diagnose", "fleet"},
              "the policy");
   if (root["profile"]) p.name = get_str(root["profile"], "profile");
   if (const YAML::Node r = root["roce"]) {
@@ -289,6 +289,23 @@ void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& kn
     if (d["pfc_min_pause_per_s"])
       p.diagnose.pfc_min_pause_per_s =
           real(d["pfc_min_pause_per_s"], 0, 1e9, "diagnose.pfc_min_pause_per_s");
+  }
+  if (const YAML::Node f = root["fleet"]) {
+    check_keys(f, {"ignore"}, "fleet");
+    const YAML::Node l = f["ignore"];
+    if (l && !l.IsSequence()) throw LoadError{"fleet.ignore must be a list of settings (mtu, nv.NUM_OF_VFS, ...)", l.Mark()};
+    for (const auto& e : l) {
+      std::string v = get_str(e, "fleet.ignore entry");
+      bool nv = v.starts_with("nv.") && v.size() > 3 &&
+                v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", 3) == std::string::npos;
+      bool id = !v.empty() && v.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos;
+      if (!nv && !id)
+        throw LoadError{"fleet.ignore: '" + v + "' is neither a fleet setting (lower case, e.g. mtu) nor a firmware "
+                        "parameter (nv.NAME, e.g. nv.NUM_OF_VFS)", e.Mark()};
+      if (std::find(p.fleet_ignore.begin(), p.fleet_ignore.end(), v) != p.fleet_ignore.end())
+        throw LoadError{"fleet.ignore lists '" + v + "' twice", e.Mark()};
+      p.fleet_ignore.push_back(v);
+    }
   }
   if (const YAML::Node r = root["rules"]) {
     if (!r.IsMap()) throw LoadError{"'rules' must be a mapping of rule id to settings", r.Mark()};
@@ -487,6 +504,11 @@ std::string policy_to_yaml(const Policy& p) {
   e << YAML::Key << "storm_occupancy" << YAML::Value << p.diagnose.storm_occupancy;
   e << YAML::Key << "pfc_min_pause_per_s" << YAML::Value << p.diagnose.pfc_min_pause_per_s;
   e << YAML::EndMap;
+  if (!p.fleet_ignore.empty()) {
+    e << YAML::Key << "fleet" << YAML::Value << YAML::BeginMap;
+    e << YAML::Key << "ignore" << YAML::Value << YAML::Flow << p.fleet_ignore;
+    e << YAML::EndMap;
+  }
   if (!p.rules.empty()) {
     e << YAML::Key << "rules" << YAML::Value << YAML::BeginMap;
     for (const auto& [id, o] : p.rules) {

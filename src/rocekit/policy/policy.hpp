@@ -86,6 +86,10 @@ struct Policy {
   std::vector<std::string> named_netdevs;
   std::map<std::string, RuleOverride> rules;
   DiagnoseThresholds diagnose;
+  /// `fleet.ignore`: settings `rocekit fleet` does not compare across hosts: a fleet setting id
+  /// ("mtu", "firmware", ...: the `setting` of the fleet rules) or a firmware parameter
+  /// ("nv.NUM_OF_VFS"). Syntax is checked at load; rocekit fleet refuses ids it does not know.
+  std::vector<std::string> fleet_ignore;
 
   bool rule_enabled(const std::string& id) const;
   Severity severity_for(const std::string& id, Severity builtin) const;
