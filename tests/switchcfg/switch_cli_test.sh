@@ -150,6 +150,35 @@ PY
 expect_rc 2 "onyx running-config refused" "$rk" switch show "$sw/onyx/onyx-running-config-ufm-switch16.txt"
 grep -q "NVIDIA Onyx running-config" "$tmp/err" && grep -q "rocekit reads:" "$tmp/err" && ok || bad "onyx running-config refusal does not name the NOS and the known dialects"
 
+# 5c. Full public configs (issue 19): the Junos wildcard et-* binds the concrete ports; a lossy
+# (ECN-only) port fails against a lossless host with its config line; pasted Dell inputs.
+aiml=$sw/juniper/jvd-aiml-mtb-leaf1-qfx5240-full.conf
+lossy=$sw/juniper/jvd-5stage-compute-leaf1-qfx5120-lossy-ecn-full.conf
+expect_rc 0 "check junos wildcard port" "$rk" switch check --switch "$aiml" --port et-0/0/12:0 "$host" --color never
+grep -q "pass *switch.roce-lossless" "$tmp/out" && ok || bad "et-0/0/12:0 not lossless through et-*"
+expect_rc 0 "show junos full leaf" "$rk" switch show "$aiml"
+grep -q "^port et-\*" "$tmp/out" && bad "a port named et-* is listed" || ok
+grep -q "^port irb" "$tmp/out" && bad "irb is listed as a port" || ok
+expect_rc 1 "check junos lossy port" "$rk" switch check --switch "$lossy" --port et-0/0/50 "$host" -f json
+python3 - "$tmp/out" <<'PY' && ok || bad "lossy port: roce-lossless fail with the binding line"
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = [f for h in r["hosts"] for f in h["findings"] if f["rule"] == "switch.roce-lossless"][0]
+assert f["outcome"] == "fail", f
+assert "ECN-only RoCE is a legitimate design" in f["message"], f
+assert any(e.get("line") == 1892 and "lossy-ecn-full.conf" in e.get("file", "") for e in f["evidence"]), f
+PY
+printf 'set class-of-service forwarding-classes class NL queue-num 3 no-loss pfc-priority 3\nset interfaces et-0/0/1 mtu 9216\n' >"$tmp/bare.conf"
+expect_rc 3 "check port without qos" "$rk" switch check --switch "$tmp/bare.conf" --port et-0/0/1 "$host"
+grep -q "switch port et-0/0/1 has no QoS binding" "$tmp/err" && ok || bad "not-judged message does not name the port: $(cat "$tmp/err")"
+grep -q "no RDMA device and no RoCE netdev" "$tmp/err" "$tmp/out" && bad "not-judged blames the host" || ok
+expect_rc 1 "check dell klish session" "$rk" switch check --switch "$sw/dell-sonic/sonic-mgmt-rocev2-hld-klish-session-dot1p-pfc3-queue1.cfg" "$host" --color never
+grep -q "FAIL *switch.trust-dscp" "$tmp/out" && ok || bad "klish session: dot1p switch vs dscp host not a trust failure"
+expect_rc 1 "check dell interface slice" "$rk" switch check --switch "$sw/dell-sonic/dellemc-ansible-qos-interfaces-doc-eth1-5-pfc0-1-maps-undefined.cfg" "$host" --color never
+grep -q "FAIL *switch.roce-lossless" "$tmp/out" && ok || bad "interface slice: PFC 0,1 vs host 3 not a failure"
+expect_rc 0 "show dell interface slice" "$rk" switch show "$sw/dell-sonic/dellemc-ansible-qos-interfaces-doc-eth1-5-pfc0-1-maps-undefined.cfg"
+grep -q "qos map dscp-tc dscp_map1 is not defined in this config: line 15" "$tmp/out" && ok || bad "undefined map not shown per value"
+
 # 6. rules list / explain include switch.* rules.
 expect_rc 0 "rules explain" "$rk" rules explain switch.roce-lossless
 grep -q "fix (switch):" "$tmp/out" && ok || bad "explain lacks the switch fix"

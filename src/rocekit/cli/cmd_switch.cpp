@@ -77,6 +77,7 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
   bool failed = false;
   bool judged = false;
   std::vector<std::string> unjudged_hosts;
+  std::vector<std::pair<std::string, std::string>> switch_side;  ///< host, why nothing was judged
   const Severity threshold = severity_from_string(o.fail_on).value_or(Severity::error);
   for (const std::string& h : o.hosts) {
     Result<Snapshot> snap = load_input(h);
@@ -94,7 +95,8 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
     // As the report's verdict: a host without an RDMA device whose netdevs no rule judged is
     // NOT JUDGED, even when switch rules compared its QoS.
     if (rules::no_roce_port_judged(*snap, report.findings)) unjudged_hosts.push_back(h);
-    else judged = judged || rules::anything_judged(report.findings);
+    else if (rules::anything_judged(report.findings)) judged = true;
+    else switch_side.emplace_back(h, switchcfg::unjudged_reason(*snap, *sw, report.findings));
     if (fmt == render::Format::json) {
       reports.push_back(render::report_json(*snap, report, ro));
     } else {
@@ -122,6 +124,8 @@ void run_switch_check(Context& ctx, const SwitchCheckOptions& o) {
       ctx.err << "rocekit: not judged: " << h << ": no RDMA device and no RoCE netdev in the input\n";
     ctx.exit_code = ExitCode::not_judged;
   } else if (!judged) {
+    for (const auto& [h, why] : switch_side)
+      if (!why.empty()) ctx.err << "rocekit: not judged: " << h << ": " << why << "\n";
     ctx.err << "rocekit: not judged: no switch rule passed or failed (every check is unknown or not applicable)\n";
     ctx.exit_code = ExitCode::not_judged;
   } else {

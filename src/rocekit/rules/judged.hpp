@@ -12,7 +12,9 @@ namespace rk::rules {
 /// A finding passed or failed (not only unknown / not applicable).
 bool anything_judged(const std::vector<Finding>& findings);
 /// No RDMA device in the snapshot, and no netdev subject (or the netdev of a switch finding
-/// "<port> <-> <netdev>") passed or failed: no RoCE port judged.
+/// "<port> <-> <netdev>") passed or failed: no RoCE port judged. A switch finding on a netdev of
+/// the snapshot, judged or not, means the host has a RoCE port (the switch side is what is
+/// unknown): false.
 bool no_roce_port_judged(const Snapshot& s, const std::vector<Finding>& findings);
 
 }  // namespace rk::rules

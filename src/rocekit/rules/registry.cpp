@@ -179,12 +179,20 @@ bool anything_judged(const std::vector<Finding>& findings) {
 }
 
 bool no_roce_port_judged(const Snapshot& s, const std::vector<Finding>& findings) {
-  // Switch findings name "<port> <-> <netdev>": the netdev is the part after the arrow.
-  auto netdev_of = [](const std::string& subject) {
+  // Switch findings name "<port> <-> <netdev>" (the netdev prefixed by "<hostname>:" when the
+  // snapshot names its host): the netdev is the part after the arrow.
+  auto netdev_of = [&](const std::string& subject) {
     std::size_t arrow = subject.rfind(" <-> ");
-    return arrow == std::string::npos ? subject : subject.substr(arrow + 5);
+    std::string n = arrow == std::string::npos ? subject : subject.substr(arrow + 5);
+    if (arrow != std::string::npos && !s.hostname.empty() && n.starts_with(s.hostname + ":")) n.erase(0, s.hostname.size() + 1);
+    return n;
   };
-  return s.rdma_devices.empty() && std::none_of(findings.begin(), findings.end(), [&](const Finding& f) {
+  // A switch finding on a netdev of the input: the host has a RoCE netdev (QoS state or an RDMA
+  // device) that was paired with a switch port; when nothing was judged, the switch side is why.
+  const bool paired = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+    return f.subject.find(" <-> ") != std::string::npos && s.find_netdev(netdev_of(f.subject));
+  });
+  return s.rdma_devices.empty() && !paired && std::none_of(findings.begin(), findings.end(), [&](const Finding& f) {
            return judged(f) && s.find_netdev(netdev_of(f.subject));
          });
 }

@@ -426,6 +426,13 @@ void check_lossless(const Pair& c, Out& out) {
           std::to_string(*path.tc) + " / queue " + std::to_string(*path.queue) + ", PFC on " +
           pri_set(*sw_pfc) + ", PAUSE for priority " + std::to_string(hp) + " stops queue " +
           std::to_string(*path.queue);
+  if (o == Outcome::fail && sw_pfc && sw_pfc->empty()) {
+    // A lossy (ECN-only) port. That is a legitimate RoCE design, but not the policy's: the policy
+    // loader requires PFC on the RoCE priority (roce.pfc_priorities), so it stays a failure.
+    msg += "; the switch port has no PFC on any priority: a lossy (ECN-only) port against a host and a policy "
+           "that expect lossless RoCE (roce.pfc_priorities). ECN-only RoCE is a legitimate design, but then "
+           "host PFC goes off too and the policy's lossless checks do not apply";
+  }
   Finding* f = out.add(r, c.subject, o, msg);
   if (!f) return;
   add_ev(*f, c.h.prio_ev);

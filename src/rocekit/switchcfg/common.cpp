@@ -6,6 +6,22 @@
 
 namespace rk::switchcfg::detail {
 
+std::optional<std::string_view> strip_cli_prompt(std::string_view l) {
+  std::size_t i = 0;
+  auto host_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+  };
+  while (i < l.size() && host_char(l[i])) ++i;
+  if (i == 0 || i == l.size()) return std::nullopt;
+  if (l[i] == '(') {
+    const std::size_t close = l.find(')', i);
+    if (close == std::string_view::npos || l.substr(i, close - i).find_first_of(" \t") != std::string_view::npos) return std::nullopt;
+    i = close + 1;
+  }
+  if (i >= l.size() || l[i] != '#') return std::nullopt;
+  return text::trim(l.substr(i + 1));
+}
+
 std::size_t json_key_line(std::string_view text, const std::vector<std::string>& keys) {
   std::size_t pos = 0;
   for (const std::string& key : keys) {

@@ -85,6 +85,11 @@ class KeyValues {
   std::map<std::string, KeyValue> m_kv;
 };
 
+/// The command of a line of a pasted CLI session, with its prompt (`sonic(config)# `,
+/// `leaf1(conf-if-Ethernet0)# `, `sonic# `: a host name, an optional `(mode)`, then `#`) removed;
+/// nullopt when the trimmed line does not start with such a prompt.
+std::optional<std::string_view> strip_cli_prompt(std::string_view trimmed);
+
 /// Error with "file:line" context.
 Unexpected<Error> malformed(const std::string& file, std::size_t line, std::string message);
 

@@ -11,7 +11,12 @@
 //     priority-flow-control priority <p>, priority-flow-control watchdog [on [detect-time <ms>] |
 //     action drop|forward|alert | restore-time <ms>]
 // The printout may be indented (one space per level) or flattened (the ROCm sample): a block
-// ends at the next top-level command.
+// ends at the next top-level command. A pasted Klish session (`sonic(config)# qos map ...`,
+// `sonic(conf-if-Ethernet0)# priority-flow-control priority 3`; sample: the SONiC RoCEv2 HLD,
+// sonic-net/SONiC doc/qos/SONiC_ROCEv2_support.md) is read with its prompts removed: each
+// command keeps its line number, and lines without a prompt (command output, prose) are skipped.
+// A name an interface binds but the input does not define (`show running-configuration interface
+// Eth1/5` prints the interface only) makes that value unknown, naming the line that binds it.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -94,10 +99,18 @@ Result<SwitchQos> parse_dell_sonic(std::string_view input, const std::string& fi
   std::map<int, SchedQ>* sp = nullptr;
   SchedQ* sq = nullptr;
   const std::vector<std::string_view> ls = text::lines(input);
+  bool session = false;  // a pasted Klish session: commands behind prompts
+  for (std::string_view raw : ls)
+    if (detail::strip_cli_prompt(text::trim(raw))) session = true;
   for (std::size_t i = 0; i < ls.size(); ++i) {
     const std::size_t ln = i + 1;
     std::string_view raw = ls[i];
     std::string_view l = text::trim(raw);
+    if (session && !l.empty() && l.front() != '!') {
+      std::optional<std::string_view> cmd = detail::strip_cli_prompt(l);
+      if (!cmd) continue;
+      raw = l = *cmd;
+    }
     if (l.empty() || l.front() == '!' || l.front() == '#') continue;
     const std::vector<std::string_view> w = text::words(l);
     const Line here{ln, std::string(l)};
@@ -236,7 +249,11 @@ Result<SwitchQos> parse_dell_sonic(std::string_view input, const std::string& fi
                               Fact<std::map<int, int>>::missing("no `qos-map " + type + "` on " + where + " (" + what + ")"));
       auto m = maps[type].find(it->second.first);
       if (m == maps[type].end())
-        return detail::malformed(file, it->second.second.no, "qos map " + type + " " + it->second.first + " is not defined");
+        return std::make_pair(static_cast<const Map*>(nullptr),
+                              Fact<std::map<int, int>>::missing("qos map " + type + " " + it->second.first +
+                                                                    " is not defined in this config: line " +
+                                                                    std::to_string(it->second.second.no),
+                                                                ev(file, it->second.second)));
       Evidence e = ev(file, it->second.second);
       e.text += " (qos map " + type + " " + it->second.first + ", line " + std::to_string(m->second.header.no) + ")";
       return std::make_pair(static_cast<const Map*>(&m->second), Fact<std::map<int, int>>::of(m->second.m, e));
@@ -248,8 +265,9 @@ Result<SwitchQos> parse_dell_sonic(std::string_view input, const std::string& fi
       p.dscp_to_tc_lines = dscp->first->lines;
       p.dscp_to_tc_map_name = f->maps.at("dscp-tc").first;
     }
+    // Binding a dscp-tc map classifies on DSCP, whether or not this input defines the map.
     const bool dot1p = f->maps.count("dot1p-tc") > 0;
-    if (dscp->first) p.trust = Fact<std::string>::of(dot1p ? "pcp,dscp" : "dscp", ev(file, f->maps.at("dscp-tc").second));
+    if (f->maps.count("dscp-tc")) p.trust = Fact<std::string>::of(dot1p ? "pcp,dscp" : "dscp", ev(file, f->maps.at("dscp-tc").second));
     else if (dot1p) p.trust = Fact<std::string>::of("pcp", ev(file, f->maps.at("dot1p-tc").second));
     else p.trust = Fact<std::string>::missing("no `qos-map dscp-tc` or `qos-map dot1p-tc` on " + where + " (default, not in config: Dell Enterprise SONiC default maps)");
     auto tcq = bound("tc-queue", "default, not in config: Dell Enterprise SONiC default TC->queue map");
@@ -282,23 +300,35 @@ Result<SwitchQos> parse_dell_sonic(std::string_view input, const std::string& fi
         p.buffer_pgs.push_back(pg);
       }
     }
-    if (p.buffer_pgs.empty()) p.buffer_reason = pfc.empty() ? "no PFC priority" : "no `qos-map pfc-priority-pg` on " + where;
+    if (p.buffer_pgs.empty())
+      p.buffer_reason = pfc.empty()                         ? "no PFC priority"
+                        : !ppg->first && f->maps.count("pfc-priority-pg") ? ppg->second.reason
+                                                                           : "no `qos-map pfc-priority-pg` on " + where;
     // Queues: scheduler policy and WRED/ECN policies.
     if (!f->scheduler.empty()) {
       auto s = scheds.find(f->scheduler);
-      if (s == scheds.end()) return detail::malformed(file, f->scheduler_line.no, "qos scheduler-policy " + f->scheduler + " is not defined");
-      for (const auto& [q, sch] : s->second) {
-        QueueConfig& qc = p.queues[q];
-        qc.queue = q;
-        if (sch.s) qc.scheduling = Fact<Scheduling>::of(*sch.s, ev(file, sch.line));
-        else qc.scheduling = Fact<Scheduling>::missing("scheduler-policy " + f->scheduler + " queue " + std::to_string(q) + " sets no type");
+      if (s == scheds.end())
+        sw.notes.push_back("line " + std::to_string(f->scheduler_line.no) + ": qos scheduler-policy " + f->scheduler +
+                           " is not defined in this config: the queues' scheduling on " + where + " is unknown");
+      else {
+        for (const auto& [q, sch] : s->second) {
+          QueueConfig& qc = p.queues[q];
+          qc.queue = q;
+          if (sch.s) qc.scheduling = Fact<Scheduling>::of(*sch.s, ev(file, sch.line));
+          else qc.scheduling = Fact<Scheduling>::missing("scheduler-policy " + f->scheduler + " queue " + std::to_string(q) + " sets no type");
+        }
       }
     }
     for (const auto& [q, wp] : f->wred) {
       auto it = wreds.find(wp.first);
-      if (it == wreds.end()) return detail::malformed(file, wp.second.no, "qos wred-policy " + wp.first + " is not defined");
       QueueConfig& qc = p.queues[q];
       qc.queue = q;
+      if (it == wreds.end()) {
+        qc.ecn = Fact<EcnConfig>::missing("qos wred-policy " + wp.first + " is not defined in this config: line " +
+                                              std::to_string(wp.second.no),
+                                          ev(file, wp.second));
+        continue;
+      }
       EcnConfig e = it->second.e;
       e.profile = wp.first;
       Evidence where_ev = ev(file, wp.second);
@@ -307,8 +337,12 @@ Result<SwitchQos> parse_dell_sonic(std::string_view input, const std::string& fi
     }
     for (auto& [q, qc] : p.queues) {
       if (!qc.scheduling.has_value() && qc.scheduling.reason.empty())
-        qc.scheduling = Fact<Scheduling>::missing("queue " + std::to_string(q) + " is in no scheduler-policy on " + where);
-      if (!qc.ecn.has_value()) {
+        qc.scheduling = Fact<Scheduling>::missing(
+            scheds.count(f->scheduler) || f->scheduler.empty()
+                ? "queue " + std::to_string(q) + " is in no scheduler-policy on " + where
+                : "qos scheduler-policy " + f->scheduler + " is not defined in this config: line " + std::to_string(f->scheduler_line.no),
+            f->scheduler.empty() ? Evidence{} : ev(file, f->scheduler_line));
+      if (!qc.ecn.has_value() && qc.ecn.reason.empty()) {
         EcnConfig none;
         none.mode = "none";
         qc.ecn = Fact<EcnConfig>::of(none, Evidence{file, f->header.no, "no `queue " + std::to_string(q) + " wred-policy` on " + where});

@@ -190,6 +190,8 @@ Result<Dialect> detect_dialect_of(std::string_view text, const std::string& file
     std::string_view l = text::trim(ls[i]);
     // A pasted session: "cumulus@leaf01:mgmt:~$ nv set ...".
     if (std::size_t at = l.find("$ nv "); at != std::string_view::npos) l = l.substr(at + 2);
+    // A pasted Klish / industry-CLI session: "sonic(conf-if-Ethernet0)# priority-flow-control ...".
+    if (std::optional<std::string_view> cmd = detail::strip_cli_prompt(l)) l = *cmd;
     if (comment_line(l)) continue;
     const std::size_t m = marker_of(l);
     if (m == std::string_view::npos || first[m].line) continue;

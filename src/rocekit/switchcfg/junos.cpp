@@ -7,9 +7,24 @@
 // drop-profile-map), drop-profiles interpolate fill-level/drop-probability, interfaces <if>
 // {scheduler-map, congestion-notification-profile, unit <u> classifiers dscp <c>}); sample
 // testdata/switch/juniper (ROCm/gpu-cluster-networking roce-network-config.rst, QFX5240).
+// Interfaces: `class-of-service interfaces` entries may name a wildcard (`et-*`, `xe-0/0/*`, `all`;
+// Junos shell-style wildcards, "Assigning CoS Components to Interfaces", QFX Traffic Management
+// Guide): it applies to every physical interface of the top-level `interfaces` section it matches.
+// The docs found state the wildcard assignment but not how it combines with an entry for one
+// interface; rocekit takes the most specific entry (an exact name, else the wildcard with the most
+// literal characters) as a whole and says so in the notes. Classifiers bound on the physical
+// interface apply to all its logical units (same page). PFC is on only where a congestion
+// notification profile is attached to the interface ("Configure CoS PFC with Congestion
+// Notification Profiles"): with a `class-of-service interfaces` section present, a port without
+// one has PFC off. MTU: `interfaces <if> mtu` is the media MTU, which includes the 14-byte
+// Ethernet header but not the FCS (media 1514 = IP 1500); `unit <u> family inet mtu` is the IP
+// (protocol) MTU ("Configuring the Media MTU", "mtu", Junos Interfaces Fundamentals): the host
+// netdev MTU is compared with the IP MTU, the family's when set, else media - 14.
 // Model: traffic class = the forwarding class's queue number; a no-loss class's `pfc-priority`
 // is the PFC priority that pauses it (PortQos::tc_pfc_priority); a received PFC for priority p
 // pauses the `flow-control-queue` the profile's output names (else the no-loss class's queue).
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -26,6 +41,7 @@ struct Stmt {
   std::vector<std::string> w;
   std::size_t line = 0;
   std::string text;  ///< the statement as a `set` line, for evidence
+  bool cos = false;  ///< under `class-of-service` (else a top-level statement such as `interfaces`)
 };
 
 std::string joined(const std::vector<std::string>& w, std::size_t from = 0) {
@@ -160,9 +176,46 @@ struct Sched {
 struct IfBind {
   std::string scheduler_map, cnp, classifier, pcp_classifier;
   Stmt sm_stmt, cnp_stmt, cl_stmt;
-  std::optional<int> mtu;
-  Stmt mtu_stmt;
+  std::string from;  ///< the `class-of-service interfaces` entry the bindings come from (a wildcard)
+  std::optional<int> mtu, inet_mtu;
+  Stmt mtu_stmt, inet_mtu_stmt;
+  bool breakout = false;  ///< `number-of-sub-ports`: a channelised port, its channels are the ports
+  bool has_cos() const { return !scheduler_map.empty() || !cnp.empty() || !classifier.empty() || !pcp_classifier.empty(); }
+  /// The first line that binds class of service to the interface, 0 when none.
+  std::size_t cos_line() const {
+    std::size_t l = 0;
+    for (const Stmt* s : {&sm_stmt, &cnp_stmt, &cl_stmt})
+      if (s->line && (!l || s->line < l)) l = s->line;
+    return l;
+  }
+  void take_cos(const IfBind& o) {
+    scheduler_map = o.scheduler_map, cnp = o.cnp, classifier = o.classifier, pcp_classifier = o.pcp_classifier;
+    sm_stmt = o.sm_stmt, cnp_stmt = o.cnp_stmt, cl_stmt = o.cl_stmt;
+  }
 };
+
+/// A `class-of-service interfaces` name that stands for several interfaces.
+bool is_pattern(const std::string& n) { return n == "all" || n.find_first_of("*?[") != std::string::npos; }
+
+/// How specific a matching pattern is: its literal characters (`all` least).
+std::size_t specificity(const std::string& pat) {
+  return pat == "all" ? 0 : static_cast<std::size_t>(std::count_if(pat.begin(), pat.end(), [](char c) { return c != '*' && c != '?'; }));
+}
+
+bool matches(const std::string& pat, const std::string& name) {
+  return pat == "all" || ::fnmatch(pat.c_str(), name.c_str(), 0) == 0;
+}
+
+/// Interfaces that are not physical ports facing a host: routing (irb, lo0), management (em0,
+/// fxp0, vme, re0:mgmt-0) and internal ones, and `interface-range` groups.
+bool logical_interface(const std::string& n) {
+  if (n == "interface-range" || n.starts_with("re0:") || n.starts_with("re1:")) return true;
+  std::string base = n;
+  while (!base.empty() && base.back() >= '0' && base.back() <= '9') base.pop_back();
+  static const std::set<std::string> k_logical = {"irb", "lo", "vme", "em", "fxp", "me", "vlan", "jsrv", "esi",
+                                                  "vtep", "dsc", "pip", "cbp", "lsi", "bme"};
+  return k_logical.count(base) > 0;
+}
 
 Evidence ev(const std::string& file, const Stmt& s) { return Evidence{file, s.line, s.text}; }
 
@@ -201,8 +254,12 @@ Result<SwitchQos> parse_juniper_junos(std::string_view input, const std::string&
       stmts = std::move(*r);
     }
   }
+  // `show configuration class-of-service` prints the hierarchy's contents without the
+  // `class-of-service` level: then every statement is a class-of-service one.
+  const bool cos_excerpt = std::none_of(stmts.begin(), stmts.end(), [](const Stmt& s) { return !s.w.empty() && s.w[0] == "class-of-service"; });
   for (Stmt& s : stmts) {
-    if (!s.w.empty() && s.w[0] == "class-of-service") s.w.erase(s.w.begin());
+    s.cos = cos_excerpt;
+    if (!s.w.empty() && s.w[0] == "class-of-service") s.w.erase(s.w.begin()), s.cos = true;
     if (s.text.empty()) s.text = joined(s.w);
   }
   std::map<std::string, Fc> fcs;
@@ -302,17 +359,28 @@ Result<SwitchQos> parse_juniper_junos(std::string_view input, const std::string&
         d.first = d.first.empty() ? v : d.first + "-" + v;
         d.second = s;
       }
-    } else if (at(0) == "interfaces" && w.size() >= 4) {
+    } else if (at(0) == "interfaces" && s.cos && w.size() >= 4) {
       IfBind& b = iface(w[1]);
+      // Classifiers on the physical interface apply to all its units, as on `unit <u>`.
+      const std::size_t cl = at(2) == "classifiers" ? 2 : at(2) == "unit" && at(4) == "classifiers" ? 4 : 0;
       if (at(2) == "scheduler-map") b.scheduler_map = w[3], b.sm_stmt = s;
       else if (at(2) == "congestion-notification-profile") b.cnp = w[3], b.cnp_stmt = s;
-      else if (at(2) == "mtu") {
+      else if (cl && w.size() >= cl + 3) {
+        if (at(cl + 1) == "dscp") b.classifier = w[cl + 2], b.cl_stmt = s;
+        else if (at(cl + 1) == "ieee-802.1") b.pcp_classifier = w[cl + 2], b.cl_stmt = s;
+      }
+    } else if (at(0) == "interfaces" && !s.cos && w.size() >= 3) {
+      IfBind& b = iface(w[1]);
+      if (at(2) == "mtu" && w.size() >= 4) {
         b.mtu = detail::parse_small_int(w[3], 256, 65535);
         if (!b.mtu) return detail::malformed(file, s.line, "mtu '" + w[3] + "' is not 256-65535");
         b.mtu_stmt = s;
-      } else if (at(2) == "unit" && w.size() >= 7 && at(4) == "classifiers") {
-        if (at(5) == "dscp") b.classifier = w[6], b.cl_stmt = s;
-        else if (at(5) == "ieee-802.1") b.pcp_classifier = w[6], b.cl_stmt = s;
+      } else if (at(2) == "number-of-sub-ports") {
+        b.breakout = true;
+      } else if (at(2) == "unit" && at(4) == "family" && at(5) == "inet" && at(6) == "mtu" && w.size() >= 8) {
+        std::optional<int> m = detail::parse_small_int(w[7], 256, 65535);
+        if (!m) return detail::malformed(file, s.line, "family inet mtu '" + w[7] + "' is not 256-65535");
+        if (!b.inet_mtu || w[3] == "0") b.inet_mtu = m, b.inet_mtu_stmt = s;
       }
     }
   }
@@ -322,14 +390,37 @@ Result<SwitchQos> parse_juniper_junos(std::string_view input, const std::string&
     if (f.no_loss && !f.pfc_priority)
       sw.notes.push_back("line " + std::to_string(f.line) + ": no-loss forwarding class " + name + " names no pfc-priority");
 
-  // Ports: interfaces with a CoS binding or an MTU; else one system-wide entry, using the only
-  // classifier / profile / scheduler map when there is exactly one.
+  // Ports: the physical interfaces with a CoS binding (their own, else the most specific matching
+  // wildcard entry) or an MTU; a wildcard that matches none of them stays as its pattern; with
+  // no interface at all, one system-wide entry.
   std::vector<std::pair<std::string, IfBind>> ports;
+  std::vector<std::string> patterns;
+  bool cos_section = false;  // some `class-of-service interfaces` entry binds something
   for (const std::string& n : if_order) {
-    const IfBind& b = ifs[n];
-    if (!b.scheduler_map.empty() || !b.cnp.empty() || !b.classifier.empty() || !b.pcp_classifier.empty() || b.mtu)
-      ports.emplace_back(n, b);
+    if (is_pattern(n)) patterns.push_back(n);
+    cos_section = cos_section || ifs[n].has_cos();
   }
+  std::set<std::string> used;
+  for (const std::string& n : if_order) {
+    if (is_pattern(n) || logical_interface(n) || ifs[n].breakout) continue;
+    IfBind b = ifs[n];
+    const std::string* best = nullptr;
+    for (const std::string& pat : patterns)
+      if (ifs[pat].has_cos() && matches(pat, n) && (!best || specificity(pat) > specificity(*best))) best = &pat;
+    if (best) used.insert(*best);
+    if (best && b.has_cos())
+      sw.notes.push_back("class-of-service interfaces " + n + " (line " + std::to_string(b.cos_line()) +
+                         ") is used instead of the wildcard " + *best + " (the more specific entry applies)");
+    else if (best)
+      b.take_cos(ifs[*best]), b.from = *best;
+    if (b.has_cos() || b.mtu || b.inet_mtu) ports.emplace_back(n, b);
+  }
+  for (const std::string& pat : patterns)
+    if (!used.count(pat) && ifs[pat].has_cos()) ports.emplace_back(pat, ifs[pat]);
+  for (const auto& [fn, f] : fcs)
+    if (f.queue > 7)
+      sw.notes.push_back("line " + std::to_string(f.line) + ": forwarding class " + fn + " queue-num " + std::to_string(f.queue) +
+                         " is a multicast queue, not a traffic class 0-7: left out of TC->queue and TC->PG");
   if (ports.empty()) {
     IfBind any;
     if (dscp_cls.size() == 1) any.classifier = dscp_cls.begin()->first;
@@ -345,7 +436,8 @@ Result<SwitchQos> parse_juniper_junos(std::string_view input, const std::string&
   for (const auto& [name, b] : ports) {
     PortQos p;
     p.name = name;
-    const std::string where = name == "*" ? std::string("the configuration") : "interfaces " + name;
+    const std::string where = name == "*" ? std::string("the configuration")
+                              : "interfaces " + name + (b.from.empty() ? "" : " (class-of-service interfaces " + b.from + ")");
     // Classification.
     if (!b.classifier.empty()) {
       auto it = dscp_cls.find(b.classifier);
@@ -370,7 +462,8 @@ Result<SwitchQos> parse_juniper_junos(std::string_view input, const std::string&
       p.dscp_to_tc = Fact<std::map<int, int>>::missing(why);
     }
     std::map<int, int> id;
-    for (const auto& [fn, f] : fcs) id[f.queue] = f.queue;
+    for (const auto& [fn, f] : fcs)
+      if (f.queue <= 7) id[f.queue] = f.queue;
     p.tc_to_queue = Fact<std::map<int, int>>::of(id, Evidence{file, 0, "Junos: traffic class = the forwarding class's queue-num"});
     // PFC: the congestion-notification profile's input code points, as PFC priorities.
     std::set<int> pfc;
@@ -416,6 +509,13 @@ Result<SwitchQos> parse_juniper_junos(std::string_view input, const std::string&
       Evidence e = pfc_stmt.line ? ev(file, pfc_stmt) : ev(file, b.cnp_stmt);
       if (b.cnp_stmt.line) e.text += " (" + b.cnp_stmt.text + ", line " + std::to_string(b.cnp_stmt.line) + ")";
       p.pfc_enabled = Fact<std::vector<int>>::of(std::vector<int>(pfc.begin(), pfc.end()), e);
+    } else if (cos_section && name != "*") {
+      // The configuration binds class of service to interfaces, and none of its entries for
+      // this port attaches a congestion notification profile: PFC is off on the port.
+      const std::size_t l = b.cos_line() ? b.cos_line() : b.mtu ? b.mtu_stmt.line : b.inet_mtu_stmt.line;
+      p.pfc_enabled = Fact<std::vector<int>>::of(
+          {}, Evidence{file, l, where + ": no congestion-notification-profile (Junos enables PFC only through a congestion "
+                                 "notification profile attached to the interface: PFC off on every priority)"});
     } else {
       p.pfc_enabled = Fact<std::vector<int>>::missing("no congestion-notification-profile on " + where +
                                                        " (default, not in config: no PFC)");
@@ -459,7 +559,11 @@ Result<SwitchQos> parse_juniper_junos(std::string_view input, const std::string&
     } else {
       sw.notes.push_back(where + ": no scheduler-map bound (default, not in config: Junos default scheduler map)");
     }
-    if (b.mtu) {
+    if (b.inet_mtu) {
+      Evidence e = ev(file, b.inet_mtu_stmt);
+      e.text += " (IP MTU" + (b.mtu ? "; media MTU " + std::to_string(*b.mtu) + " on line " + std::to_string(b.mtu_stmt.line) : std::string()) + ")";
+      p.mtu_bytes = Fact<int>::of(*b.inet_mtu, e);
+    } else if (b.mtu) {
       Evidence e = ev(file, b.mtu_stmt);
       e.text += " (Junos media MTU includes the 14-byte Ethernet header: IP MTU " + std::to_string(*b.mtu - 14) + ")";
       p.mtu_bytes = Fact<int>::of(*b.mtu - 14, e);

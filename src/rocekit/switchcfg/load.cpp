@@ -1,4 +1,6 @@
 // Dialect detection, file loading, and small model helpers.
+#include <fnmatch.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -31,10 +33,13 @@ const QueueConfig* PortQos::queue(int q) const {
 const PortQos* SwitchQos::find_port(std::string_view n) const {
   const PortQos* any = nullptr;
   const PortQos* wild = nullptr;
+  const std::string wanted(n);
   for (const PortQos& p : ports) {
     if (p.name == n) return &p;
     if (p.name == "*") any = &p;
-    else if (!wild && p.name.size() > 1 && p.name.back() == '*' && n.substr(0, p.name.size() - 1) == std::string_view(p.name).substr(0, p.name.size() - 1))
+    // A wildcard entry (Junos `et-*`, `xe-0/0/*`): the most specific match (longest pattern).
+    else if (p.name.find_first_of("*?[") != std::string::npos && ::fnmatch(p.name.c_str(), wanted.c_str(), 0) == 0 &&
+             (!wild || p.name.size() > wild->name.size()))
       wild = &p;
   }
   return wild ? wild : any;

@@ -150,8 +150,8 @@ struct SwitchQos {
   std::vector<PortQos> ports;         ///< config order (SONiC: natural port order)
   std::vector<std::string> notes;     ///< things read but not modelled, assumptions
 
-  /// Port by exact name, else a wildcard entry whose name ends in '*' and prefixes it (Junos
-  /// `et-*`), else the system-wide "*" entry, else nullptr.
+  /// Port by exact name, else the most specific wildcard entry that matches it (Junos `et-*`,
+  /// `xe-0/0/*`, shell-style), else the system-wide "*" entry, else nullptr.
   const PortQos* find_port(std::string_view name) const;
 };
 
@@ -239,6 +239,12 @@ const SwitchRule* find_switch_rule(std::string_view id);
 /// the inventory or the port map) before calling, or every link pairs with every switch.
 std::vector<Finding> check_alignment(const Snapshot& host, const SwitchQos& sw, const PortMap* map,
                                      const Policy& policy);
+
+/// Why nothing was judged for `host`, when the host is not the cause: the findings pair host
+/// netdevs with switch ports, and those ports carry no QoS in `sw` (no trust, DSCP map, PFC
+/// priority or queue): "switch port X has no QoS binding in FILE ...; ports with QoS bindings:
+/// ...". "" when no finding names a netdev of `host` (the host has no RoCE netdev).
+std::string unjudged_reason(const Snapshot& host, const SwitchQos& sw, const std::vector<Finding>& findings);
 
 // ------------------------------------------------------------------ rendering ---------------
 
