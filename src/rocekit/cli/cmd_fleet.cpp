@@ -2,9 +2,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
+
+#include <fmt/format.h>
 
 #include "rocekit/catalog/compat.hpp"
 #include "rocekit/cli/commands.hpp"
@@ -197,11 +201,22 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
   fo.baseline = o.baseline;
   bool bar = o.progress == "always" || (o.progress == "auto" && ::isatty(2));
   if (bar) {
-    fo.progress = [&ctx](std::size_t done, std::size_t total) {
+    auto start = std::chrono::steady_clock::now();
+    fo.progress = [&ctx, start](std::size_t done, std::size_t total) {
       constexpr std::size_t width = 30;
       std::size_t filled = total ? done * width / total : width;
-      ctx.err << "\rrocekit fleet: [" << std::string(filled, '#') << std::string(width - filled, ' ')
-              << "] " << done << "/" << total << " hosts" << (done == total ? "\n" : "") << std::flush;
+      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      // Rate and time left once a second of work gives a rate worth showing.
+      std::string rate;
+      if (secs >= 1 && done > 0) {
+        double per_s = static_cast<double>(done) / secs;
+        long left = std::lround(static_cast<double>(total - done) / per_s);
+        rate = fmt::format(", {:.0f} hosts/s, {}", per_s,
+                           done == total ? fmt::format("{:.1f} s", secs)
+                                         : fmt::format("{}:{:02d} left", left / 60, left % 60));
+      }
+      ctx.err << "\rrocekit fleet: [" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << done
+              << "/" << total << " hosts" << rate << "\033[K" << (done == total ? "\n" : "") << std::flush;
     };
   }
   fleet::FleetReport report = fleet::run_fleet(found, fo);

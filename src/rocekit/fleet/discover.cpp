@@ -108,7 +108,7 @@ void expand(const fs::path& p, int depth, bool from_arg, Discovery& out, Seen& s
   const std::size_t repeats_before = seen.repeats;
   for (const fs::path& e : entries) expand(e, depth + 1, false, out, seen);
   if (out.hosts.size() == before && seen.repeats == repeats_before && from_arg)
-    out.problems.push_back({p.string(), "no snapshots or captures found (see README \"Fleet\" for the layout)"});
+    out.problems.push_back({p.string(), "no snapshots or captures found (docs/fleet.md \"Inputs\" gives the layout)"});
 }
 
 }  // namespace

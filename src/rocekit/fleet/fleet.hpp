@@ -44,7 +44,7 @@ struct Discovery {
   std::vector<InputProblem> problems;
 };
 
-/// Expands command-line arguments into host inputs. The rule (README "Fleet"):
+/// Expands command-line arguments into host inputs. The rule (docs/fleet.md "Inputs"):
 /// - a regular file is one host (snapshot `*.json`, capture `*.tar.gz`/`*.tgz`/`*.tar`); any
 ///   other regular file is still tried as a capture tarball and reported if that fails;
 /// - a directory holding at least one `*.txt` file or a `rocekit-capture.log` is one capture
@@ -301,7 +301,7 @@ struct RenderOptions {
 };
 /// JSON report: `{fleet_report_version: 1, tool_version, policy, summary {hosts, hosts_loaded,
 /// hosts_failed_to_load, nics, checks_failed, ...}, problems[], rules[], consistency[],
-/// multi_host_nics[], hosts[]}` (README "Fleet" shows the shape).
+/// multi_host_nics[], hosts[]}` (docs/fleet.md "Output" shows the shape).
 nlohmann::json render_json(const FleetReport& r, const RenderOptions& o);
 /// HTML report (render_html.cpp): one self-contained page, no network; a hosts x rules matrix
 /// grouped by outcome, per-setting distributions with the outliers, Multi-Host NICs, per-host
