@@ -62,20 +62,24 @@ TEST(Unquote, StripsOneOrMoreLevelsLineForLine) {
   EXPECT_EQ(unquote("  > a\n\n  > b\n"), "a\n\nb\n");  // indented quote, a bare blank line
   EXPECT_FALSE(unquote("a\n> b\n").has_value());        // only some lines quoted, no command: not a quote
   EXPECT_FALSE(unquote("\n\n").has_value());
-  // Some lines quoted, one of them a command: the quoted lines lose their markers, the others
-  // stay, line for line.
+  // Some lines quoted, one of them a command: the quoted lines lose their markers; unquoted prose
+  // becomes empty (no quoted output runs on into it), an unquoted prompt and its output stay;
+  // line for line.
   EXPECT_EQ(unquote("Hi,\n> $ ethtool -i eth0\n> driver: mlx5_core\nthanks\n"),
-            "Hi,\n$ ethtool -i eth0\ndriver: mlx5_core\nthanks\n");
-  EXPECT_EQ(unquote("see below\n> > ```\n> > x\n> > ```\n"), "see below\n```\nx\n```\n");
+            "\n$ ethtool -i eth0\ndriver: mlx5_core\n\n");
+  EXPECT_EQ(unquote("see below\n> > ```\n> > x\n> > ```\n"), "\n```\nx\n```\n");
+  EXPECT_EQ(unquote("> $ ethtool -i eth0\n> driver: mlx5_core\nours:\n$ ethtool -i eth1\ndriver: mlx5_core\n```\nx\n```\nbye\n"),
+            "$ ethtool -i eth0\ndriver: mlx5_core\n\n$ ethtool -i eth1\ndriver: mlx5_core\n```\nx\n```\n\n");
 }
 
-// A ticket: the reporter's earlier output quoted ("> $ ethtool -i eth01" and its output), the
-// reply's own output below it unquoted under its prompt. Both are read, neither is dropped, and
-// each cites the ticket's own line.
+// A ticket: the reporter's earlier output quoted ("> $ ethtool -i eth01" and its output), prose
+// that looks like a key ("driver: see CMDB"), the reply's own output below it unquoted under its
+// prompt. Both outputs are read, neither is dropped, the prose is no part of either, and each
+// cites the ticket's own line.
 TEST(Unquote, ATicketWithAQuotedAndAnUnquotedOutputReadsBoth) {
   std::string ticket = "Here is the QoS of the other host, below your output.\nOn Monday you wrote:\n> $ ethtool -i eth01\n" +
                        reply_quote(body_of("hosts/cx4lx-4port-fw-mismatch/ethtool_i@eth01.txt")) +
-                       "$ sudo mlnx_qos -i eth4\n" +
+                       "\nThanks. Our inventory says:\ndriver: see CMDB\n\n$ sudo mlnx_qos -i eth4\n" +
                        body_of("hosts/netarbiter-eth4-qos-healthy/mlnx_qos@eth4.txt");
   Snapshot s = one_file("ticket.txt", ticket);
   ASSERT_EQ(s.inputs.size(), 2u);
@@ -88,6 +92,7 @@ TEST(Unquote, ATicketWithAQuotedAndAnUnquotedOutputReadsBoth) {
   ASSERT_NE(d, nullptr);
   ASSERT_TRUE(d->driver.has_value()) << d->driver.reason;
   EXPECT_EQ(d->driver->firmware_version, "14.28.2006");
+  EXPECT_EQ(d->driver->driver, "mlx5_core");  // not the ticket's prose "driver: see CMDB"
   std::vector<std::string_view> ls = text::lines(ticket);
   ASSERT_GE(d->driver.source.line, 4u);
   EXPECT_EQ(ls[d->driver.source.line - 1], "> firmware-version: 14.28.2006 (MT_2420110034)");

@@ -141,9 +141,29 @@ std::optional<std::string> unquote(std::string_view text) {
   if (!any || (!all && !command)) return std::nullopt;
   std::string out;
   out.reserve(text.size());
+  // In a ticket (not every line quoted), an unquoted line is an output only under an unquoted
+  // prompt or inside an unquoted fence; other unquoted lines are the ticket's prose ("Thanks. Our
+  // inventory says: driver: see CMDB") and become empty, so that no quoted output runs on into
+  // them. Line numbers stay the file's.
+  bool unquoted_part = false, in_fence = false;
   for (std::string_view l : ls) {
-    // A blank line of the quote (">" alone) becomes empty; text::lines has dropped any CR.
-    out.append(is_quoted(l) ? strip_quote_markers(l) : l);
+    std::string_view t = text::trim(l);
+    if (is_quoted(l)) {
+      // A blank line of the quote (">" alone) becomes empty; text::lines has dropped any CR.
+      out.append(strip_quote_markers(l));
+      unquoted_part = in_fence = false;
+    } else if (all || t.empty()) {
+      out.append(l);
+    } else if (fence(t)) {
+      in_fence = !in_fence;
+      unquoted_part = in_fence;
+      out.append(l);
+    } else if (parse::parse_prompt_line(t) || parse::shell_prompt_line(t)) {
+      unquoted_part = true;
+      out.append(l);
+    } else if (unquoted_part || in_fence) {
+      out.append(l);
+    }
     out.push_back('\n');
   }
   if (!text.ends_with('\n') && !out.empty()) out.pop_back();

@@ -1,5 +1,7 @@
 #include "rocekit/parse/ethtool_driver.hpp"
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "rocekit/core/json_optional.hpp"
@@ -35,6 +37,7 @@ Result<Parsed<EthtoolDriver>> parse_ethtool_driver(std::string_view text) {
   std::vector<std::string_view> lines = text::lines(text);
   bool recognised = false;
   bool saw_last = false;
+  std::map<std::string, std::size_t> seen;  // key -> its first line: one output has each key once
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string_view t = text::trim(lines[i]);
     std::size_t line_no = i + 1;
@@ -57,6 +60,15 @@ Result<Parsed<EthtoolDriver>> parse_ethtool_driver(std::string_view text) {
     if (key == "supports-eeprom-access") flag = &v.supports_eeprom_access;
     if (key == "supports-register-dump") flag = &v.supports_register_dump;
     if (key == "supports-priv-flags") flag = &v.supports_priv_flags;
+    if (str != nullptr || flag != nullptr || key == "firmware-version") {
+      auto [at, first] = seen.emplace(std::string(key), line_no);
+      if (!first) {  // prose or a second output that looks like this one: the first line stands
+        out.warnings.push_back({line_no, "duplicate_key",
+                                std::string(key) + " again (first at line " + std::to_string(at->second) +
+                                    "): the first value is kept"});
+        continue;
+      }
+    }
     if (key == "firmware-version") {
       set_firmware(v, value);
       recognised = true;
