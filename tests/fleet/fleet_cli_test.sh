@@ -208,13 +208,28 @@ expect_rc 1 "multihost --baseline PATH" "$rk" fleet "$mh" --baseline "$mh/host-a
 grep -q "reference: the baseline host host-a (not the majority)" "$tmp/out" && ok || bad "--baseline PATH: summary does not name host-a"
 expect_rc 2 "--baseline no such host" "$rk" fleet "$mh" --baseline host-z
 grep -q "no host named host-z among the 4 loaded hosts" "$tmp/err" && ok || bad "--baseline host-z: $(cat "$tmp/err")"
+# A golden copy of a fleet host, from outside the fleet: the reference, but no second PF of the
+# host's NIC (no Multi-Host NIC made of a host and its own copy).
+mkdir -p "$tmp/golden"
+cp -r "$mh/host-a" "$tmp/golden/golden-a"
+expect_rc 1 "multihost --baseline golden copy" "$rk" fleet "$mh" -f json -o "$tmp/golden.json" --baseline "$tmp/golden/golden-a"
+python3 - "$tmp/base.json" "$tmp/golden.json" <<'PY' && ok || bad "--baseline golden copy: Multi-Host NICs or outliers differ from --baseline host-a"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+pfs = lambda r: sorted((p["host"], p["subject"]) for m in r["multi_host_nics"] for p in m["pfs"])
+assert pfs(a) == pfs(b), (pfs(a), pfs(b))
+assert b["summary"]["hosts_loaded"] == 5, b["summary"]
+PY
 printf 'fleet:\n  ignore: [mtu, mtux]\n' >"$tmp/ignore-bad.yml"
 expect_rc 2 "fleet.ignore unknown setting" "$rk" fleet "$mh" -p "$tmp/ignore-bad.yml"
-grep -q "fleet.ignore names no fleet setting: mtux" "$tmp/err" && ok || bad "fleet.ignore mtux: $(cat "$tmp/err")"
+grep -q "ignore-bad.yml:2:.*fleet.ignore: 'mtux' is no fleet setting (trust, dscp_map, pfc" "$tmp/err" && ok || bad "fleet.ignore mtux: $(cat "$tmp/err")"
+expect_rc 2 "policy validate: fleet.ignore unknown setting" "$rk" policy validate "$tmp/ignore-bad.yml"
 printf 'fleet:\n  ignore: [pfc]\n' >"$tmp/ignore-pfc.yml"
-expect_rc 1 "fleet.ignore pfc" "$rk" fleet "$mh" -p "$tmp/ignore-pfc.yml" --rule fleet.pfc-consistent --rule fleet.multi-host-qos-identical
-grep -q "not compared (policy fleet.ignore): pfc" "$tmp/out" && ! grep -q "fleet.pfc-consistent" "$tmp/out" && ok ||
-  bad "fleet.ignore pfc: $(cat "$tmp/out")"
+# host-c's PF differs from the other PFs of its Multi-Host NIC in PFC only: ignoring pfc leaves
+# nothing failing (the Multi-Host NIC check leaves it out too).
+expect_rc 0 "fleet.ignore pfc" "$rk" fleet "$mh" -p "$tmp/ignore-pfc.yml" --rule fleet.pfc-consistent --rule fleet.multi-host-qos-identical
+grep -q "not compared (policy fleet.ignore): pfc" "$tmp/out" && ! grep -q "fleet.pfc-consistent" "$tmp/out" &&
+  ! grep -q "host-c eth4: none" "$tmp/out" && ok || bad "fleet.ignore pfc: $(cat "$tmp/out")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -193,8 +193,11 @@ TEST(FleetBaseline, AHealthyBaselineFindsTheSameOutliersAsTheMajority) {
 
   FleetReport none = run_with(dir.path, "host-99");
   EXPECT_EQ(none.baseline_error,
-            "no host named host-99 among the 12 loaded hosts (give a host name as the report shows it, or a snapshot path)");
+            "no host named host-99 among the 12 loaded hosts (hosts that share a hostname are named by their input file; "
+            "give a host name as the report shows it, or a snapshot path)");
   EXPECT_TRUE(none.cross.checks.empty());
+  EXPECT_EQ(run_with(dir.path, "/nonexistent/golden.json").baseline_error,
+            "--baseline /nonexistent/golden.json: no such file, and no host has that name");
 }
 
 // A host differing only in a setting the policy's fleet.ignore lists is no outlier; the report

@@ -39,22 +39,6 @@ struct FleetOptions {
   LookOptions look;
 };
 
-/// The policy's fleet.ignore entries that name no fleet setting ("nv.*" parameters are not
-/// listed anywhere: any name is taken); "" when all are known.
-std::string unknown_ignored_settings(const Policy& policy) {
-  std::vector<std::string> known;
-  for (const fleet::FleetRule& r : fleet::fleet_rules())
-    if (!r.setting.empty()) known.emplace_back(r.setting);
-  std::string bad;
-  for (const std::string& v : policy.fleet_ignore)
-    if (!v.starts_with("nv.") && std::find(known.begin(), known.end(), v) == known.end())
-      bad += (bad.empty() ? "" : ", ") + v;
-  if (bad.empty()) return bad;
-  std::string list;
-  for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-  return "fleet.ignore names no fleet setting: " + bad + " (settings: " + list + ", or nv.<PARAMETER>)";
-}
-
 /// The switch alignment as a fleet per-host checker: every host against every switch, paired
 /// through the port map, the host's LLDP capture, or (single-port configurations only) every
 /// RoCE netdev. Returns nullopt after reporting an error.
@@ -160,14 +144,12 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
     catalog::CompatTable::use(std::move(*t));
   }
 
-  if (std::string why = unknown_ignored_settings(*policy); !why.empty())
-    return report_error(ctx, Error{ErrorKind::malformed_input, why, policy->name});
-
   std::vector<std::filesystem::path> args(o.inputs.begin(), o.inputs.end());
   fleet::Discovery found = fleet::discover_inputs(args);
   // A baseline snapshot outside the inputs joins the fleet (once: not again when an input
   // directory already holds it).
   std::error_code ec;
+  bool baseline_is_copy = false;
   if (!o.baseline.empty() && std::filesystem::exists(o.baseline, ec)) {
     std::filesystem::path want = std::filesystem::weakly_canonical(o.baseline, ec);
     bool have = std::any_of(found.hosts.begin(), found.hosts.end(), [&](const std::filesystem::path& h) {
@@ -175,6 +157,7 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
       return std::filesystem::weakly_canonical(h, e2) == want;
     });
     if (!have) {
+      baseline_is_copy = true;
       fleet::Discovery more = fleet::discover_inputs({o.baseline});
       found.hosts.insert(found.hosts.end(), more.hosts.begin(), more.hosts.end());
       found.problems.insert(found.problems.end(), more.problems.begin(), more.problems.end());
@@ -199,6 +182,7 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
   }
   fo.threads = o.threads;
   fo.baseline = o.baseline;
+  fo.baseline_is_copy = baseline_is_copy;
   bool bar = o.progress == "always" || (o.progress == "auto" && ::isatty(2));
   if (bar) {
     auto start = std::chrono::steady_clock::now();

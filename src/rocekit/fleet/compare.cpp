@@ -192,7 +192,8 @@ Consistency driver_firmware_check(const std::string& model, const std::vector<Ni
 
 }  // namespace
 
-CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& policy, const std::string& baseline) {
+CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& policy, const std::string& baseline,
+                        bool baseline_is_copy) {
   CrossHost out;
   // The reference of each check: the baseline host's value (--baseline), else the majority.
   auto pick = [&](std::string_view rule, std::string setting, std::string group, const std::vector<Sample>& samples,
@@ -247,7 +248,8 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
   std::set<std::string> joined;
   std::map<std::string, std::vector<NicRef>> by_physical;
   for (const NicRef& r : all)
-    if (!r.second->physical_id.empty()) by_physical[r.second->physical_id].push_back(r);
+    if (!r.second->physical_id.empty() && !(baseline_is_copy && r.first->host == baseline))
+      by_physical[r.second->physical_id].push_back(r);
   for (auto& [key, pfs] : by_physical) {
     std::set<std::string> host_names;
     for (auto [h, n] : pfs) host_names.insert(h->host);
@@ -271,7 +273,8 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
     }
     out.multi_host.push_back(std::move(m));
     for (std::string_view s : {setting::trust, setting::dscp_map, setting::pfc, setting::ecn})
-      multi_checks.push_back(judge("fleet.multi-host-qos-identical", std::string(s), key,
+      if (!ignored(std::string(s)))
+        multi_checks.push_back(judge("fleet.multi-host-qos-identical", std::string(s), key,
                                    samples_of(pfs, std::string(s)), {"PF", "PFs"}, policy_value(s, policy)));
   }
 

@@ -25,6 +25,7 @@
 
 #include "rocekit/model/finding.hpp"
 #include "rocekit/model/snapshot.hpp"
+#include "rocekit/policy/fleet_settings.hpp"
 #include "rocekit/policy/policy.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -61,25 +62,8 @@ Discovery discover_inputs(const std::vector<std::filesystem::path>& args);
 
 // ---------------------------------------------------------------- reduced host ---------------
 
-/// Setting ids compared across hosts. Values are canonical strings (docs/rules.md "Fleet
-/// rules" gives each form), e.g. trust "dscp", pfc "3" or "none", dscp_map "0:0-7 1:8-15 ...",
-/// ecn "rp:3 np:3", mtu "9000", max_read_request "4096", coalescing "adaptive-rx off rx-usecs 8
-/// tx-usecs 16", cnp "dscp 48 priority 6", firmware "28.41.1000", driver "mlx5_core 6.8.12".
-namespace setting {
-inline constexpr std::string_view trust = "trust";
-inline constexpr std::string_view dscp_map = "dscp_map";
-inline constexpr std::string_view pfc = "pfc";
-inline constexpr std::string_view ecn = "ecn";
-inline constexpr std::string_view cnp = "cnp";
-inline constexpr std::string_view mtu = "mtu";
-inline constexpr std::string_view max_read_request = "max_read_request";
-inline constexpr std::string_view coalescing = "coalescing";
-inline constexpr std::string_view firmware = "firmware";
-inline constexpr std::string_view driver = "driver";
-/// The (driver release, firmware) pair: "MLNX_OFED_LINUX-24.10-3.2.5.0 + 28.43.3608" (the
-/// release as `ofed_info -s` prints it); judged by fleet.driver-firmware-compat.
-inline constexpr std::string_view driver_firmware = "driver_firmware";
-}  // namespace setting
+// Setting ids compared across hosts: rocekit/policy/fleet_settings.hpp (the policy's
+// fleet.ignore names them too).
 
 /// One NIC port of a host (a netdev backed by a PCI function or RDMA device; or an NVIDIA PF
 /// without a netdev) reduced to the compared settings.
@@ -218,10 +202,13 @@ struct CrossHost {
 /// `policy`'s `rules:` section applies: a disabled fleet.* rule yields no checks, and a
 /// severity set there replaces the rule's.
 /// With `baseline` (a host name of `hosts`), each check's reference is that host's value in the
-/// group instead of the majority (judge_against). Settings the policy's `fleet.ignore` lists
-/// ("mtu", "nv.NUM_OF_VFS") are not compared.
+/// group instead of the majority (judge_against); the PFs of one Multi-Host NIC are still
+/// compared with each other, and driver/firmware pairs with the release notes.
+/// `baseline_is_copy`: the baseline came from outside the inputs (a golden snapshot, often of a
+/// host that is in the fleet too): its NICs join no Multi-Host NIC. Settings the policy's
+/// `fleet.ignore` lists ("mtu", "nv.NUM_OF_VFS") are not compared.
 CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& policy = default_policy(),
-                        const std::string& baseline = {});
+                        const std::string& baseline = {}, bool baseline_is_copy = false);
 
 // ---------------------------------------------------------------- the whole run --------------
 
@@ -234,6 +221,9 @@ struct Options {
   std::function<void(std::size_t done, std::size_t total)> progress;
   /// --baseline: a host name, or the path of one of the inputs (as discovered); "" = majority.
   std::string baseline;
+  /// The baseline input was added from outside the fleet's inputs (compare_hosts
+  /// `baseline_is_copy`).
+  bool baseline_is_copy = false;
 };
 
 /// Per-host rule tally across the fleet.

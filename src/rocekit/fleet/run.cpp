@@ -201,13 +201,20 @@ FleetReport run_fleet(const Discovery& inputs, const Options& options) {
         break;
       }
     }
-    if (report.baseline.empty() && report.baseline_error.empty())
-      report.baseline_error = "no host named " + options.baseline + " among the " + std::to_string(report.hosts_loaded) +
-                              " loaded hosts (give a host name as the report shows it, or a snapshot path)";
+    if (report.baseline.empty() && report.baseline_error.empty()) {
+      std::error_code e2;
+      bool looks_like_path = options.baseline.find('/') != std::string::npos || options.baseline.ends_with(".json");
+      report.baseline_error =
+          looks_like_path && !std::filesystem::exists(options.baseline, e2)
+              ? "--baseline " + options.baseline + ": no such file, and no host has that name"
+              : "no host named " + options.baseline + " among the " + std::to_string(report.hosts_loaded) +
+                    " loaded hosts (hosts that share a hostname are named by their input file; give a host name as "
+                    "the report shows it, or a snapshot path)";
+    }
     if (!report.baseline_error.empty()) return report;
   }
   report.ignored = options.policy.fleet_ignore;
-  report.cross = compare_hosts(report.hosts, options.policy, report.baseline);
+  report.cross = compare_hosts(report.hosts, options.policy, report.baseline, options.baseline_is_copy);
   return report;
 }
 

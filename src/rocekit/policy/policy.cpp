@@ -7,6 +7,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "rocekit/policy/fleet_settings.hpp"
+
 namespace rk {
 
 bool Policy::rule_enabled(const std::string& id) const {
@@ -298,10 +300,14 @@ void apply(const YAML::Node& root, Policy& p, const std::vector<std::string>& kn
       std::string v = get_str(e, "fleet.ignore entry");
       bool nv = v.starts_with("nv.") && v.size() > 3 &&
                 v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", 3) == std::string::npos;
-      bool id = !v.empty() && v.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos;
-      if (!nv && !id)
-        throw LoadError{"fleet.ignore: '" + v + "' is neither a fleet setting (lower case, e.g. mtu) nor a firmware "
-                        "parameter (nv.NAME, e.g. nv.NUM_OF_VFS)", e.Mark()};
+      bool id = std::find(fleet::setting::all.begin(), fleet::setting::all.end(), v) != fleet::setting::all.end();
+      if (!nv && !id) {
+        std::string list;
+        for (std::string_view k : fleet::setting::all) list += std::string(list.empty() ? "" : ", ") + std::string(k);
+        throw LoadError{"fleet.ignore: '" + v + "' is no fleet setting (" + list +
+                            ") and no firmware parameter (nv.NAME, e.g. nv.NUM_OF_VFS)",
+                        e.Mark()};
+      }
       if (std::find(p.fleet_ignore.begin(), p.fleet_ignore.end(), v) != p.fleet_ignore.end())
         throw LoadError{"fleet.ignore lists '" + v + "' twice", e.Mark()};
       p.fleet_ignore.push_back(v);
