@@ -135,6 +135,18 @@ TEST(FirmwareBurn, ADowngradeIsSaid) {
   // An upgrade says nothing of the kind.
   Plan up = make_plan(cx7("28.35.1012"), default_policy(), o);
   for (const std::string& w : up.warnings) EXPECT_EQ(w.find("goes DOWN"), std::string::npos) << w;
+  // 28.39.2048 is itself 8 trains behind the newest ConnectX-7 firmware the table knows: the
+  // burn would leave fw.releases-behind failing, and the plan says so.
+  auto still = std::find_if(p.warnings.begin(), p.warnings.end(),
+                            [](const std::string& w) { return w.starts_with("after the burn 0000:3b:00 still fails fw.releases-behind: "); });
+  ASSERT_NE(still, p.warnings.end());
+  EXPECT_NE(still->find("28.39.2048"), std::string::npos) << *still;
+  EXPECT_NE(still->find("a newer driver release"), std::string::npos) << *still;
+  // Under a policy that warns only 20 trains behind, no such warning.
+  Policy lax = default_policy();
+  lax.firmware_warn_releases_behind = 20;
+  for (const std::string& w : make_plan(cx7("28.44.1036"), lax, o).warnings)
+    EXPECT_FALSE(w.starts_with("after the burn")) << w;
 }
 
 // An image for a PSID no burn step needs is named as unused, not silently dropped.

@@ -6,12 +6,14 @@
 #include "rocekit/plan/firmware_burn.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <vector>
 
 #include "rocekit/fix/fix.hpp"
 #include "rocekit/rules/fw_compat.hpp"
+#include "rocekit/rules/rule.hpp"
 
 namespace rk::plan {
 
@@ -23,6 +25,8 @@ Result<std::pair<std::string, std::string>> parse_firmware_image_option(std::str
         "--firmware-image wants PSID=FILE (e.g. MT_0000000838=/srv/fw/fw-ConnectX7.bin)",
         std::string(value));
   std::string psid(value.substr(0, eq)), file(value.substr(eq + 1));
+  // flint prints PSIDs in capitals (MT_0000000838, DEL0000000010): mt_0000000838 names the same board.
+  for (char& c : psid) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (!fix::valid_psid(psid))
     return unexpected(ErrorKind::malformed_input,
                       "--firmware-image: PSID \"" + psid +
@@ -67,11 +71,30 @@ std::optional<std::vector<long>> fw_numbers(const std::string& v) {
   return out;
 }
 
+/// The firmware rules that would still fail device `dev` ("dddd:bb:dd") once it runs `target`:
+/// the rules run on a copy of the snapshot with that firmware (one place for what they judge).
+std::vector<std::string> still_failing(const Snapshot& s, const Policy& policy, const std::string& dev,
+                                       const std::string& target) {
+  Snapshot after = s;
+  auto on_dev = [&](const std::optional<std::string>& bdf) { return bdf && bdf->starts_with(dev); };
+  for (PciFunction& f : after.pci_functions)
+    if (f.bdf.starts_with(dev) && f.firmware.has_value()) f.firmware.value->version = target;
+  for (NetDev& n : after.netdevs)
+    if (on_dev(n.bdf) && n.driver.has_value()) n.driver.value->firmware_version = target;
+  for (RdmaDevice& r : after.rdma_devices)
+    if (on_dev(r.bdf)) r.fw_ver = target;
+  std::vector<std::string> out;
+  for (const Finding& f : rules::evaluate(after, policy, {"fw.releases-behind", "fw.dpu-minimum"}).findings)
+    if (f.outcome == Outcome::fail && after.subject_bdf(f.subject).starts_with(dev))
+      out.push_back(f.rule + ": " + f.message);
+  return out;
+}
+
 }  // namespace
 
 namespace detail {
 
-void plan_firmware_burn(const Snapshot& s,
+void plan_firmware_burn(const Snapshot& s, const Policy& policy,
                         const std::set<std::pair<std::string, std::string>>& failing,
                         const std::set<std::string>& held, const PlanOptions& opts, Plan& plan) {
   const std::string rule = "fw.driver-compat";
@@ -163,6 +186,11 @@ void plan_firmware_burn(const Snapshot& s,
                               " give; a driver release whose notes list " + t.current +
                               " keeps the newer firmware instead (flint asks before burning an older "
                               "version; the script answers yes)");
+    // The release notes' firmware can itself be old for the family, or below a DPU-mode minimum:
+    // the burn is disruptive and has no undo, so say when it would not make the NIC pass.
+    for (const std::string& still : still_failing(s, policy, dev, t.target))
+      plan.warnings.push_back("after the burn " + dev + " still fails " + still +
+                              "; a newer driver release, whose notes give newer firmware, fixes both");
     // A BlueField's operation mode can change with a firmware reset (issue 22): say how to read
     // it back; in DPU mode the new firmware runs only after a power cycle.
     const PciFunction* fn = s.find_pci(t.bdf);

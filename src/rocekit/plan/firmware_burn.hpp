@@ -14,8 +14,9 @@ namespace rk::plan::detail {
 
 /// Appends the firmware_image_check and firmware_burn actions (or "not planned" lines) for the
 /// failing fw.driver-compat subjects in `failing`; `held` are physical devices ("dddd:bb:dd")
-/// that carry a protected netdev.
-void plan_firmware_burn(const Snapshot& s,
+/// that carry a protected netdev. A target that `policy`'s firmware rules (fw.releases-behind,
+/// fw.dpu-minimum) would still fail is said in a warning.
+void plan_firmware_burn(const Snapshot& s, const Policy& policy,
                         const std::set<std::pair<std::string, std::string>>& failing,
                         const std::set<std::string>& held, const PlanOptions& opts, Plan& plan);
 

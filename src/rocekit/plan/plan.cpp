@@ -939,7 +939,7 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   // order of the plan is set by order_by_disruption (firmware NV first) at the end.
   if (!opts.all_runtime) {
     b.firmware();
-    detail::plan_firmware_burn(snapshot, b.failing, b.held, opts, plan);
+    detail::plan_firmware_burn(snapshot, policy, b.failing, b.held, opts, plan);
   }
   if (!opts.protected_unchecked.empty() && !devs.empty()) plan.warnings.push_back(opts.protected_unchecked);
   for (const NetDev* n : devs) b.qos(*n);
