@@ -60,6 +60,9 @@ grep -q "FAIL .*pcie.link-at-capability" "$tmp/out" && ok || bad "no PCIe downgr
 # Errors: a root that does not exist is exit 2 with the path.
 expect_rc 2 "missing root" "$rk" collect --root "$tmp/none"
 grep -q "rocekit: error: .*none" "$tmp/err" && ok || bad "missing root error lacks the path"
+# A capture directory given as --root: refused, pointing at `rocekit check DIR` (was an empty snapshot).
+expect_rc 2 "capture directory as root" "$rk" collect --root "$src/testdata/hosts/netarbiter-eth4-qos-healthy"
+grep -q "no sys/ under this root.*rocekit check DIR" "$tmp/err" && ok || bad "capture dir as root: $(cat "$tmp/err")"
 
 # 2. This machine, live.
 expect_rc 0 "live collect" "$rk" collect -o "$tmp/live.json"

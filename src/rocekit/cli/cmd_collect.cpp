@@ -44,6 +44,14 @@ bool collect_with(Context& ctx, const std::string& root, bool nv_config,
     report_error(ctx, Error{ErrorKind::not_found, "not a directory", root});
     return false;
   }
+  // A tree without sys/ is no host root: most often a capture directory, which check reads.
+  if (!std::filesystem::is_directory(std::filesystem::path(root) / "sys", ec)) {
+    report_error(ctx, Error{ErrorKind::malformed_input,
+                            "no sys/ under this root, so it is no host's file tree; a directory of captured "
+                            "command outputs is read by `rocekit check DIR`",
+                            root});
+    return false;
+  }
   collect::CollectRequest req;
   req.tool_version = std::string(version());
   req.collected_at = utc_now();
