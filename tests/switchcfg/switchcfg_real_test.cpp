@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 
 #include "rocekit/pipeline.hpp"
 #include "rocekit/rules/judged.hpp"
@@ -222,6 +224,31 @@ TEST(DellSonic, UndefinedMapIsUnknownAndTheRestIsRead) {
   const Finding& l = find(fs, "switch.roce-lossless");
   EXPECT_EQ(l.outcome, Outcome::fail) << l.message;  // host priority 3, switch PFC 0,1
   EXPECT_TRUE(has_evidence_line(l, k_slice, 23u)) << "priority-flow-control priority 0";
+}
+
+// The real Z9664F config with its port written as `interface range Eth1/1-1/4` (Dell Klish):
+// each of the four ports gets the block's settings, with the block's lines as evidence.
+TEST(DellSonic, InterfaceRangeAppliesToEachPort) {
+  std::ifstream in(k_switch / "dell-sonic/sonic-cli-roce-z9664f.cfg", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::size_t at = text.find("\ninterface Eth1/1\n");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at + 1, 16, "interface range Eth1/1-1/4");
+  Result<SwitchQos> r = parse_switch_config(text, "range.cfg");
+  ASSERT_TRUE(r) << r.error().describe();
+  for (const char* name : {"Eth1/1", "Eth1/2", "Eth1/3", "Eth1/4"}) {
+    const PortQos& p = port(*r, name);
+    ASSERT_TRUE(p.pfc_enabled.has_value()) << name << ": " << p.pfc_enabled.reason;
+    EXPECT_EQ(*p.pfc_enabled, (std::vector<int>{3, 4})) << name;
+    EXPECT_EQ(*p.mtu_bytes, 9216) << name;
+  }
+  EXPECT_FALSE(has_port(*r, "range Eth1/1-1/4"));
+  // Several items, a space after the prefix; a range across slots is kept as one named port.
+  text.replace(text.find("interface range Eth1/1-1/4"), 26, "interface range Eth 1/1-1/2,1/6");
+  Result<SwitchQos> r2 = parse_switch_config(text, "range.cfg");
+  ASSERT_TRUE(r2) << r2.error().describe();
+  EXPECT_TRUE(has_port(*r2, "Eth1/1") && has_port(*r2, "Eth1/2") && has_port(*r2, "Eth1/6"));
+  EXPECT_FALSE(has_port(*r2, "Eth1/3"));
 }
 
 }  // namespace

@@ -81,6 +81,35 @@ std::string_view map_key(std::string_view type) {
   return "pfc-priority";
 }
 
+/// The ports of `interface range <spec>` (Dell Enterprise SONiC Klish): "Eth1/1-1/4",
+/// "Eth1/1-4", "Eth 1/1-1/4,1/6", "Ethernet0-3"; nullopt when the spec is none of these (the
+/// range is then kept as one port under its own name).
+std::optional<std::vector<std::string>> range_ports(std::string_view spec) {
+  spec = text::trim(spec);
+  std::size_t digits = spec.find_first_of("0123456789");
+  if (digits == 0 || digits == std::string_view::npos) return std::nullopt;
+  std::string prefix(text::trim(spec.substr(0, digits)));
+  std::string rest;
+  for (char c : spec.substr(digits))
+    if (c != ' ') rest += c;
+  std::vector<std::string> out;
+  for (std::string_view item : text::split(rest, ',')) {
+    // "A/B-A/C", "A/B-C", "A/B", "N-M", "N": the slot (A/) stays, the last number ranges.
+    std::size_t dash = item.find('-');
+    std::string_view from = item.substr(0, dash);
+    std::string_view to = dash == std::string_view::npos ? from : item.substr(dash + 1);
+    std::size_t fs = from.rfind('/'), ts = to.rfind('/');
+    std::string slot(fs == std::string_view::npos ? std::string_view() : from.substr(0, fs + 1));
+    if (ts != std::string_view::npos && to.substr(0, ts + 1) != slot) return std::nullopt;  // across slots
+    std::optional<int> a = detail::parse_small_int(from.substr(slot.size()), 0, 4096);
+    std::optional<int> b = detail::parse_small_int(ts == std::string_view::npos ? to : to.substr(ts + 1), 0, 4096);
+    if (!a || !b || *b < *a || *b - *a > 1024) return std::nullopt;
+    for (int n = *a; n <= *b; ++n) out.push_back(prefix + slot + std::to_string(n));
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
 }  // namespace
 
 Result<SwitchQos> parse_dell_sonic(std::string_view input, const std::string& file) {
@@ -228,6 +257,21 @@ Result<SwitchQos> parse_dell_sonic(std::string_view input, const std::string& fi
   if (maps.empty() && wreds.empty() && scheds.empty() && ifaces.empty())
     return unexpected(ErrorKind::unsupported, "no Dell Enterprise SONiC QoS lines (qos map, qos wred-policy, qos scheduler-policy, interface)", file);
 
+  // `interface range Eth1/1-1/4`: its settings apply to each port of the range.
+  std::vector<Iface> each;
+  for (Iface& f : ifaces) {
+    std::optional<std::vector<std::string>> names;
+    if (f.name.starts_with("range ")) names = range_ports(std::string_view(f.name).substr(6));
+    if (!names) {
+      each.push_back(std::move(f));
+      continue;
+    }
+    for (const std::string& n : *names) {
+      each.push_back(f);
+      each.back().name = n;
+    }
+  }
+  ifaces = std::move(each);
   std::vector<const Iface*> ports;
   for (const Iface& f : ifaces)
     if (!f.maps.empty() || !f.scheduler.empty() || !f.wred.empty() || !f.pfc.empty() || f.wd || f.mtu) ports.push_back(&f);
