@@ -9,35 +9,17 @@
 #include <iterator>
 
 #include "rocekit/pipeline.hpp"
+#include "switch_support.hpp"
 #include "rocekit/rules/judged.hpp"
 #include "rocekit/switchcfg/switchcfg.hpp"
 
 namespace rk::switchcfg {
 namespace {
 
-const std::filesystem::path k_switch = std::filesystem::path(RK_TESTDATA_DIR) / "switch";
-const std::filesystem::path k_hosts = std::filesystem::path(RK_TESTDATA_DIR) / "hosts";
-
-SwitchQos load(const std::string& rel) {
-  Result<SwitchQos> r = load_switch_config(k_switch / rel);
-  EXPECT_TRUE(r) << (r ? "" : r.error().describe());
-  return r ? *r : SwitchQos{};
-}
-
-const PortQos& port(const SwitchQos& sw, const std::string& name) {
-  const PortQos* p = sw.find_port(name);
-  if (!p) throw std::runtime_error("no port " + name);
-  return *p;
-}
+using namespace test;
 
 bool has_port(const SwitchQos& sw, const std::string& name) {
   return std::any_of(sw.ports.begin(), sw.ports.end(), [&](const PortQos& p) { return p.name == name; });
-}
-
-Snapshot host(const std::string& bundle) {
-  Result<Snapshot> s = load_input(k_hosts / bundle);
-  if (!s) throw std::runtime_error(s.error().describe());
-  return *s;
 }
 
 const Finding& find(const std::vector<Finding>& fs, const std::string& rule) {
