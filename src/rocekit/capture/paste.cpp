@@ -117,10 +117,12 @@ bool is_quoted(std::string_view l) {
 
 /// A quoted line that opens a fence or a command ("> ```", "> $ ethtool -i eth0"): the quote
 /// carries command output, not prose or a tool's own ">" lines.
-bool quotes_a_command(std::string_view l) {
-  std::string_view t = text::trim(strip_quote_markers(l));
-  return t.starts_with("```") || t.starts_with("~~~") || t.starts_with("$ ") || t.starts_with("# ");
+/// A line that opens a fence or is a prompt with a command, by the prompt rules split_paste uses.
+bool opens_output(std::string_view t) {
+  return fence(t) || parse::parse_prompt_line(t) || parse::shell_prompt_line(t);
 }
+
+bool quotes_a_command(std::string_view l) { return opens_output(text::trim(strip_quote_markers(l))); }
 
 }  // namespace
 
@@ -158,7 +160,7 @@ std::optional<std::string> unquote(std::string_view text) {
       in_fence = !in_fence;
       unquoted_part = in_fence;
       out.append(l);
-    } else if (parse::parse_prompt_line(t) || parse::shell_prompt_line(t)) {
+    } else if (opens_output(t)) {
       unquoted_part = true;
       out.append(l);
     } else if (unquoted_part || in_fence) {
