@@ -81,9 +81,10 @@ std::string_view map_key(std::string_view type) {
   return "pfc-priority";
 }
 
-/// The ports of `interface range <spec>` (Dell Enterprise SONiC Klish): "Eth1/1-1/4",
-/// "Eth1/1-4", "Eth 1/1-1/4,1/6", "Ethernet0-3"; nullopt when the spec is none of these (the
-/// range is then kept as one port under its own name).
+/// The ports of `interface range <spec>`: "Eth1/1-1/4", "Eth1/1-4", "Eth 1/1 - 1/4,1/6",
+/// "Ethernet0-3"; nullopt when the spec is none of these (the range is then kept as one port
+/// under its own name). No Dell document or real Dell config with a range was found: the forms
+/// are the IOS-style ranges other Klish/IOS-like CLIs print (spaces around '-' allowed).
 std::optional<std::vector<std::string>> range_ports(std::string_view spec) {
   spec = text::trim(spec);
   std::size_t digits = spec.find_first_of("0123456789");
