@@ -9,6 +9,11 @@ find_package(LibArchive REQUIRED)           # libarchive-dev (capture tarballs)
 if(RK_PORTABLE)
   rk_portable_libarchive_deps()             # libarchive.a's compression libraries
 endif()
+# libsimdjson-dev: the snapshot reader of `rocekit fleet` (src/rocekit/model/json_fast.hpp).
+# Debian ships no libsimdjson.a, so the static portable build reads snapshots with nlohmann-json.
+if(NOT RK_PORTABLE)
+  find_package(simdjson 3 REQUIRED)
+endif()
 if(RK_BUILD_TESTS)
   find_package(GTest REQUIRED)              # libgtest-dev, libgmock-dev
 endif()

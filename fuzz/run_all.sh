@@ -20,7 +20,7 @@ done >"$work/targets"
 n=$(wc -l <"$work/targets")
 [ "$n" -gt 0 ] || { echo "fuzz: no fuzz_* binaries in $dir"; exit 1; }
 
-export work secs
+export work secs root
 # One target: its log, and on failure a report (the log's tail and the reproducer) in NAME.fail.
 # shellcheck disable=SC2016 # the script expands its own variables
 xargs -P "$jobs" -n 1 sh -c '
@@ -28,7 +28,10 @@ xargs -P "$jobs" -n 1 sh -c '
   name=$(basename "$bin")
   mkdir -p "$work/$name"
   extra=
-  case $name in fuzz_switch_*) extra=$work/seeds/switch ;; esac
+  case $name in
+    fuzz_switch_*) extra=$work/seeds/switch ;;
+    fuzz_snapshot_json) extra=$root/fuzz/seeds/snapshot ;;
+  esac
   echo "fuzz: $name (${secs}s)"
   "$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=0 -artifact_prefix="$work/$name-" "$work/$name" "$work/seeds/all" $extra \

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -10,6 +11,7 @@
 
 #include "rocekit/fleet/fleet.hpp"
 #include "rocekit/model/json.hpp"
+#include "rocekit/model/json_fast.hpp"
 #include "rocekit/pipeline.hpp"
 
 namespace rk::fleet {
@@ -121,37 +123,27 @@ Discovery discover_inputs(const std::vector<fs::path>& args) {
 }
 
 Result<Snapshot> load_snapshot_json(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return unexpected(ErrorKind::io, "cannot open", path.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
-  // Skipped while parsing: counters (ethtool -S `stats`, RDMA port `counters`: no rule and no
-  // fleet comparison reads them, and on a live host they are most of the document) and the
-  // evidence objects below the top level (`source`, `*_source`: the fleet report keeps no
-  // evidence; rules then cite none).
-  auto skip_unused = [](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    if (event != nlohmann::json::parse_event_t::key || !parsed.is_string()) return true;
-    const std::string& k = parsed.get_ref<const std::string&>();
-    if (k == "stats" || k == "counters") return false;
-    if (depth > 1 && (k == "source" || k == "trust_source" || k == "dscp_source" ||
-                      k == "pfc_source" || k == "mtu_source"))
-      return false;
-    return true;
-  };
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text, skip_unused);
-  } catch (const nlohmann::json::parse_error& e) {
-    std::size_t at = std::min<std::size_t>(e.byte ? e.byte - 1 : 0, text.size());
-    std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-    std::size_t nl = text.rfind('\n', at ? at - 1 : 0);
-    std::size_t column = nl == std::string::npos || at == 0 ? at + 1 : at - nl;
-    return unexpected(ErrorKind::malformed_input,
-                      "not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(column),
-                      path.string());
+  std::string text;
+  {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) return unexpected(ErrorKind::io, "cannot open", path.string());
+    const std::streamoff size = in.tellg();
+    in.seekg(0);
+    if (size > 0) {
+      text.resize(static_cast<std::size_t>(size));
+      in.read(text.data(), size);
+      text.resize(static_cast<std::size_t>(in.gcount()));
+    }
   }
-  Result<Snapshot> r = snapshot_from_json(j);
+  // Counters and evidence are neither read nor checked (skipped_without_counters_and_evidence):
+  // no rule and no fleet comparison reads the counters, and the fleet report keeps no evidence
+  // (rules then cite none). The simdjson reader takes what it reads exactly as nlohmann does;
+  // anything else is read by nlohmann below, which names the error.
+  if (std::optional<Snapshot> fast = snapshot_from_json_fast(text, true)) {
+    if (fast->source.path.empty()) fast->source.path = path.string();
+    return std::move(*fast);
+  }
+  Result<Snapshot> r = snapshot_from_json_text(text, true);
   if (!r) return unexpected(r.error().kind, r.error().message, path.string());
   if (r->source.path.empty()) r->source.path = path.string();
   return r;

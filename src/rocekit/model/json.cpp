@@ -3,6 +3,7 @@
 #include "rocekit/model/bluefield.hpp"
 #include "rocekit/model/validate.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -61,6 +62,20 @@ std::optional<std::string> bad_float(const nlohmann::json& j, const std::string&
 }
 }  // namespace
 
+Result<Snapshot> finish_snapshot_from_json(Snapshot s) {
+  // Before schema 7 the mode was not written: derive it from the NV configuration read back.
+  if (s.schema_version < 7)
+    for (PciFunction& p : s.pci_functions) p.bluefield_mode = bluefield_mode_of(p);
+  if (std::optional<std::string> bad = validate_snapshot(s)) return unexpected(ErrorKind::malformed_input, *bad);
+  return s;
+}
+
+bool skipped_without_counters_and_evidence(std::string_view key, int depth) {
+  if (key == "stats" || key == "counters") return true;
+  return depth > 1 && (key == "source" || key == "trust_source" || key == "dscp_source" || key == "pfc_source" ||
+                       key == "mtu_source");
+}
+
 Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
   if (!j.is_object() || !j.contains("schema_version"))
     return unexpected(ErrorKind::malformed_input, "not a rocekit snapshot (no schema_version)");
@@ -77,45 +92,34 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
   try {
     Snapshot s;
     s.schema_version = version;
-    s.tool_version = j.value("tool_version", "");
-    s.collected_at = j.value("collected_at", "");
-    s.hostname = j.value("hostname", "");
-    if (j.contains("source")) s.source = j.at("source").get<SnapshotSource>();
-    if (j.contains("netdevs")) s.netdevs = j.at("netdevs").get<std::vector<NetDev>>();
-    if (j.contains("rdma_devices"))
-      s.rdma_devices = j.at("rdma_devices").get<std::vector<RdmaDevice>>();
-    if (j.contains("pci_functions"))
-      s.pci_functions = j.at("pci_functions").get<std::vector<PciFunction>>();
-    // Before schema 7 the mode was not written: derive it from the NV configuration read back.
-    if (version < 7)
-      for (PciFunction& p : s.pci_functions) p.bluefield_mode = bluefield_mode_of(p);
-    if (j.contains("pci_bridges"))
-      s.pci_bridges = j.at("pci_bridges").get<Collected<std::vector<PciBridge>>>();
-    if (j.contains("gpus")) s.gpus = j.at("gpus").get<Collected<std::vector<Gpu>>>();
-    if (j.contains("gpudirect")) s.gpudirect = j.at("gpudirect").get<Collected<GpuDirectState>>();
-    if (j.contains("nvidia_driver")) s.nvidia_driver = j.at("nvidia_driver").get<Collected<NvidiaDriver>>();
-    if (j.contains("kernel_release")) s.kernel_release = j.at("kernel_release").get<Collected<std::string>>();
-    if (j.contains("driver_stack")) s.driver_stack = j.at("driver_stack").get<Collected<DriverStack>>();
-    if (j.contains("iommu")) s.iommu = j.at("iommu").get<Collected<IommuState>>();
-    if (j.contains("kernel_modules"))
-      s.kernel_modules = j.at("kernel_modules").get<Collected<std::vector<std::string>>>();
-    if (j.contains("numa_cpu_count"))
-      s.numa_cpu_count = j.at("numa_cpu_count").get<Collected<std::map<int, int>>>();
-    if (j.contains("persistence"))
-      s.persistence = j.at("persistence").get<Collected<PersistenceState>>();
-    if (j.contains("app_settings")) s.app_settings = j.at("app_settings").get<Collected<AppSettings>>();
-    if (j.contains("nccl_run")) s.nccl_run = j.at("nccl_run").get<Collected<NcclRun>>();
-    if (j.contains("tool_runs")) s.tool_runs = j.at("tool_runs").get<std::vector<ToolRun>>();
-    if (j.contains("inputs")) s.inputs = j.at("inputs").get<std::vector<InputFile>>();
-    if (j.contains("notes")) s.notes = j.at("notes").get<std::vector<std::string>>();
-    if (j.contains("unplaced_firmware"))
-      s.unplaced_firmware = j.at("unplaced_firmware").get<std::vector<UnplacedFirmware>>();
-    if (std::optional<std::string> bad = validate_snapshot(s))
-      return unexpected(ErrorKind::malformed_input, *bad);
-    return s;
+#define RK_READ_TOP(f) \
+  if (j.contains(#f)) s.f = j.at(#f).get<decltype(s.f)>();
+    RK_SNAPSHOT_TOP_FIELDS(RK_READ_TOP)
+#undef RK_READ_TOP
+    return finish_snapshot_from_json(std::move(s));
   } catch (const nlohmann::json::exception& e) {
     return unexpected(ErrorKind::malformed_input, "bad snapshot field: " + text::json_error_message(e.what()));
   }
+}
+
+Result<Snapshot> snapshot_from_json_text(std::string_view text, bool without_counters_and_evidence) {
+  auto skip = [without_counters_and_evidence](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    if (!without_counters_and_evidence || event != nlohmann::json::parse_event_t::key || !parsed.is_string())
+      return true;
+    return !skipped_without_counters_and_evidence(parsed.get_ref<const std::string&>(), depth);
+  };
+  nlohmann::json j;
+  try {
+    j = without_counters_and_evidence ? nlohmann::json::parse(text, skip) : nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    std::size_t at = std::min<std::size_t>(e.byte ? e.byte - 1 : 0, text.size());
+    std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    std::size_t nl = text.rfind('\n', at ? at - 1 : 0);
+    std::size_t column = nl == std::string_view::npos || at == 0 ? at + 1 : at - nl;
+    return unexpected(ErrorKind::malformed_input,
+                      "not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(column));
+  }
+  return snapshot_from_json(j);
 }
 
 Result<Snapshot> load_snapshot_file(const std::filesystem::path& path) {

@@ -1,0 +1,140 @@
+// The simdjson snapshot reader (model/json_fast.hpp) against nlohmann's (model/json.hpp
+// snapshot_from_json_text): on every snapshot the project can make from its real inputs (the
+// collect sysroots, with counters and evidence, and the host bundles), both readers give the
+// same Snapshot, with and without counters and evidence; on documents nlohmann reads another
+// way or refuses, the fast reader declines (nullopt) so the caller falls back.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "golden.hpp"
+#include "rocekit/collect/collect.hpp"
+#include "rocekit/model/json.hpp"
+#include "rocekit/model/json_fast.hpp"
+#include "rocekit/pipeline.hpp"
+
+namespace rk {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The two readers agree on `text`: when nlohmann reads it, the fast reader gives the same
+/// snapshot or declines (`must_take`: it must not decline); when nlohmann refuses, it declines.
+void expect_same(const std::string& text, bool lean, bool must_take, const std::string& what) {
+  SCOPED_TRACE(what + (lean ? " (without counters and evidence)" : ""));
+  Result<Snapshot> slow = snapshot_from_json_text(text, lean);
+  std::optional<Snapshot> fast = snapshot_from_json_fast(text, lean);
+  if (!slow) {
+    EXPECT_FALSE(fast.has_value()) << "nlohmann refuses it: " << slow.error().message;
+    return;
+  }
+  if (must_take) {
+    ASSERT_TRUE(fast.has_value());
+  }
+  if (fast) {
+    EXPECT_EQ(snapshot_to_json(*fast).dump(1), snapshot_to_json(*slow).dump(1));
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> real_snapshots() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const fs::directory_entry& e : fs::directory_iterator(test::testdata_dir() / "sysroots")) {
+    if (!e.is_directory()) continue;
+    collect::NoToolsRunner runner("vendor tools not requested");
+    Snapshot s = collect::collect_snapshot(collect::CollectRequest{}, collect::HostView(e.path()), runner);
+    out.emplace_back("sysroot " + e.path().filename().string(), snapshot_to_json(s).dump());
+  }
+  for (const char* dir : {"hosts", "fleet/multihost"})
+    for (const fs::directory_entry& e : fs::directory_iterator(test::testdata_dir() / dir)) {
+      if (!e.is_directory()) continue;
+      Result<Snapshot> s = load_input(e.path());
+      if (s) out.emplace_back(std::string(dir) + "/" + e.path().filename().string(), snapshot_to_json(*s).dump());
+    }
+  return out;
+}
+
+TEST(JsonFast, ReadsEveryRealSnapshotAsNlohmannDoes) {
+  if (!fast_snapshot_reader_available()) GTEST_SKIP() << "this build has no simdjson (libsimdjson-dev)";
+  const auto snapshots = real_snapshots();
+  // 11 sysroots, the host bundles and the 4 Multi-Host hosts.
+  ASSERT_GE(snapshots.size(), 20u);
+  std::size_t with_counters = 0;
+  for (const auto& [what, text] : snapshots) {
+    Result<Snapshot> read = snapshot_from_json_text(text, false);
+    ASSERT_TRUE(read) << what << ": " << read.error().message;
+    bool counters = false;
+    for (const RdmaDevice& d : read->rdma_devices)
+      for (const RdmaPort& p : d.ports) counters = counters || (p.counters.value && !p.counters.value->empty());
+    with_counters += counters ? 1 : 0;
+    expect_same(text, false, true, what);
+    expect_same(text, true, true, what);
+  }
+  EXPECT_GE(with_counters, 3u);  // the live sysroots carry RDMA counters the lean read drops
+}
+
+TEST(JsonFast, DropsCountersAndEvidenceOnlyWhenAsked) {
+  if (!fast_snapshot_reader_available()) GTEST_SKIP() << "this build has no simdjson (libsimdjson-dev)";
+  collect::NoToolsRunner runner("vendor tools not requested");
+  Snapshot s = collect::collect_snapshot(collect::CollectRequest{},
+                                         collect::HostView(test::testdata_dir() / "sysroots" / "dgx-h100-8gpu-8nic"), runner);
+  const std::string text = snapshot_to_json(s).dump();
+  std::optional<Snapshot> full = snapshot_from_json_fast(text, false);
+  std::optional<Snapshot> lean = snapshot_from_json_fast(text, true);
+  ASSERT_TRUE(full && lean);
+  ASSERT_FALSE(full->rdma_devices.empty());
+  const RdmaPort& fp = full->rdma_devices.front().ports.front();
+  const RdmaPort& lp = lean->rdma_devices.front().ports.front();
+  EXPECT_TRUE(fp.counters.value.has_value());
+  EXPECT_FALSE(lp.counters.value.has_value());
+  EXPECT_FALSE(full->pci_functions.front().source.file.empty());
+  EXPECT_TRUE(lean->pci_functions.front().source.file.empty());
+  EXPECT_EQ(full->hostname, lean->hostname);
+  EXPECT_EQ(full->pci_functions.size(), lean->pci_functions.size());
+}
+
+// Documents built to hit each place where nlohmann converts, keeps the last key, or refuses.
+TEST(JsonFast, DeclinesOrAgreesWhereNlohmannConvertsOrRefuses) {
+  if (!fast_snapshot_reader_available()) GTEST_SKIP() << "this build has no simdjson (libsimdjson-dev)";
+  const std::string head = R"({"schema_version":7,"hostname":"h",)";
+  struct Case {
+    std::string body;
+    bool must_take;
+  };
+  const std::vector<Case> cases = {
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":9000}}]})", true},
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":9000.0}}]})", false},   // nlohmann truncates
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":true}}]})", false},     // nlohmann: 1
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":1e300}}]})", false},    // out of range
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":4294967296}}]})", false},  // beyond int
+      {R"("netdevs":[{"name":"eth0","name":"eth1"}]})", true},                   // the last key wins
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":1500,"value":null}}]})", true},
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":7}]})", true},                   // not an object: not collected
+      {R"("netdevs":[{"name":"eth0","qos":{"value":{"trust":"dscp","dscp_to_priority":[[26,3],[26,5],[48,6,9]]}}}]})", true},
+      {R"("netdevs":[{"name":"eth0","qos":{"value":{"trust":"DSCP"}}}]})", false},  // unknown enum
+      {R"("netdevs":[{"name":"eth0","qos":{"value":{"dscp_to_priority":{"26":3}}}}]})", false},
+      {R"("netdevs":[{"name":"eth0","qos":{"value":{"pfc_enabled":[false,true,0]}}}]})", false},
+      {R"("rdma_devices":[{"name":"mlx5_0","ports":[{"port":1,"gids":{"value":[{"index":3,"type":""},{"index":4,"type":"RoCE v2"}]}}]}]})", true},
+      {R"("rdma_devices":[{"name":"mlx5_0","ports":[{"port":1,"gids":{"value":[{"index":3,"type":7}]}}]}]})", false},
+      {R"("pci_bridges":{"value":[{"bdf":"0000:00:01.0","acs":{"value":{"capability":{"source_validation":true}}}}]}})", false},
+      {R"("source":{"kind":"","path":"/x"},"notes":["a"],"unknown_key":{"x":1.5e12}})", false},  // bad float anywhere
+      {R"("netdevs":[{"name":"eth0","stats":{"value":{"rx":1.5e12}}}]})", false},  // dropped only when lean
+      {R"("netdevs":[{"name":"eth0"}],"schema_version":99})", false},
+      {R"("netdevs":"eth0"})", false},
+      {R"("netdevs":[{"name":"eth0"}]} trailing)", false},
+  };
+  for (const Case& c : cases) {
+    expect_same(head + c.body, false, c.must_take, c.body);
+    expect_same(head + c.body, true, c.must_take, c.body);
+  }
+  // The lean read drops the counters, so a bad float there does not matter to it.
+  EXPECT_TRUE(snapshot_from_json_fast(head + R"("netdevs":[{"name":"eth0","stats":{"value":{"rx":1.5e12}}}]})", true));
+  std::optional<Snapshot> dup = snapshot_from_json_fast(head + R"("netdevs":[{"name":"eth0","name":"eth1"}]})", false);
+  ASSERT_TRUE(dup);
+  EXPECT_EQ(dup->netdevs.at(0).name, "eth1");
+}
+
+}  // namespace
+}  // namespace rk
