@@ -1,6 +1,8 @@
-// The floor for `rocekit fleet`: read and JSON-parse (nlohmann, to a DOM) every *.json of a
-// directory, on THREADS threads like `fleet`, and nothing else. Prints files, bytes, seconds and
-// peak RSS (getrusage).
+// The floors for `rocekit fleet` (bench/fleet_bench.sh): every *.json of a directory on THREADS
+// threads like `fleet`, three passes: only read the files; read and parse them with nlohmann
+// (to a DOM, as `fleet` did before the simdjson reader); read and parse them with simdjson's DOM
+// parser (what `fleet` does now, before converting to the typed snapshot). Prints files, bytes,
+// seconds per pass and the peak RSS (getrusage).
 // Usage: rk_fleet_floor DIR [THREADS=hardware_concurrency]
 #include <sys/resource.h>
 
@@ -11,11 +13,25 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <functional>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
+
+namespace {
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary | std::ios::ate);
+  std::string text(static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0)), '\0');
+  in.seekg(0);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  return text;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -24,30 +40,38 @@ int main(int argc, char** argv) {
   }
   unsigned threads = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : std::thread::hardware_concurrency();
   threads = std::max(1u, threads);
-  auto t0 = std::chrono::steady_clock::now();
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(argv[1]))
     if (e.path().extension() == ".json") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  std::atomic<std::size_t> next{0}, bytes{0}, keys{0};
-  auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
-      std::ifstream in(files[i], std::ios::binary);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      std::string text = ss.str();
-      bytes += text.size();
-      nlohmann::json j = nlohmann::json::parse(text);
-      keys += j.size();
-    }
+  bool ok = true;
+  auto pass = [&](const char* name, const std::function<std::size_t(const std::string&)>& work) {
+    auto t0 = std::chrono::steady_clock::now();
+    std::atomic<std::size_t> next{0}, bytes{0}, items{0};
+    auto run = [&] {
+      for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
+        const std::string text = read_file(files[i]);
+        bytes += text.size();
+        items += work(text);
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(run);
+    for (auto& t : pool) t.join();
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("floor %-16s %zu files, %.1f MB, %.2f s (%u threads)\n", name, files.size(),
+                static_cast<double>(bytes.load()) / 1e6, secs, threads);
+    ok = ok && items.load() > 0;
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
-  for (auto& t : pool) t.join();
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  pass("read:", [](const std::string& t) { return t.empty() ? 0 : 1; });
+  pass("nlohmann DOM:", [](const std::string& t) { return nlohmann::json::parse(t).size(); });
+  pass("simdjson DOM:", [](const std::string& t) {
+    thread_local simdjson::dom::parser parser;
+    simdjson::dom::object o;
+    return parser.parse(t).get_object().get(o) ? std::size_t{0} : o.size();
+  });
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
-  std::printf("floor: %zu files, %.1f MB, %.2f s (%u threads), peak RSS %.0f MiB\n", files.size(),
-              static_cast<double>(bytes.load()) / 1e6, secs, threads, static_cast<double>(ru.ru_maxrss) / 1024.0);
-  return keys.load() ? 0 : 1;
+  std::printf("floor peak RSS %.0f MiB\n", static_cast<double>(ru.ru_maxrss) / 1024.0);
+  return ok ? 0 : 1;
 }

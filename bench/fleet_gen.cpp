@@ -2,10 +2,15 @@
 // ConnectX-7 ports each, cloned from a real capture (default testdata/fleet/multihost/host-a:
 // netarbiter mlnx_qos, devlink dev info and ethtool -i of a ConnectX-7 PF, mlxconfig query),
 // with injected outliers at known hosts (printed on stdout, one per line).
-// Usage: rk_fleet_gen BASE_CAPTURE OUT_DIR [HOSTS=10000] [NICS=8]
+// With a snapshot .json as BASE (`rocekit collect -o` output: counters and evidence kept), every
+// host is a copy of it with its own hostname, board serials and GUIDs, and nothing injected.
+// Files are compact JSON, as `rocekit collect -o` writes them.
+// Usage: rk_fleet_gen BASE_CAPTURE|BASE_SNAPSHOT.json OUT_DIR [HOSTS=10000] [NICS=8]
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "rocekit/fleet/fleet.hpp"
@@ -18,17 +23,44 @@ int main(int argc, char** argv) {
   }
   const int hosts = argc > 3 ? std::atoi(argv[3]) : 10000;
   const int nics = argc > 4 ? std::atoi(argv[4]) : 8;
-  rk::Result<rk::Snapshot> base = rk::fleet::load_host(argv[1]);
+  const std::string base_path = argv[1];
+  const bool clone = base_path.size() > 5 && base_path.compare(base_path.size() - 5, 5, ".json") == 0;
+  rk::Result<rk::Snapshot> base = clone ? rk::load_snapshot_file(base_path) : rk::fleet::load_host(base_path);
   if (!base) {
     std::fprintf(stderr, "rk_fleet_gen: %s\n", base.error().describe().c_str());
     return 2;
+  }
+  std::filesystem::create_directories(argv[2]);
+  auto write = [&](const rk::Snapshot& s) {
+    std::ofstream out(std::string(argv[2]) + "/" + s.hostname + ".json", std::ios::binary);
+    out << rk::snapshot_to_json(s).dump() << "\n";
+    return static_cast<bool>(out);
+  };
+  if (clone) {
+    for (int i = 0; i < hosts; ++i) {
+      rk::Snapshot s = *base;
+      char tag[16];
+      std::snprintf(tag, sizeof tag, "%05d", i);
+      s.hostname = std::string("node") + tag;
+      for (rk::PciFunction& p : s.pci_functions)
+        if (p.board_serial_number) *p.board_serial_number += tag;
+      char guid_tail[8];  // the GUIDs' last 4 hex digits (unique up to 65,536 hosts)
+      std::snprintf(guid_tail, sizeof guid_tail, "%04x", i & 0xffff);
+      for (rk::RdmaDevice& d : s.rdma_devices)
+        for (std::optional<std::string>* g : {&d.node_guid, &d.sys_image_guid})
+          if (*g && (*g)->size() >= 4) (*g)->replace((*g)->size() - 4, 4, guid_tail);
+      if (!write(s)) {
+        std::fprintf(stderr, "rk_fleet_gen: cannot write %s\n", s.hostname.c_str());
+        return 2;
+      }
+    }
+    return 0;
   }
   const rk::NetDev* port = base->find_netdev("eth4");
   if (!port || !port->bdf || !base->find_pci(*port->bdf)) {
     std::fprintf(stderr, "rk_fleet_gen: the base capture needs netdev eth4 with its PCI function\n");
     return 2;
   }
-  std::filesystem::create_directories(argv[2]);
   // One host template with NICS ports: eth0..eth<n-1> on 0000:<0x10+k>:00.0.
   rk::Snapshot tmpl = *base;
   tmpl.netdevs.clear();
@@ -81,9 +113,7 @@ int main(int argc, char** argv) {
       for (rk::NetDev& n : s.netdevs) n.driver.value->firmware_version = "28.39.1002";
       std::printf("firmware %s all 28.39.1002\n", name);
     }
-    std::ofstream out(std::string(argv[2]) + "/" + name + ".json", std::ios::binary);
-    out << rk::snapshot_to_json(s).dump(2) << "\n";
-    if (!out) {
+    if (!write(s)) {
       std::fprintf(stderr, "rk_fleet_gen: cannot write %s\n", name);
       return 2;
     }

@@ -1,5 +1,6 @@
 // Host input discovery and loading for `rocekit fleet`.
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -139,7 +140,13 @@ Result<Snapshot> load_snapshot_json(const fs::path& path) {
   // no rule and no fleet comparison reads the counters, and the fleet report keeps no evidence
   // (rules then cite none). The simdjson reader takes what it reads exactly as nlohmann does;
   // anything else is read by nlohmann below, which names the error.
-  if (std::optional<Snapshot> fast = snapshot_from_json_fast(text, true)) {
+  // ROCEKIT_SNAPSHOT_READER=nlohmann reads every snapshot with nlohmann (docs/fleet.md: for
+  // comparison in bench/fleet_bench.sh, or to rule the fast reader out).
+  static const bool nlohmann_only = [] {
+    const char* v = std::getenv("ROCEKIT_SNAPSHOT_READER");
+    return v && std::string_view(v) == "nlohmann";
+  }();
+  if (std::optional<Snapshot> fast = nlohmann_only ? std::nullopt : snapshot_from_json_fast(text, true)) {
     if (fast->source.path.empty()) fast->source.path = path.string();
     return std::move(*fast);
   }
