@@ -43,8 +43,10 @@ run_fleet() {  # LABEL [ENV=VALUE]: wall seconds and peak RSS of one fleet run
   shift
   env "$@" /usr/bin/time -f "%e %M" -o "$work/time.txt" "$build/rocekit" fleet -j "$threads" "$work/fleet" \
     -f json -o "$work/report-$label.json" 2>/dev/null || true
-  read -r wall rss <"$work/time.txt"
-  echo "rocekit fleet ($label): $wall s, peak RSS $((rss / 1024)) MiB, $(echo "scale=1; $wall / $read_s" | bc)x the cat floor"
+  read -r wall rss <<EOF2
+$(tail -1 "$work/time.txt")
+EOF2
+  echo "rocekit fleet ($label): $wall s, peak RSS $((rss / 1024)) MiB, $(echo "scale=2; $wall / $read_s" | bc)x the cat floor"
 }
 run_fleet simdjson
 [ "${NO_BEFORE:-0}" = 1 ] || run_fleet nlohmann ROCEKIT_SNAPSHOT_READER=nlohmann
