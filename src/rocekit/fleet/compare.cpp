@@ -267,7 +267,7 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
       if (!host_names.count(h.host)) continue;
       for (const PhysicalNicRecord& p : h.physical)
         if (p.key == key && m.nv.empty()) {
-          m.nv = p.nv;
+          m.nv.insert(p.nv.begin(), p.nv.end());
           m.nv_host = h.host;
         }
     }

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "rocekit/fleet/shared_map.hpp"
 #include "rocekit/model/finding.hpp"
 #include "rocekit/model/snapshot.hpp"
 #include "rocekit/policy/fleet_settings.hpp"
@@ -77,11 +79,11 @@ struct NicRecord {
   std::string physical_id;  ///< physical NIC id ("board serial MT..." / "system image GUID ..."), "" unknown
   /// What identifies the NIC model, whatever the input shows: "PCI device" ("0x1021"), "PSID",
   /// "part number". Two PFs that share a physical_id are one card only when these agree.
-  std::map<std::string, std::string> model_ids;
+  SharedMap model_ids;
   /// setting id -> canonical value. A setting absent here was not collected: `unknown` holds
   /// the reason.
-  std::map<std::string, std::string> values;
-  std::map<std::string, std::string> unknown;
+  SharedMap values;
+  SharedMap unknown;
   /// fw.driver-compat's verdict on this NIC on its host (the compatibility table on its
   /// driver_firmware pair) and its message; nullopt when the rule gave none for the NIC.
   std::optional<Outcome> compat;
@@ -95,7 +97,7 @@ struct PhysicalNicRecord {
   bool global_id = false;  ///< key is a board serial / GUID valid across hosts
   std::string model;
   std::string bdf;     ///< the PF whose NV configuration was read
-  std::map<std::string, std::string> nv;  ///< parameter -> current (else next-boot) value
+  SharedMap nv;        ///< parameter -> current (else next-boot) value
 };
 
 /// A finding of a host kept for the report (failures only; the rest is counted).
@@ -109,6 +111,30 @@ struct HostFinding {
 /// Per rule: count of findings per outcome (index = static_cast<int>(Outcome)).
 using OutcomeCounts = std::array<std::uint32_t, 4>;
 
+/// One host's OutcomeCounts per rule, sorted by rule id. A fleet keeps one of these per host for
+/// its whole run, and most hosts' are identical: share_identical() makes such hosts hold one
+/// copy (copy-on-write), so 100,000 hosts cost about one table, not 100,000 (docs/benchmarks.md).
+class RuleCounts {
+ public:
+  using Entry = std::pair<std::string_view, OutcomeCounts>;  ///< rule id (interned), counts
+
+  /// The counts of `rule`, added as zeros when absent.
+  OutcomeCounts& operator[](std::string_view rule);
+  /// nullptr when the host has no finding of `rule`.
+  const OutcomeCounts* find(std::string_view rule) const;
+  std::vector<Entry>::const_iterator begin() const { return table().begin(); }
+  std::vector<Entry>::const_iterator end() const { return table().end(); }
+  bool empty() const { return table().empty(); }
+
+  /// Holds the same table as an earlier host with equal counts (thread-safe; the tables are
+  /// kept for the process).
+  void share_identical();
+
+ private:
+  const std::vector<Entry>& table() const;
+  std::shared_ptr<const std::vector<Entry>> m_table;
+};
+
 /// One host after loading, checking and reducing. `loaded == false`: `error` says why and the
 /// rest is empty.
 struct HostSummary {
@@ -119,7 +145,7 @@ struct HostSummary {
   std::vector<NicRecord> nics;
   std::vector<PhysicalNicRecord> physical;
   std::vector<HostFinding> failures;
-  std::map<std::string, OutcomeCounts> rule_counts;
+  RuleCounts rule_counts;
   /// Per rule with an unknown finding: the first one's "subject: reason". run_fleet keeps one
   /// example per rule for the whole fleet and clears this.
   std::map<std::string, std::string> unknown_examples;

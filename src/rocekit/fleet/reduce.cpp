@@ -280,6 +280,7 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
     if (f.outcome == Outcome::fail) h.failures.push_back({f.rule, f.subject, f.severity, f.message});
     if (f.outcome == Outcome::unknown) h.unknown_examples.emplace(f.rule, f.subject + ": " + f.message);
   }
+  h.rule_counts.share_identical();
 
   // NIC records: every netdev with a PCI function or RDMA device, then NVIDIA PFs and RDMA
   // devices that no netdev covers.
@@ -351,6 +352,13 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
     phys.insert_or_assign(key, std::move(rec));
   }
   for (auto& [k, v] : phys) h.physical.push_back(std::move(v));
+  // Hosts of one fleet mostly reduce to equal settings: hold each distinct map once.
+  for (NicRecord& n : h.nics) {
+    n.values.share_identical();
+    n.unknown.share_identical();
+    n.model_ids.share_identical();
+  }
+  for (PhysicalNicRecord& p : h.physical) p.nv.share_identical();
   return h;
 }
 

@@ -86,7 +86,7 @@ Matrix build_matrix(const FleetReport& r,
     for (const auto& [rule, c] : h.rule_counts)
       if (c[static_cast<std::size_t>(Outcome::pass)] + c[static_cast<std::size_t>(Outcome::fail)] +
               c[static_cast<std::size_t>(Outcome::unknown)] > 0)
-        judged.insert(rule);
+        judged.insert(std::string(rule));
   for (const RuleTally& t : r.rules)
     if (judged.count(t.rule)) m.host_rules.push_back(t.rule);
   std::set<std::string> seen;
@@ -98,8 +98,8 @@ Matrix build_matrix(const FleetReport& r,
     if (!h.loaded) continue;
     std::string sig;
     for (const std::string& rule : m.host_rules) {
-      auto it = h.rule_counts.find(rule);
-      sig += it == h.rule_counts.end() ? 'n' : host_cell(it->second);
+      const OutcomeCounts* c = h.rule_counts.find(rule);
+      sig += c ? host_cell(*c) : 'n';
     }
     std::set<std::string> outlier_rules;
     if (auto it = by_host.find(h.host); it != by_host.end())

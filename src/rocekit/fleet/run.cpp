@@ -38,8 +38,8 @@ bool anything_judged(const FleetReport& r) {
     if (c.outcome == Outcome::pass || c.outcome == Outcome::fail) return true;
   for (const RuleTally& t : r.rules)  // the kept per-host rules
     for (const HostSummary& h : r.hosts)
-      if (auto it = h.rule_counts.find(t.rule); it != h.rule_counts.end() &&
-          it->second[static_cast<std::size_t>(Outcome::pass)] + it->second[static_cast<std::size_t>(Outcome::fail)] > 0)
+      if (const OutcomeCounts* c = h.rule_counts.find(t.rule);
+          c && (*c)[static_cast<std::size_t>(Outcome::pass)] + (*c)[static_cast<std::size_t>(Outcome::fail)] > 0)
         return true;
   return false;
 }
@@ -163,10 +163,10 @@ FleetReport run_fleet(const Discovery& inputs, const Options& options) {
     ++report.hosts_loaded;
     report.nic_count += h.nics.size();
     for (const auto& [rule, counts] : h.rule_counts) {
-      RuleTally& t = tallies[rule];
+      RuleTally& t = tallies[std::string(rule)];
       if (t.rule.empty()) {  // an extra checker's rule: its severity from the rule's metadata
         t.rule = rule;
-        t.severity = options.policy.severity_for(rule, rule_severity(rule));
+        t.severity = options.policy.severity_for(t.rule, rule_severity(rule));
       }
       std::size_t fail = counts[static_cast<std::size_t>(Outcome::fail)];
       t.findings_fail += fail;

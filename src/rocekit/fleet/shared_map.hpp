@@ -1,0 +1,50 @@
+// SharedMap: a std::map<std::string, std::string> that hosts with equal contents hold once.
+// The fleet keeps the reduced settings of every NIC for the whole run (issue 23: 100,000 hosts x
+// 8 NICs within 1 GiB); most NICs' settings, reasons and model ids are equal across hosts, so
+// after share_identical() they point at one copy. Reads look like std::map's; a write copies
+// first when the map is shared (copy on write).
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace rk::fleet {
+
+class SharedMap {
+ public:
+  using Map = std::map<std::string, std::string, std::less<>>;
+  using const_iterator = Map::const_iterator;
+
+  SharedMap() = default;
+  SharedMap(std::initializer_list<Map::value_type> init) : m_map(std::make_shared<Map>(init)) {}
+  SharedMap(std::map<std::string, std::string> m)  // NOLINT(google-explicit-constructor): reads like a map
+      : m_map(std::make_shared<Map>(m.begin(), m.end())) {}
+
+  const_iterator begin() const { return map().begin(); }
+  const_iterator end() const { return map().end(); }
+  const_iterator find(std::string_view key) const { return map().find(key); }
+  std::size_t count(std::string_view key) const { return map().count(key); }
+  const std::string& at(std::string_view key) const;
+  bool empty() const { return map().empty(); }
+  std::size_t size() const { return map().size(); }
+  bool operator==(const SharedMap& o) const { return m_map == o.m_map || map() == o.map(); }
+
+  /// The value of `key`, added empty when absent (copies the map first when it is shared).
+  std::string& operator[](std::string_view key);
+  void erase(std::string_view key);
+
+  /// Holds the same map as an earlier caller with equal contents (thread-safe; the maps are
+  /// kept for the process).
+  void share_identical();
+
+ private:
+  const Map& map() const;
+  Map& own();
+  std::shared_ptr<const Map> m_map;  // always made as a (non-const) Map: own() may write it
+};
+
+}  // namespace rk::fleet
