@@ -276,11 +276,16 @@ struct FamilyFirmware {
   std::string newest_source;
 };
 
-/// "28.43.4100" -> {28, 43, 4100}; callers checked catalog::is_firmware_version.
-std::array<std::uint64_t, 3> version_key(const std::string& v) {
-  std::vector<std::string_view> p = text::split(v, '.');
+/// "28.43.4100" -> {28, 43, 4100}; callers checked catalog::is_firmware_version. No allocation:
+/// fw.releases-behind runs it for every version of the table, for every NIC of every fleet host.
+std::array<std::uint64_t, 3> version_key(std::string_view v) {
   std::array<std::uint64_t, 3> k{};
-  for (std::size_t i = 0; i < 3 && i < p.size(); ++i) k[i] = text::parse_uint(p[i]).value_or(0);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::size_t dot = v.find('.');
+    k[i] = text::parse_uint(v.substr(0, dot)).value_or(0);
+    if (dot == std::string_view::npos) break;
+    v.remove_prefix(dot + 1);
+  }
   return k;
 }
 
@@ -288,21 +293,24 @@ std::array<std::uint64_t, 3> version_key(const std::string& v) {
 /// left out.
 FamilyFirmware family_firmware(const catalog::CompatTable& t, const catalog::CompatFamily& family) {
   FamilyFirmware out;
+  std::array<std::uint64_t, 3> newest{};
+  auto consider = [&](const catalog::CompatRow& r, const std::string& v) {
+    if (!catalog::is_firmware_version(v)) return;
+    const std::array<std::uint64_t, 3> key = version_key(v);
+    if (family.fw_major && key[0] != static_cast<std::uint64_t>(*family.fw_major)) return;
+    out.trains.insert(key[1]);
+    if (!out.newest.empty() && key <= newest) return;
+    newest = key;
+    out.newest = v;
+    out.newest_release = r.release;
+    out.newest_source = r.source;
+    for (const catalog::CompatRelease& rel : t.releases)
+      if (rel.id == r.release) out.newest_release = release_name(rel);
+  };
   for (const catalog::CompatRow& r : t.rows) {
     if (r.family != family.family) continue;
-    std::vector<std::string> versions{r.recommended};
-    versions.insert(versions.end(), r.supported.begin(), r.supported.end());
-    for (const std::string& v : versions) {
-      if (!catalog::is_firmware_version(v)) continue;
-      if (family.fw_major && version_key(v)[0] != static_cast<std::uint64_t>(*family.fw_major)) continue;
-      out.trains.insert(version_key(v)[1]);
-      if (!out.newest.empty() && version_key(v) <= version_key(out.newest)) continue;
-      out.newest = v;
-      out.newest_release = r.release;
-      out.newest_source = r.source;
-      for (const catalog::CompatRelease& rel : t.releases)
-        if (rel.id == r.release) out.newest_release = release_name(rel);
-    }
+    consider(r, r.recommended);
+    for (const std::string& v : r.supported) consider(r, v);
   }
   return out;
 }
