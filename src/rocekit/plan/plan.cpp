@@ -961,6 +961,8 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   for (const NetDev* n : devs) b.coalesce(*n);
   gate_dcb_forms(plan, opts);
   if (!opts.all_runtime) cover_failing_rules(snapshot, report, plan);
+  if (opts.keep_action) std::erase_if(plan.actions, [&](const Action& a) { return !opts.keep_action(a); });
+  if (opts.keep_unplanned) std::erase_if(plan.unplanned, [&](const Unplanned& u) { return !opts.keep_unplanned(u); });
   order_by_disruption(plan);
   // A BlueField in DPU mode applies firmware NV and new firmware only at a power cycle of the
   // host, not at a warm reboot or mlxfwreset (k8snetworkplumbingwg/sriov-network-operator issue
