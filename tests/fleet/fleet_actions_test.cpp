@@ -116,5 +116,48 @@ TEST(FleetActions, MtuIsRaisedToTheReferenceNeverLowered) {
   }
 }
 
+// Two roles on one host, each with its own reference MTU: one plan has one policy, so the
+// compute port is planned to its reference and the storage port's difference is a line that
+// says why it is not planned with it.
+TEST(FleetActions, TwoReferencesOfOneSettingOnAHost) {
+  TempDir t;
+  Result<Snapshot> base = load_host(td() / "fleet/multihost/host-a");
+  ASSERT_TRUE(base.has_value());
+  const NetDev* eth4 = base->find_netdev("eth4");
+  ASSERT_NE(eth4, nullptr);
+  for (int i = 0; i < 4; ++i) {
+    Snapshot s = *base;
+    s.hostname = "node" + std::to_string(i);
+    NetDev storage = *eth4;
+    storage.name = "eth5";
+    s.netdevs.push_back(storage);
+    for (NetDev& n : s.netdevs) {
+      // node3: compute 4200 (reference 9000, planned up), storage 9000 (reference 4200).
+      bool odd = i == 3;
+      n.mtu_bytes.value = (n.name == "eth4") != odd ? 9000 : 4200;
+      n.mtu_bytes.reason.clear();
+    }
+    write_text(t.path / (s.hostname + ".json"), snapshot_to_json(s).dump());
+  }
+  Policy p = default_policy();
+  InterfaceRoleRule storage;
+  storage.role = InterfaceRole::storage;
+  storage.netdev = {"eth5"};
+  p.interfaces.push_back(storage);
+  FleetReport r = planned_fleet({t.path}, p);
+  ASSERT_EQ(r.plans.size(), 1u);
+  const HostPlan& hp = r.plans[0];
+  EXPECT_EQ(hp.host, "node3");
+  ASSERT_EQ(hp.plan.actions.size(), 1u);
+  EXPECT_EQ(hp.plan.actions[0].subject, "eth4");
+  EXPECT_EQ(hp.plan.actions[0].desired, "9000");
+  ASSERT_EQ(hp.plan.unplanned.size(), 1u);
+  EXPECT_EQ(hp.plan.unplanned[0].subject, "eth5");
+  EXPECT_NE(hp.plan.unplanned[0].reason.find("mtu: 9000 -> 4200 (storage NICs): not planned: this host's other NICs "
+                                              "are planned to 9000 (compute NICs)"),
+            std::string::npos)
+      << hp.plan.unplanned[0].reason;
+}
+
 }  // namespace
 }  // namespace rk::fleet::test

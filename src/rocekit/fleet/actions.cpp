@@ -248,6 +248,20 @@ HostPlan plan_host(const HostSummary& h, std::vector<Difference> diffs, const Po
     return out;
   }
   std::vector<Unplanned> manual;
+  // One policy per host: a setting whose NICs on this host have two references (two roles or
+  // NIC models, each group with its own) is planned to the first; the others say so.
+  std::map<std::string, const Consistency*> first;
+  std::erase_if(diffs, [&](const Difference& d) {
+    if (!find_planned(d.check->setting)) return false;
+    const Consistency*& f = first.try_emplace(d.check->setting, d.check).first->second;
+    if (f->baseline == d.check->baseline) return false;
+    manual.push_back({d.check->rule, d.outlier->subject,
+                      d.check->setting + ": " + d.outlier->value + " -> " + d.check->baseline + " (" + d.check->group +
+                          "): not planned: this host's other NICs are planned to " + f->baseline + " (" + f->group +
+                          "), and one plan has one value per setting; `rocekit plan` with a policy of " +
+                          d.check->baseline + " plans this NIC"});
+    return true;
+  });
   Policy pol = reference_policy(policy, diffs, manual);
   plan::PlanOptions opts = base;
   opts.keep_action = [&diffs](const Action& a) {

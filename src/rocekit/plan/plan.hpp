@@ -139,10 +139,12 @@ struct PlanOptions {
   /// fix::firmware_image_placeholder, which apply and the sh script refuse to run.
   std::map<std::string, std::string> firmware_images;
   /// Restricts the plan (`rocekit fleet`: only the settings where a host differs from the
-  /// fleet's reference): an action for which `keep_action` is false, and a "not planned" line
-  /// for which `keep_unplanned` is false, is dropped before the plan is ordered and its
-  /// identity (the netdevs, PCI functions and node GUIDs the guards check) is filled. Unset:
-  /// everything is kept. Every exclusion of make_plan (scope, protected netdevs) stays in force.
+  /// fleet's reference): an action for which `keep_action` is false is dropped before the dcb
+  /// version gate, the "not planned" lines of failing rules, the ordering and the identity (the
+  /// netdevs, PCI functions and node GUIDs the guards check); with no firmware step left, the
+  /// firmware steps' warnings go too. A "not planned" line for which `keep_unplanned` is false
+  /// is dropped last (give both: a failing rule whose step was dropped gets a line otherwise).
+  /// Unset: everything is kept. Every exclusion of make_plan (scope, protected netdevs) stays.
   std::function<bool(const Action&)> keep_action;
   std::function<bool(const Unplanned&)> keep_unplanned;
 };
