@@ -1,10 +1,12 @@
 #!/bin/sh
 # shellcheck disable=SC2015
 # `rocekit fleet` end to end: exit codes 0/1/2, text/JSON/Markdown, atomic -o, progress on
-# stderr only, unloadable inputs. Usage: fleet_cli_test.sh ROCEKIT_BINARY SOURCE_DIR
+# stderr only, unloadable inputs, actions per outlier host. Usage: fleet_cli_test.sh
+# ROCEKIT_BINARY SOURCE_DIR [RK_FLEET_GEN]
 set -u
 rk=$1
 src=$2
+gen=${3:-}
 mh=$src/testdata/fleet/multihost
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -230,6 +232,86 @@ printf 'fleet:\n  ignore: [pfc]\n' >"$tmp/ignore-pfc.yml"
 expect_rc 0 "fleet.ignore pfc" "$rk" fleet "$mh" -p "$tmp/ignore-pfc.yml" --rule fleet.pfc-consistent --rule fleet.multi-host-qos-identical
 grep -q "not compared (policy fleet.ignore): pfc" "$tmp/out" && ! grep -q "fleet.pfc-consistent" "$tmp/out" &&
   ! grep -q "host-c eth4: none" "$tmp/out" && ok || bad "fleet.ignore pfc: $(cat "$tmp/out")"
+
+# Actions per outlier host (issue 23 item 3): host-c's eth4 gets exactly the PFC step that
+# `rocekit plan` makes for host-c, with the majority and with --baseline host-a; no other host
+# gets any; a setting the policy ignores gets none.
+"$rk" plan "$mh/host-c" -f json -o "$tmp/plan-c.json" >/dev/null 2>&1
+expect_rc 1 "fleet actions (text)" "$rk" fleet "$mh"
+sed -n '/^actions per outlier host/,$p' "$tmp/out" >"$tmp/actions"
+grep -q "^  host-c (1 action):" "$tmp/actions" &&
+  grep -qxF '    eth4 pfc: 0,0,0,0,0,0,0,0 -> 0,0,0,1,0,0,0,0 [link_flap]: $ mlnx_qos -i eth4 --pfc 0,0,0,1,0,0,0,0' "$tmp/actions" &&
+  [ "$(wc -l <"$tmp/actions")" = 3 ] && ok || bad "text actions (host-c's PFC only): $(cat "$tmp/actions")"
+for base in "" host-a; do
+  expect_rc 1 "fleet actions (json, baseline '$base')" "$rk" fleet "$mh" -f json -o "$tmp/act.json" ${base:+--baseline "$base"}
+  python3 - "$tmp/act.json" "$tmp/plan-c.json" <<'PY' && ok || bad "json actions (baseline '$base')"
+import json, sys
+r, own = (json.load(open(f)) for f in sys.argv[1:])
+with_actions = {h["host"]: h for h in r["hosts"] if "actions" in h}
+assert list(with_actions) == ["host-c"], list(with_actions)
+acts = with_actions["host-c"]["actions"]
+pfc = [a for a in own["actions"] if a["kind"] == "pfc" and a["subject"] == "eth4"]
+assert len(pfc) == 1, own["actions"]
+assert acts == pfc, (acts, pfc)  # the plan's own JSON form, the same step
+assert acts[0]["argv"][0] == "mlnx_qos" and acts[0]["desired"] == "0,0,0,1,0,0,0,0", acts
+assert with_actions["host-c"]["unplanned"] == [], with_actions["host-c"]["unplanned"]
+PY
+done
+expect_rc 1 "fleet actions (markdown)" "$rk" fleet "$mh" -f markdown
+grep -F "| host-c | eth4 pfc: " "$tmp/out" | grep -qF "mlnx_qos -i eth4 --pfc 0,0,0,1,0,0,0,0 |" && ok ||
+  bad "markdown actions: $(grep -A3 'Actions per outlier' "$tmp/out")"
+expect_rc 1 "fleet actions (html)" "$rk" fleet "$mh" -f html -o "$tmp/act.html"
+grep -q '<section id="actions">' "$tmp/act.html" && grep -q 'data-host="host-c"' "$tmp/act.html" &&
+  grep -qF '<code>eth4 pfc: 0,0,0,0,0,0,0,0 -&gt; 0,0,0,1,0,0,0,0 [link_flap]: $ mlnx_qos -i eth4 --pfc 0,0,0,1,0,0,0,0</code>' "$tmp/act.html" &&
+  ok || bad "html actions section"
+expect_rc 0 "fleet.ignore pfc: no action" "$rk" fleet "$mh" -p "$tmp/ignore-pfc.yml" -f json -o "$tmp/ign.json" \
+  --rule fleet.pfc-consistent --rule fleet.multi-host-qos-identical
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert not [h for h in r["hosts"] if "actions" in h]' \
+  "$tmp/ign.json" && ok || bad "an ignored setting got actions"
+# -f sh: one script per outlier host, shellcheck-clean, with the plan's host guard.
+expect_rc 2 "fleet -f sh without -o" "$rk" fleet "$mh" -f sh
+grep -q "give -o DIRECTORY" "$tmp/err" && ok || bad "-f sh without -o: $(cat "$tmp/err")"
+expect_rc 1 "fleet -f sh" "$rk" fleet "$mh" -f sh -o "$tmp/plans"
+[ "$(ls "$tmp/plans")" = "host-c.sh" ] && ok || bad "scripts: $(ls "$tmp/plans")"
+grep -q "^run mlnx_qos -i eth4 --pfc 0,0,0,1,0,0,0,0$" "$tmp/plans/host-c.sh" && grep -q "^not_this_host()" "$tmp/plans/host-c.sh" &&
+  grep -q "^total_steps=1$" "$tmp/plans/host-c.sh" && ok || bad "host-c.sh: $(cat "$tmp/plans/host-c.sh")"
+if command -v shellcheck >/dev/null 2>&1; then
+  shellcheck -s bash "$tmp/plans/host-c.sh" && ok || bad "shellcheck host-c.sh"
+else
+  echo "note: shellcheck not installed, host-c.sh not linted"
+fi
+# On another host (a tree whose hostname and netdevs are not the plan's) --execute refuses.
+mkdir -p "$tmp/other/proc/sys/kernel" && echo host-b >"$tmp/other/proc/sys/kernel/hostname"
+RK_SYSROOT=$tmp/other bash "$tmp/plans/host-c.sh" --execute >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "^rocekit: refusing: " "$tmp/err" && ok || bad "host-c.sh on host-b: exit $rc: $(cat "$tmp/err")"
+bash "$tmp/plans/host-c.sh" >"$tmp/out" 2>&1 && grep -q "^DRY RUN" "$tmp/out" && ok || bad "host-c.sh dry run: $(cat "$tmp/out")"
+expect_rc 1 "fleet -f ansible" "$rk" fleet "$mh" -f ansible --baseline host-a
+grep -c '^- name: !unsafe "rocekit plan for ' "$tmp/out" | grep -qx 1 && grep -q 'mlnx_qos", !unsafe "-i", !unsafe "eth4"' "$tmp/out" &&
+  grep -q "meta: end_host" "$tmp/out" && ok || bad "ansible playbook: $(head -40 "$tmp/out")"
+
+# The bench generator's fleet (300 hosts x 8 NICs, outliers injected at known hosts and NICs):
+# each injected host gets exactly one action, of its injected setting on its injected NIC, to
+# the majority's value; no other host gets any.
+if [ -n "$gen" ]; then
+  "$gen" "$mh/host-a" "$tmp/gen" 300 8 >"$tmp/injected" && ok || bad "rk_fleet_gen"
+  expect_rc 1 "generated fleet actions" "$rk" fleet "$tmp/gen" -f json -o "$tmp/gen.json" -j 2
+  python3 - "$tmp/gen.json" "$tmp/injected" <<'PY' && ok || bad "generated fleet: actions are not exactly the injected outliers"
+import json, sys
+r = json.load(open(sys.argv[1]))
+injected = {}
+for line in open(sys.argv[2]):
+    kind, host, nic, value = line.split()
+    injected[host] = (kind, nic)
+want = {"pfc": ("pfc", "0,0,0,1,0,0,0,0"), "trust": ("trust", "dscp"), "mtu": ("mtu", "9000")}
+got = {h["host"]: h for h in r["hosts"] if "actions" in h}
+assert set(got) == set(injected), (sorted(got), sorted(injected))
+for host, (kind, nic) in injected.items():
+    acts = [(a["kind"], a["subject"], a["desired"]) for a in got[host]["actions"]]
+    assert acts == [(want[kind][0], nic, want[kind][1])], (host, acts)
+    assert got[host]["unplanned"] == [], (host, got[host]["unplanned"])
+print(len(injected), "injected hosts, each with its one action")
+PY
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -2,17 +2,21 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "rocekit/catalog/compat.hpp"
 #include "rocekit/cli/commands.hpp"
 #include "rocekit/fleet/fleet.hpp"
+#include "rocekit/plan/host_guard.hpp"
+#include "rocekit/plan/nv_db.hpp"
 #include "rocekit/pipeline.hpp"
 #include "rocekit/render/render.hpp"
 #include "rocekit/switchcfg/switchcfg.hpp"
@@ -120,6 +124,56 @@ std::optional<fleet::HostChecker> switch_checker(Context& ctx, const FleetOption
   });
 }
 
+/// A file name for a host's script: the host name with anything but [A-Za-z0-9._-] as '_'
+/// (a host named by its input path), unique within `taken`.
+std::string script_name(const std::string& host, std::set<std::string>& taken) {
+  std::string base;
+  for (char c : host)
+    base += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ? c : '_';
+  if (base.empty() || base.front() == '.') base = "_" + base;
+  std::string name = base + ".sh";
+  for (int n = 2; !taken.insert(name).second; ++n) name = base + "-" + std::to_string(n) + ".sh";
+  return name;
+}
+
+/// -f sh: one `rocekit plan` script per outlier host in the -o directory (each refuses to run on
+/// another host: render_sh's identity guard); -f ansible: one playbook, a play per outlier host
+/// (render_ansible). A host whose input could not be loaded again is said on stderr.
+bool write_plans(Context& ctx, const FleetOptions& o, const fleet::FleetReport& report) {
+  for (const fleet::HostPlan& p : report.plans)
+    if (!p.error.empty()) ctx.err << "rocekit: " << p.host << " (" << p.file << "): " << p.error << "\n";
+  if (o.format == "sh" && (o.output.empty() || o.output == "-")) {
+    report_error(ctx, Error{ErrorKind::malformed_input,
+                            "--format sh writes one script per outlier host: give -o DIRECTORY", "fleet"});
+    return false;
+  }
+  std::vector<plan::Plan> plans;
+  for (const fleet::HostPlan& p : report.plans)
+    if (p.error.empty()) plans.push_back(p.plan);
+  if (plans.empty()) {
+    ctx.err << "rocekit: no outlier host to plan for: nothing written\n";
+    return true;
+  }
+  if (o.format == "ansible") return write_output(ctx, o.output, plan::render_ansible(plans));
+  std::error_code ec;
+  std::filesystem::create_directories(o.output, ec);
+  if (ec) {
+    report_error(ctx, Error{ErrorKind::io, ec.message(), o.output});
+    return false;
+  }
+  std::set<std::string> taken;
+  for (const fleet::HostPlan& p : report.plans) {
+    if (!p.error.empty()) continue;
+    std::string path = (std::filesystem::path(o.output) / script_name(p.host, taken)).string();
+    if (!write_output(ctx, path, plan::render_sh(p.plan))) return false;
+    std::size_t n = p.plan.actions.size();
+    ctx.out << "wrote " << path << "  (" << p.host << ": " << n << (n == 1 ? " action, " : " actions, ")
+            << p.plan.unplanned.size() << " not planned)\n";
+  }
+  ctx.out << "dry run: each script changes nothing without --execute, and refuses to run on another host\n";
+  return true;
+}
+
 void run_fleet_command(Context& ctx, const FleetOptions& o) {
   if (o.list_rules) {
     ctx.out << render::rules_list(render::Format::markdown, rules::Family::fleet);
@@ -216,11 +270,24 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
       {"text", fleet::Format::text}, {"json", fleet::Format::json}, {"markdown", fleet::Format::markdown},
       {"html", fleet::Format::html}};
   fleet::keep_rules(report, o.only);
-  fleet::RenderOptions ro;
-  ro.policy_name = policy->name;
-  ro.quiet = o.look.quiet;
-  ro.color = use_color(o.look, o.output);
-  if (!write_output(ctx, o.output, fleet::render(report, k_formats.at(o.format), ro))) return;
+  // The outlier hosts' plans (a second pass over their inputs): like `rocekit plan` on a capture,
+  // with mstflint's parameter DB when it is installed and no route table to protect a port by.
+  Result<plan::NvDbChoice> nv = plan::open_nv_db_if_present(plan::k_default_mlxconfig_db);
+  if (!nv) return report_error(ctx, nv.error());
+  plan::PlanOptions popts;
+  popts.protected_unchecked = plan::k_no_route_table;
+  popts.nv_db = nv->db ? &*nv->db : nullptr;
+  popts.nv_db_missing = nv->missing;
+  fleet::plan_outliers(report, *policy, popts);
+  if (o.format == "sh" || o.format == "ansible") {
+    if (!write_plans(ctx, o, report)) return;
+  } else {
+    fleet::RenderOptions ro;
+    ro.policy_name = policy->name;
+    ro.quiet = o.look.quiet;
+    ro.color = use_color(o.look, o.output);
+    if (!write_output(ctx, o.output, fleet::render(report, k_formats.at(o.format), ro))) return;
+  }
   Severity threshold = severity_from_string(o.fail_on).value_or(Severity::error);
   if (report.has_problem(threshold)) {
     ctx.exit_code = ExitCode::findings;
@@ -246,8 +313,10 @@ void add_fleet_command(CLI::App& app, Context& ctx) {
                   "of those (docs/fleet.md)");
   cmd->add_option("-f,--format", opts->format,
                   "Output format: text, json, markdown or html (one self-contained page: hosts x rules "
-                  "matrix, setting distributions, per-host detail)")
-      ->check(CLI::IsMember({"text", "json", "markdown", "html"}));
+                  "matrix, setting distributions, per-host detail); each lists per outlier host the `rocekit plan` "
+                  "actions to the reference. sh: one plan script per outlier host (-o DIRECTORY, DIR/<host>.sh); "
+                  "ansible: one playbook, a play per outlier host")
+      ->check(CLI::IsMember({"text", "json", "markdown", "html", "sh", "ansible"}));
   cmd->add_option("-p,--policy", opts->policy, "Policy YAML file (default: built-in profile)");
   cmd->add_option("--compat", opts->compat,
                   "Firmware/driver compatibility table (JSON, schema fw-driver-compat/1 of data/compat/README.md) "
@@ -257,7 +326,9 @@ void add_fleet_command(CLI::App& app, Context& ctx) {
                   "Exit 1 when a host has a failure of this severity or higher (default error); "
                   "cross-host outliers and unloadable inputs always exit 1")
       ->check(CLI::IsMember({"info", "warning", "error", "critical"}));
-  cmd->add_option("-o,--output", opts->output, "Write the report to this file (atomically)");
+  cmd->add_option("-o,--output", opts->output,
+                  "Write the report (or the playbook) to this file (atomically); with -f sh the directory for the "
+                  "scripts");
   cmd->add_option("-j,--threads", opts->threads, "Worker threads (default: hardware concurrency)");
   cmd->add_option("--progress", opts->progress, "Progress bar on stderr: auto (when a TTY), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));

@@ -85,9 +85,7 @@ bool make_cli_plan(Context& ctx, const std::string& input, const std::string& ro
     popts.protected_netdevs = plan::live_protected_netdevs(root, ssh ? ssh : "", popts.protected_unchecked);
   } else {
     // A capture holds no route table: say so rather than guess which port is the management path.
-    popts.protected_unchecked =
-        "not checked which interface carries the default route or the ssh session (the input "
-        "has no route table): make sure no step below is for the management interface";
+    popts.protected_unchecked = plan::k_no_route_table;
   }
   Result<plan::NvDbChoice> nv = plan::open_nv_db_if_present(mlxconfig_db);
   if (!nv) {

@@ -27,6 +27,7 @@
 #include "rocekit/fleet/shared_map.hpp"
 #include "rocekit/model/finding.hpp"
 #include "rocekit/model/snapshot.hpp"
+#include "rocekit/plan/plan.hpp"
 #include "rocekit/policy/fleet_settings.hpp"
 #include "rocekit/policy/policy.hpp"
 #include "rocekit/rules/rule.hpp"
@@ -265,6 +266,22 @@ struct RuleTally {
   std::string unknown_example;
 };
 
+/// What brings one outlier host to the reference (plan_outliers): `rocekit plan`'s actions for
+/// exactly the settings and NICs where it differs, and a "not planned" line for each difference
+/// no action covers.
+struct HostPlan {
+  std::string host;  ///< as the report names it
+  std::string file;  ///< its input, loaded again for the plan
+  /// make_plan restricted to the differing settings (PlanOptions::keep_action): its actions,
+  /// its identity (the guards of render_sh and render_ansible), warnings, and in `unplanned`
+  /// the planner's lines about those settings plus one per difference no action covers, with
+  /// the fleet rule and what to do: {fleet.mtu-consistent, eth4, "mtu: 9000 -> 4200: rocekit
+  /// plan raises an MTU below the reference and never lowers a larger one"},
+  /// {fleet.firmware-consistent, eth4, "firmware: 28.39.2048 -> 28.43.3608: ..."}.
+  plan::Plan plan;
+  std::string error;  ///< the input could not be loaded again ("" when it could)
+};
+
 struct FleetReport {
   std::vector<HostSummary> hosts;  ///< discovery order; unloadable hosts included
   std::vector<InputProblem> problems;  ///< discovery problems and load failures
@@ -275,6 +292,9 @@ struct FleetReport {
   std::string baseline;        ///< the baseline host's name (Options::baseline resolved), "" = majority
   std::string baseline_error;  ///< why Options::baseline names no loaded host ("" when it does)
   std::vector<std::string> ignored;  ///< the policy's fleet.ignore settings (not compared)
+  /// One per outlier host (a host with a NIC in a failing check's outliers), in host order;
+  /// filled by plan_outliers, empty before.
+  std::vector<HostPlan> plans;
 
   /// True when a loaded host has a failure at or above `threshold`, a cross-host check failed,
   /// or an input could not be loaded.
@@ -297,6 +317,16 @@ FleetReport run_fleet(const Discovery& inputs, const Options& options);
 void keep_rules(FleetReport& r, const std::vector<std::string>& selectors);
 /// True when a cross-host check or a per-host rule passed or failed on some host.
 bool anything_judged(const FleetReport& r);
+
+/// Fills `r.plans` (src/rocekit/fleet/actions.cpp, docs/fleet.md "Plans for outlier hosts"):
+/// each outlier host's input is loaded again (the first pass kept only its reduced settings)
+/// and planned by plan::make_plan with a copy of `policy` whose values for the differing
+/// settings are the checks' references (the baseline host's or the majority's value; the
+/// policy's where the check's reference is the policy), restricted to the NICs and settings
+/// that differ. Firmware, driver and firmware NV differences get a "not planned" line. Call after
+/// keep_rules: only the kept checks are planned. `base` carries the planner's inputs (firmware
+/// parameter DB, protected_unchecked).
+void plan_outliers(FleetReport& r, const Policy& policy, const plan::PlanOptions& base);
 
 // ---------------------------------------------------------------- rules and rendering --------
 

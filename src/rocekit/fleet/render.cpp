@@ -20,6 +20,7 @@ namespace {
 using detail::HostOutlier;
 using detail::NvPass;
 using detail::count_checks;
+using detail::host_plan_lines;
 using detail::hosts_with_failures;
 using detail::is_passing_nv;
 using detail::outliers_by_host;
@@ -109,6 +110,8 @@ nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
   }
   j["multi_host_nics"] = std::move(multi);
   auto by_host = outliers_by_host(r);
+  std::map<std::string, const HostPlan*> plans;
+  for (const HostPlan& p : r.plans) plans[p.host] = &p;
   json hosts = json::array();
   for (const HostSummary& h : r.hosts) {
     json x = {{"host", h.host}, {"file", h.file}, {"loaded", h.loaded}};
@@ -130,6 +133,18 @@ nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
                         {"subject", ho.outlier->subject}, {"value", ho.outlier->value},
                         {"baseline", ho.check->baseline}, {"reference", ho.check->reference}});
     x["outliers"] = std::move(outl);
+    if (auto pl = plans.find(h.host); pl != plans.end()) {
+      // `rocekit plan`'s own JSON forms: actions[] as render_json(Plan) writes them, unplanned[].
+      const HostPlan& hp = *pl->second;
+      json acts = json::array();
+      for (const plan::Action& a : hp.plan.actions) acts.push_back(json(plan::action_json(a)));
+      x["actions"] = std::move(acts);
+      json un = json::array();
+      for (const plan::Unplanned& u : hp.plan.unplanned)
+        un.push_back({{"rule", u.rule}, {"subject", u.subject}, {"reason", u.reason}});
+      x["unplanned"] = std::move(un);
+      if (!hp.error.empty()) x["plan_error"] = hp.error;
+    }
     hosts.push_back(std::move(x));
   }
   j["hosts"] = std::move(hosts);
@@ -243,6 +258,18 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
              "\n";
   }
   out += fmt::format("  {} hosts without failing findings or outliers\n", clean);
+  if (!r.plans.empty())
+    out += "\nactions per outlier host (rocekit plan's steps to the reference value; -f sh -o DIR or -f ansible "
+           "writes them):\n";
+  shown = 0;
+  for (const HostPlan& p : r.plans) {
+    if (shown++ == o.max_hosts_detail) {
+      out += "  ... more hosts in -f json\n";
+      break;
+    }
+    out += fmt::format("  {} ({} action{}):\n", p.host, p.plan.actions.size(), p.plan.actions.size() == 1 ? "" : "s");
+    for (const std::string& l : host_plan_lines(p)) out += "    " + l + "\n";
+  }
   return out;
 }
 
@@ -333,6 +360,20 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
                                               it->second[i].outlier->subject + " = " + it->second[i].outlier->value);
     out += fmt::format("| {} | `{}` | {} | {} | {} |\n", md_escape(h.host), md_escape(h.file), h.nics.size(),
                        md_escape(fails), md_escape(outs));
+  }
+  if (!r.plans.empty())
+    out += "\n### Actions per outlier host\n\n`rocekit plan`'s steps that bring each outlier host to the reference "
+           "value (`-f sh -o DIR` or `-f ansible` writes them).\n\n| host | actions (port kind: current -> desired "
+           "[disruption]: command) |\n|---|---|\n";
+  shown = 0;
+  for (const HostPlan& p : r.plans) {
+    if (shown++ == o.max_hosts_detail) {
+      out += "| ... | see the JSON report |\n";
+      break;
+    }
+    std::string cell;
+    for (const std::string& l : host_plan_lines(p)) cell += (cell.empty() ? "" : "<br>") + md_escape(l);
+    out += fmt::format("| {} | {} |\n", md_escape(p.host), cell);
   }
   return out;
 }

@@ -81,4 +81,22 @@ std::string summary_line(const FleetReport& r) {
          against;
 }
 
+std::vector<std::string> host_plan_lines(const HostPlan& p) {
+  if (!p.error.empty()) return {p.error};
+  std::vector<std::string> out;
+  for (const plan::Action& a : p.plan.actions) {
+    std::string line = a.subject + " " + std::string(plan::to_string(a.kind)) + ": " + a.current + " -> " + a.desired;
+    if (a.disruption != plan::Disruption::none) line += " [" + std::string(plan::to_string(a.disruption)) + "]";
+    if (a.write_path) {
+      line += ": write " + plan::shell_quote(a.write_value) + " > " + plan::shell_quote(*a.write_path);
+    } else {
+      line += ": $";
+      for (const std::string& w : a.argv) line += " " + plan::shell_quote(w);
+    }
+    out.push_back(std::move(line));
+  }
+  for (const plan::Unplanned& u : p.plan.unplanned) out.push_back("not planned: " + u.rule + " " + u.subject + ": " + u.reason);
+  return out;
+}
+
 }  // namespace rk::fleet::detail

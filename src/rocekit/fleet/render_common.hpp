@@ -41,6 +41,12 @@ std::map<std::string, NvPass> passing_nv_parameters(const FleetReport& r);
 /// How the host detail names a check's reference: "baseline 9000", "policy >= 4200".
 std::string reference_label(const Consistency& c);
 
+/// A host plan as the text, Markdown and HTML reports list it: one line per action ("eth4
+/// pfc: none -> 3 [link_flap]: $ mlnx_qos -i eth4 --pfc 0,0,0,1,0,0,0,0"), then one per "not
+/// planned" line ("not planned: fleet.mtu-consistent eth4: mtu: 9000 -> 4200: ..."); the reload
+/// error alone when the input could not be loaded again.
+std::vector<std::string> host_plan_lines(const HostPlan& p);
+
 /// "12 hosts (12 loaded, 0 input problems), 96 NICs, ...": the first line of every form.
 std::string summary_line(const FleetReport& r);
 

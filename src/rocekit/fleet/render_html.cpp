@@ -377,6 +377,27 @@ constexpr const char* k_script = R"JS(
 
 }  // namespace
 
+/// Per outlier host, the plan steps to the reference (plan_outliers) and what is not planned.
+std::string render_actions(const FleetReport& r) {
+  if (r.plans.empty()) return {};
+  constexpr std::size_t k_max_rows = 2000;
+  std::string out = "<section id=\"actions\"><h2>Actions per outlier host</h2><p><code>rocekit plan</code>'s steps "
+                    "that bring each outlier host to the reference value (port kind: current &rarr; desired "
+                    "[disruption]: command); <code>rocekit fleet -f sh -o DIR</code> or <code>-f ansible</code> writes "
+                    "them.</p><table class=\"list\"><tr><th>host</th><th>actions, and what is not planned</th></tr>\n";
+  std::size_t shown = 0;
+  for (const HostPlan& p : r.plans) {
+    if (shown++ == k_max_rows) {
+      out += fmt::format("<tr><td colspan=\"2\">{} more hosts: see the JSON report</td></tr>\n", r.plans.size() - k_max_rows);
+      break;
+    }
+    std::string cell;
+    for (const std::string& l : detail::host_plan_lines(p)) cell += "<div><code>" + esc(l) + "</code></div>";
+    out += "<tr><td>" + host_link(p.host) + "</td><td>" + cell + "</td></tr>\n";
+  }
+  return out + "</table></section>\n";
+}
+
 std::string render_html(const FleetReport& r, const RenderOptions& o) {
   auto by_host = detail::outliers_by_host(r);
   Matrix m = build_matrix(r, by_host);
@@ -395,6 +416,7 @@ std::string render_html(const FleetReport& r, const RenderOptions& o) {
   }
   out += render_matrix(m);
   out += render_settings(r, o);
+  out += render_actions(r);
   out += render_multi_host(r);
   out += render_tally(r);
   out += "<div id=\"detail\"></div>\n<script type=\"application/json\" id=\"rk-hosts\">" + host_data(r, by_host) +

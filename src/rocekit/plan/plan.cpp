@@ -937,10 +937,14 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
   }
   // After the netdev loop, so that the NIC of a protected netdev gets no firmware step; the
   // order of the plan is set by order_by_disruption (firmware NV first) at the end.
+  // The warnings of the firmware steps: a restricted plan (keep_action) that keeps none of
+  // those steps drops them too.
+  const std::size_t firmware_warnings_from = plan.warnings.size();
   if (!opts.all_runtime) {
     b.firmware();
     detail::plan_firmware_burn(snapshot, policy, b.failing, b.held, opts, plan);
   }
+  const std::size_t firmware_warnings_to = plan.warnings.size();
   if (!opts.protected_unchecked.empty() && !devs.empty()) plan.warnings.push_back(opts.protected_unchecked);
   for (const NetDev* n : devs) b.qos(*n);
   for (const NetDev* n : devs) b.pause(*n);
@@ -959,8 +963,19 @@ Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions
     b.mrrs(f);
   }
   for (const NetDev* n : devs) b.coalesce(*n);
+  if (opts.keep_action) {
+    std::erase_if(plan.actions, [&](const Action& a) { return !opts.keep_action(a); });
+    if (std::none_of(plan.actions.begin(), plan.actions.end(),
+                     [](const Action& a) { return a.kind == ActionKind::nv_config || is_firmware_burn(a); })) {
+      plan.warnings.erase(plan.warnings.begin() + static_cast<std::ptrdiff_t>(firmware_warnings_from),
+                          plan.warnings.begin() + static_cast<std::ptrdiff_t>(firmware_warnings_to));
+      plan.nv_validation.clear();
+    }
+  }
+  // After the restriction: the dcb warning only when a dcb step is kept.
   gate_dcb_forms(plan, opts);
   if (!opts.all_runtime) cover_failing_rules(snapshot, report, plan);
+  if (opts.keep_unplanned) std::erase_if(plan.unplanned, [&](const Unplanned& u) { return !opts.keep_unplanned(u); });
   order_by_disruption(plan);
   // A BlueField in DPU mode applies firmware NV and new firmware only at a power cycle of the
   // host, not at a warm reboot or mlxfwreset (k8snetworkplumbingwg/sriov-network-operator issue

@@ -4,11 +4,14 @@
 // Nothing here prints, runs commands or touches files.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "rocekit/core/result.hpp"
 #include "rocekit/core/shell.hpp"
@@ -135,6 +138,15 @@ struct PlanOptions {
   /// when fw.driver-compat fails. A board without one gets the placeholder
   /// fix::firmware_image_placeholder, which apply and the sh script refuse to run.
   std::map<std::string, std::string> firmware_images;
+  /// Restricts the plan (`rocekit fleet`: only the settings where a host differs from the
+  /// fleet's reference): an action for which `keep_action` is false is dropped before the dcb
+  /// version gate, the "not planned" lines of failing rules, the ordering and the identity (the
+  /// netdevs, PCI functions and node GUIDs the guards check); with no firmware step left, the
+  /// firmware steps' warnings go too. A "not planned" line for which `keep_unplanned` is false
+  /// is dropped last (give both: a failing rule whose step was dropped gets a line otherwise).
+  /// Unset: everything is kept. Every exclusion of make_plan (scope, protected netdevs) stays.
+  std::function<bool(const Action&)> keep_action;
+  std::function<bool(const Unplanned&)> keep_unplanned;
 };
 
 /// One line per firmware step without an image (no `--firmware-image` for its PSID), saying
@@ -221,5 +233,9 @@ std::string render_ansible(const Plan& plan);
 
 /// The plan as JSON (schema "rocekit-plan/1"), two-space indented, trailing newline.
 std::string render_json(const Plan& plan);
+/// One action as render_json writes it in `actions[]` ({kind, rule, subject, current, desired,
+/// scope, argv/write, check_argv, check_regex, undo, note, disruption, disruption_why}); the
+/// fleet report's per-host `actions` use it too.
+nlohmann::ordered_json action_json(const Action& a);
 
 }  // namespace rk::plan

@@ -392,6 +392,31 @@ std::string render_ansible(const std::vector<Plan>& plans) {
 
 std::string render_ansible(const Plan& plan) { return render_ansible(std::vector<Plan>{plan}); }
 
+nlohmann::ordered_json action_json(const Action& a) {
+  nlohmann::ordered_json x;
+  x["kind"] = std::string(to_string(a.kind));
+  x["rule"] = a.rule;
+  x["subject"] = a.subject;
+  x["current"] = a.current;
+  x["desired"] = a.desired;
+  x["scope"] = std::string(to_string(a.scope));
+  if (a.write_path) {
+    x["write"] = {{"path", *a.write_path}, {"value", a.write_value}};
+  } else {
+    x["argv"] = a.argv;
+    x["check_argv"] = a.check_argv;
+  }
+  x["check_regex"] = a.check_regex;
+  if (a.write_path)
+    x["undo"] = {{"write_value", a.undo_write_value}, {"check_regex", a.undo_check_regex}};
+  else
+    x["undo"] = {{"argv", a.undo_argv}, {"check_regex", a.undo_check_regex}};
+  if (!a.note.empty()) x["note"] = a.note;
+  x["disruption"] = std::string(to_string(a.disruption));
+  if (!a.disruption_why.empty()) x["disruption_why"] = a.disruption_why;
+  return x;
+}
+
 std::string render_json(const Plan& plan) {
   nlohmann::ordered_json j;
   j["schema"] = "rocekit-plan/1";
@@ -407,30 +432,7 @@ std::string render_json(const Plan& plan) {
     j["disruptions"].push_back(
         {{"subject", d.subject}, {"worst", std::string(to_string(d.worst))}, {"causes", d.causes}});
   j["actions"] = nlohmann::ordered_json::array();
-  for (const Action& a : plan.actions) {
-    nlohmann::ordered_json x;
-    x["kind"] = std::string(to_string(a.kind));
-    x["rule"] = a.rule;
-    x["subject"] = a.subject;
-    x["current"] = a.current;
-    x["desired"] = a.desired;
-    x["scope"] = std::string(to_string(a.scope));
-    if (a.write_path) {
-      x["write"] = {{"path", *a.write_path}, {"value", a.write_value}};
-    } else {
-      x["argv"] = a.argv;
-      x["check_argv"] = a.check_argv;
-    }
-    x["check_regex"] = a.check_regex;
-    if (a.write_path)
-      x["undo"] = {{"write_value", a.undo_write_value}, {"check_regex", a.undo_check_regex}};
-    else
-      x["undo"] = {{"argv", a.undo_argv}, {"check_regex", a.undo_check_regex}};
-    if (!a.note.empty()) x["note"] = a.note;
-    x["disruption"] = std::string(to_string(a.disruption));
-    if (!a.disruption_why.empty()) x["disruption_why"] = a.disruption_why;
-    j["actions"].push_back(std::move(x));
-  }
+  for (const Action& a : plan.actions) j["actions"].push_back(action_json(a));
   j["unplanned"] = nlohmann::ordered_json::array();
   for (const Unplanned& u : plan.unplanned)
     j["unplanned"].push_back({{"rule", u.rule}, {"subject", u.subject}, {"reason", u.reason}});
