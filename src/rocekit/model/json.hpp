@@ -82,8 +82,10 @@ RK_JSON(ChannelState, combined, combined_max, rx, tx)
 RK_JSON(DriverInfo, driver, version, firmware_version, psid, bus_info)
 RK_JSON(EcnState, rp_enabled, np_enabled)
 RK_JSON(LinkSettings, speed_mbps, link_detected)
+RK_JSON(DevlinkPortInfo, handle, flavour, controller, pfnum, vfnum, sfnum, external, port, function_roce,
+        function_state, source)
 RK_JSON(NetDev, name, bdf, rdma_device, rdma_port, numa_node, mtu_bytes, operstate, driver, qos,
-        pause, coalesce, channels, ecn, link, stats)
+        pause, coalesce, channels, ecn, link, stats, devlink_port)
 inline void to_json(nlohmann::json& j, const Gid& g) {
   j = nlohmann::json{{"index", g.index}, {"gid", g.gid}, {"ipv4", g.ipv4}, {"type", g.type}, {"netdev", g.netdev}};
 }
