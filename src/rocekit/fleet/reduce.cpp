@@ -351,6 +351,7 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
     phys.insert_or_assign(key, std::move(rec));
   }
   for (auto& [k, v] : phys) h.physical.push_back(std::move(v));
+  note_bluefield(s, h);
   return h;
 }
 
