@@ -136,5 +136,31 @@ TEST(BlueFieldArm, QosJudgedOnTheUplinkNotOnRepresentors) {
   }
 }
 
+// The rules that are not port QoS (MTU, ECN enables, channels) do not judge a representor either:
+// it stands for another function (a devlink-only netdev would otherwise be judged as a RoCE netdev
+// of a capture without RDMA devices, and be unknown for every missing file).
+TEST(BlueFieldArm, RepresentorsAreOutOfRoceScope) {
+  Snapshot s = arm_capture();
+  rules::Report r = rules::evaluate(s, default_policy(), {"net.mtu", "qos.ecn-roce-priority", "irq.channels-numa"});
+  for (const char* rule : {"net.mtu", "qos.ecn-roce-priority", "irq.channels-numa"}) {
+    SCOPED_TRACE(rule);
+    const Finding* vf = finding(r, rule, "pf0vf0");
+    ASSERT_NE(vf, nullptr);
+    EXPECT_EQ(vf->outcome, Outcome::not_applicable);
+    EXPECT_EQ(vf->message,
+              "representor of the host PF/VF (devlink port pci/0000:03:00.0/196609 flavour pcivf): RoCE "
+              "settings apply to the function it represents and to the uplink p0, not to the representor");
+    const Finding* sf = finding(r, rule, "en3f0pf0sf0");
+    ASSERT_NE(sf, nullptr);
+    EXPECT_EQ(sf->outcome, Outcome::not_applicable);
+    EXPECT_EQ(sf->message,
+              "representor of a sub-function (SF) (driver mlx5e_rep): RoCE settings apply to the function it "
+              "represents and to the uplink p0, not to the representor");
+    const Finding* up = finding(r, rule, "p0");
+    ASSERT_NE(up, nullptr);
+    EXPECT_NE(up->outcome, Outcome::not_applicable) << up->message;  // the uplink is judged
+  }
+}
+
 }  // namespace
 }  // namespace rk::capture

@@ -191,6 +191,7 @@ std::optional<Representor> representor_of(const Snapshot& s, const NetDev& n) {
   } else if (std::optional<std::string> up = representor_uplink(n.name)) {
     r.of = "the host PF/VF";
     r.why = rep_driver ? "driver mlx5e_rep" : "DOCA representor name";
+    r.by_name_only = !rep_driver;
     r.uplink = up;
   } else if (std::optional<std::string> sf = sf_representor_uplink(n.name); sf && rep_driver) {
     r.of = "a sub-function (SF)";

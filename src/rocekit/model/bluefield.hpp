@@ -39,6 +39,7 @@ struct Representor {
   std::string of;                     ///< "the host PF/VF", "a sub-function (SF)", "a function"
   std::string why;                    ///< "devlink port pci/0000:03:00.0/196608 flavour pcipf"
   std::optional<std::string> uplink;  ///< "p0"; nullopt when neither devlink nor the name tells
+  bool by_name_only = false;          ///< no devlink port and no mlx5e_rep driver: the name alone
 };
 
 /// Whether `n` is a representor: its devlink port flavour is pcipf, pcivf or pcisf, its driver
