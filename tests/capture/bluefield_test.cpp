@@ -108,11 +108,9 @@ TEST(BlueFieldMode, ArmSideCaptureJudgesTheUplinkNotTheRepresentor) {
     ASSERT_NE(rep, nullptr);
     EXPECT_EQ(rep->outcome, Outcome::not_applicable);
     EXPECT_EQ(rep->message,
-              "pf0hpf is an Arm-side representor of a host function (netdev pf0hpf (host PF "
-              "representor)): the "
-              "port's QoS is configured on the uplink p0, judged there (NVIDIA DOCA \"DPU Kernel "
-              "Representors "
-              "Model\")");
+              "pf0hpf is a representor of the host PF/VF: QoS is set on the uplink p0, judged there "
+              "(DOCA representor name; Arm side of a BlueField: netdev pf0hpf (host PF representor); "
+              "NVIDIA DOCA \"DPU Kernel Representors Model\")");
   }
 }
 

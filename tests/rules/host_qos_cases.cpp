@@ -124,8 +124,8 @@ const Cases k_cases{
     host_case("qos.trust-dscp", Outcome::pass, "eth4", "trust dscp", nic_mode_host),
     host_case("qos.trust-dscp", Outcome::pass, "p0", "trust dscp", arm_side),
     host_case("qos.trust-dscp", Outcome::not_applicable, "pf0hpf",
-              "pf0hpf is an Arm-side representor of a host function (kernel 5.15.0-1035-bluefield): the port's QoS is "
-              "configured on the uplink p0",
+              "pf0hpf is a representor of the host PF/VF: QoS is set on the uplink p0, judged there (DOCA "
+              "representor name; Arm side of a BlueField: kernel 5.15.0-1035-bluefield;",
               arm_side),
     host_case("qos.cnp-firmware", Outcome::pass, "0000:3b:00.0", "CNP_DSCP_P1=48 CNP_802P_PRIO_P1=6", healthy),
     host_case("qos.cnp-firmware", Outcome::fail, "0000:3b:00.0", "CNPs not marked with DSCP 48 / priority 6: CNP_DSCP_P1=46",

@@ -273,7 +273,7 @@ fi
 # Stand-ins were called only with read forms.
 BDF_RE='(0000:01:00\.0|0001:02:00\.0|0000:00:05\.0)'
 READ_FORMS="ethtool (-[iclgaS] )?(ens6|eth9|eth8)|mlnx_qos -i (ens6|eth9|eth8)|(mstconfig|mlxconfig) -d $BDF_RE -e q"
-READ_FORMS="$READ_FORMS|(mstflint|flint) -d $BDF_RE q|(mstlink|mlxlink) -d $BDF_RE --port_type PCIE|lspci -vvv -s $BDF_RE|lspci -vvv -D -A linux-sysfs -O sysfs\.path=[^ ]*/sys/bus/pci|devlink dev info pci/$BDF_RE"
+READ_FORMS="$READ_FORMS|(mstflint|flint) -d $BDF_RE q|(mstlink|mlxlink) -d $BDF_RE --port_type PCIE|lspci -vvv -s $BDF_RE|lspci -vvv -D -A linux-sysfs -O sysfs\.path=[^ ]*/sys/bus/pci|devlink dev info pci/$BDF_RE|devlink port show"
 READ_FORMS="$READ_FORMS|ibv_devinfo -v -d mlx5_[01]|rdma (link|statistic) show|ip -s -s link show dev (ens6|eth9|eth8)"
 READ_FORMS="$READ_FORMS|ibdev2netdev -v|nvidia-smi -L|nvidia-smi topo -m|show_gids |lsmod |dmesg "
 check "ethtool: read flags only" calls_only ethtool 'ethtool (-[iclgaS] )?ens6'
@@ -284,7 +284,7 @@ check "mstlink: -d <BDF> --port_type PCIE only" calls_only mstlink 'mstlink -d (
 check "mstlink header command" header_cmd_is "$O/mlxlink_pcie@0000:01:00.0.txt" "mstlink -d 0000:01:00.0 --port_type PCIE"
 check "mstlink output copied" has_line "$O/mlxlink_pcie@0000:01:00.0.txt" "Link Width Active (Enabled)        : 16X (16X)"
 check "lspci: -vvv -s <BDF>, and the whole tree of the sysroot" calls_only lspci 'lspci -vvv (-s (0000:01:00\.0|0001:02:00\.0)|-D -A linux-sysfs -O sysfs\.path=[^ ]*/sys/bus/pci)'
-check "devlink: dev info only" calls_only devlink 'devlink dev info pci/(0000:01:00\.0|0001:02:00\.0)'
+check "devlink: dev info and port show only" calls_only devlink 'devlink (dev info pci/(0000:01:00\.0|0001:02:00\.0)|port show)'
 check "ibv_devinfo: -v -d <dev>" calls_only ibv_devinfo 'ibv_devinfo -v -d mlx5_[01]'
 check "rdma: link/statistic show only" calls_only rdma 'rdma (link show|statistic show)'
 check "ip: link show only" calls_only ip 'ip -s -s link show dev ens6'

@@ -134,6 +134,12 @@ class RuleCounts {
  private:
   const std::vector<Entry>& table() const;
   std::shared_ptr<const std::vector<Entry>> m_table;
+/// A port of a BlueField (dpu_pairs.cpp): on a host, a PF of a BlueField in DPU mode (its port
+/// QoS is set on the card's Arm side); in an Arm-side input, a port of the card itself.
+struct DpuPort {
+  std::string subject;      ///< netdev, or the BDF
+  std::string bdf;
+  std::string physical_id;  ///< NicRecord::physical_id, "" unknown
 };
 
 /// One host after loading, checking and reducing. `loaded == false`: `error` says why and the
@@ -145,6 +151,10 @@ struct HostSummary {
   std::string error;     ///< load failure ("not a rocekit snapshot (no schema_version)")
   std::vector<NicRecord> nics;
   std::vector<PhysicalNicRecord> physical;
+  /// Why the input was taken on a BlueField's Arm side (model/bluefield.hpp bluefield_arm_side);
+  /// "" for a host.
+  std::string bluefield_arm;
+  std::vector<DpuPort> dpu_ports;  ///< host: its DPU-mode BlueField PFs; Arm side: its card's ports
   std::vector<HostFinding> failures;
   RuleCounts rule_counts;
   /// Per rule with an unknown finding: the first one's "subject: reason". run_fleet keeps one
@@ -282,8 +292,25 @@ struct HostPlan {
   std::string error;  ///< the input could not be loaded again ("" when it could)
 };
 
+/// A host's DPU-mode BlueField and the Arm-side input of that card, when one is among the inputs
+/// (paired by NicRecord::physical_id: board serial, else system image GUID).
+struct DpuPairing {
+  std::string host;
+  std::string ports;        ///< "ens1f0np0 (0000:2b:00.0), ens1f1np1 (0000:2b:00.1)"
+  std::string physical_id;  ///< "" when the card shows no board serial or GUID
+  std::string arm_host;     ///< the Arm-side input's host name; "" when none pairs
+  std::string message;
+};
+
+/// Pairs every DPU-mode BlueField of a host with the Arm-side input of the same card; a card
+/// without one says its port QoS was not audited. Host order, then physical id.
+std::vector<DpuPairing> pair_dpus(const std::vector<HostSummary>& hosts);
+/// Fills h.bluefield_arm and h.dpu_ports from the snapshot (after h.nics).
+void note_bluefield(const Snapshot& s, HostSummary& h);
+
 struct FleetReport {
   std::vector<HostSummary> hosts;  ///< discovery order; unloadable hosts included
+  std::vector<DpuPairing> dpus;    ///< pair_dpus(hosts)
   std::vector<InputProblem> problems;  ///< discovery problems and load failures
   CrossHost cross;
   std::vector<RuleTally> rules;    ///< per-host rules, most failing hosts first

@@ -352,6 +352,7 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
     phys.insert_or_assign(key, std::move(rec));
   }
   for (auto& [k, v] : phys) h.physical.push_back(std::move(v));
+  note_bluefield(s, h);
   // Hosts of one fleet mostly reduce to equal settings: hold each distinct map once.
   for (NicRecord& n : h.nics) {
     n.values.share_identical();

@@ -109,6 +109,11 @@ nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
                      {"nv_config", m.nv}, {"nv_config_from", m.nv_host}});
   }
   j["multi_host_nics"] = std::move(multi);
+  json dpus = json::array();
+  for (const DpuPairing& d : r.dpus)
+    dpus.push_back({{"host", d.host}, {"ports", d.ports}, {"physical_id", d.physical_id}, {"arm_host", d.arm_host},
+                    {"message", d.message}});
+  j["dpus"] = std::move(dpus);
   auto by_host = outliers_by_host(r);
   std::map<std::string, const HostPlan*> plans;
   for (const HostPlan& p : r.plans) plans[p.host] = &p;
@@ -200,6 +205,10 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
                                      render::outcome_label(Outcome::pass), "fleet.nv-config-consistent", group,
                                      n.parameters)) +
            "\n";
+  }
+  if (!r.dpus.empty()) {
+    out += "\nBlueField DPUs (port QoS set on the card's Arm side):\n";
+    for (const DpuPairing& d : r.dpus) out += "  " + d.message + "\n";
   }
   if (!r.cross.multi_host.empty()) {
     out += "\nMulti-Host NICs (one physical NIC seen from several hosts):\n";
@@ -319,6 +328,10 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
       }
       out += fmt::format("| {} | `{}` | `{}` |\n", md_escape(ol.host), md_escape(ol.subject), md_escape(ol.value));
     }
+  }
+  if (!r.dpus.empty()) {
+    out += "\n### BlueField DPUs (port QoS set on the card's Arm side)\n\n";
+    for (const DpuPairing& d : r.dpus) out += "- " + md_escape(d.message) + "\n";
   }
   if (!r.cross.multi_host.empty()) {
     out += "\n### Multi-Host NICs\n\n| physical NIC | model | PFs (host: NIC) | firmware NV (once) |\n|---|---|---|---|\n";

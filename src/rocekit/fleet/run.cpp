@@ -215,6 +215,7 @@ FleetReport run_fleet(const Discovery& inputs, const Options& options) {
   }
   report.ignored = options.policy.fleet_ignore;
   report.cross = compare_hosts(report.hosts, options.policy, report.baseline, options.baseline_is_copy);
+  report.dpus = pair_dpus(report.hosts);
   return report;
 }
 

@@ -145,7 +145,89 @@ std::optional<std::string> representor_uplink(std::string_view netdev) {
   return std::nullopt;
 }
 
+namespace {
+
+bool digits(std::string_view t) {
+  return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// The uplink of an SF representor name en<bus>f<fn>pf<N>sf<M> ("en3f0pf0sf0" on a BlueField-2
+/// Arm, lshca issue 62): p<N>.
+std::optional<std::string> sf_representor_uplink(std::string_view netdev) {
+  std::size_t sf = netdev.rfind("sf");
+  std::size_t pf = netdev.rfind("pf", sf);
+  if (!netdev.starts_with("en") || sf == std::string_view::npos || pf == std::string_view::npos ||
+      !digits(netdev.substr(pf + 2, sf - pf - 2)) || !digits(netdev.substr(sf + 2)))
+    return std::nullopt;
+  return "p" + std::string(netdev.substr(pf + 2, sf - pf - 2));
+}
+
+/// `pci/0000:03:00.0/196608` -> `pci/0000:03:00.0` (the devlink instance).
+std::string_view devlink_instance(std::string_view handle) {
+  std::size_t slash = handle.rfind('/');
+  return slash == std::string_view::npos ? handle : handle.substr(0, slash);
+}
+
+bool flavour_is(const NetDev& n, std::string_view f) {
+  return n.devlink_port && n.devlink_port->flavour && *n.devlink_port->flavour == f;
+}
+
+}  // namespace
+
+std::optional<Representor> representor_of(const Snapshot& s, const NetDev& n) {
+  Representor r;
+  const std::optional<DevlinkPortInfo>& dp = n.devlink_port;
+  std::string flavour = dp && dp->flavour ? *dp->flavour : "";
+  bool rep_driver = n.driver.has_value() && n.driver->driver == "mlx5e_rep";
+  if (flavour == "pcipf" || flavour == "pcivf" || flavour == "pcisf") {
+    r.why = "devlink port " + dp->handle + " flavour " + flavour;
+    r.of = flavour == "pcisf" ? "a sub-function (SF)" : "the host PF/VF";
+    for (const NetDev& m : s.netdevs)
+      if (flavour_is(m, "physical") &&
+          devlink_instance(m.devlink_port->handle) == devlink_instance(dp->handle))
+        r.uplink = m.name;
+  } else if (!flavour.empty()) {
+    return std::nullopt;  // physical (the uplink), virtual, cpu, dsa
+  } else if (std::optional<std::string> up = representor_uplink(n.name)) {
+    r.of = "the host PF/VF";
+    r.why = rep_driver ? "driver mlx5e_rep" : "DOCA representor name";
+    r.by_name_only = !rep_driver;
+    r.uplink = up;
+  } else if (std::optional<std::string> sf = sf_representor_uplink(n.name); sf && rep_driver) {
+    r.of = "a sub-function (SF)";
+    r.why = "driver mlx5e_rep";
+    r.uplink = sf;
+  } else if (rep_driver) {
+    r.of = "a function";
+    r.why = "driver mlx5e_rep";
+  } else {
+    return std::nullopt;
+  }
+  if (!r.uplink) r.uplink = representor_uplink(n.name);
+  if (!r.uplink) r.uplink = sf_representor_uplink(n.name);
+  return r;
+}
+
 std::optional<std::string> bluefield_arm_side(const Snapshot& s) {
+  // The mlx5 driver registers a pcipf port (the host PF's representor) only on an embedded CPU
+  // function that manages the eswitch (ECPF): a BlueField's Arm side in DPU mode. A ConnectX
+  // host in switchdev mode shows physical and pcivf ports only.
+  const NetDev* uplink = nullptr;
+  const NetDev* host_pf = nullptr;
+  for (const NetDev& n : s.netdevs) {
+    if (!uplink && flavour_is(n, "physical")) uplink = &n;
+    if (!host_pf && flavour_is(n, "pcipf")) host_pf = &n;
+  }
+  if (uplink && host_pf) {
+    const DevlinkPortInfo& h = *host_pf->devlink_port;
+    std::string ext =
+        h.external == true
+            ? ", external" +
+                  (h.controller ? " controller " + std::to_string(*h.controller) : std::string())
+            : "";
+    return "devlink port: uplink " + uplink->name + " (flavour physical) and host PF representor " +
+           host_pf->name + " (flavour pcipf" + ext + ")";
+  }
   // The BlueField Arm OS runs a "-bluefield" kernel flavour (Ubuntu 22.04 5.15.0-1035-bluefield
   // on a BlueField-3 with DOCA 2.9.2, j3soon/bluefield-dpu-setup-notes).
   if (s.kernel_release.has_value() && s.kernel_release->ends_with("-bluefield"))

@@ -27,10 +27,27 @@ void fill_bluefield_modes(Snapshot& s);
 /// The function's mode when it is a BlueField in DPU mode, else nullptr.
 const BlueFieldMode* dpu_mode(const PciFunction& p);
 
-/// Why the snapshot was taken on the Arm side of a BlueField: "kernel 5.15.0-1035-bluefield"
+/// Why the snapshot was taken on the Arm side of a BlueField: "devlink port: uplink p0 (flavour
+/// physical) and host PF representor pf0hpf (flavour pcipf)", "kernel 5.15.0-1035-bluefield"
 /// (the BlueField Arm OS kernel flavour) or "netdev pf0hpf (host PF representor)"; nullopt for
 /// a host.
 std::optional<std::string> bluefield_arm_side(const Snapshot& s);
+
+/// A representor netdev: it stands for another function (a host PF or VF, a sub-function) on the
+/// embedded switch and carries no port QoS of its own; its uplink does.
+struct Representor {
+  std::string of;                     ///< "the host PF/VF", "a sub-function (SF)", "a function"
+  std::string why;                    ///< "devlink port pci/0000:03:00.0/196608 flavour pcipf"
+  std::optional<std::string> uplink;  ///< "p0"; nullopt when neither devlink nor the name tells
+  bool by_name_only = false;          ///< no devlink port and no mlx5e_rep driver: the name alone
+};
+
+/// Whether `n` is a representor: its devlink port flavour is pcipf, pcivf or pcisf, its driver
+/// is mlx5e_rep (the mlx5 representor netdev; `ethtool -i pf0hpf` on a BlueField-2 Arm, lshca
+/// issue 62), or its name is a DOCA representor name (pf<N>hpf, pf<N>vf<M>, en..pf<N>sf<M>).
+/// The uplink is the flavour-physical port of the same devlink instance, else the one the name
+/// gives. nullopt for an uplink or any other netdev.
+std::optional<Representor> representor_of(const Snapshot& s, const NetDev& n);
 
 /// The uplink an Arm-side representor belongs to: "pf0hpf" (host PF 0) and "pf0vf3" (host VF 3
 /// of PF 0) -> "p0" (NVIDIA DOCA "DPU Kernel Representors Model": uplink representors

@@ -32,8 +32,10 @@
   X(DriverInfo, driver, version, firmware_version, psid, bus_info)                                         \
   X(EcnState, rp_enabled, np_enabled)                                                                      \
   X(LinkSettings, speed_mbps, link_detected)                                                               \
+  X(DevlinkPortInfo, handle, flavour, controller, pfnum, vfnum, sfnum, external, port, function_roce,      \
+    function_state, source)                                                                                \
   X(NetDev, name, bdf, rdma_device, rdma_port, numa_node, mtu_bytes, operstate, driver, qos, pause,         \
-    coalesce, channels, ecn, link, stats)                                                                  \
+    coalesce, channels, ecn, link, stats, devlink_port)                                                    \
   X(RdmaPort, port, state, phys_state, link_layer, active_mtu_bytes, max_mtu_bytes, mtu_source, netdev,    \
     gids, default_roce_mode, default_roce_tos, global_traffic_class, counters)                             \
   X(RdmaDevice, name, bdf, fw_ver, board_id, node_guid, sys_image_guid, vendor_part_id, transport, ports,   \

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "rocekit/model/devlink.hpp"
+#include "rocekit/model/evidence.hpp"
 #include "rocekit/model/vocab.hpp"
 
 namespace rk {
@@ -29,14 +31,6 @@ inline constexpr int k_snapshot_schema_version = 7;  // 2: PciFunction board_ser
                                                     // 6: qos tc_schedule, cable_length_m, receive_buffer_bytes,
                                                     //    buffer_source, cable_source; driver_stack
                                                     // 7: PciFunction bluefield_mode
-
-/// Where a value was read: a capture file and 1-based line (line 0 = whole file), or a sysfs
-/// path / command for live collection, with the decisive text.
-struct Evidence {
-  std::string file;
-  std::size_t line = 0;
-  std::string text;
-};
 
 /// A section we tried to obtain. `value` present = collected; otherwise `reason` says why not.
 template <class T>
@@ -175,6 +169,7 @@ struct NetDev {
   Collected<EcnState> ecn;
   Collected<LinkSettings> link;
   Collected<std::map<std::string, std::uint64_t>> stats;  ///< ethtool -S name -> value
+  std::optional<DevlinkPortInfo> devlink_port;  ///< `devlink port show`; nullopt when no output names it
 };
 
 // ---------------------------------------------------------------- RDMA ---------------------

@@ -146,6 +146,9 @@ std::optional<PromptCommand> classify(const std::vector<std::string>& a) {
       (option_value(a, "--port_type") == "PCIE" || has_word(a, "--port_type=PCIE")))
     return make("mlxlink_pcie", option_value(a, "-d", "--device"));
   if (cmd == "devlink" && has_word(a, "dev") && has_word(a, "info")) return make("devlink_dev_info", "");
+  if (cmd == "devlink" && has_word(a, "port") && !has_word(a, "set") && !has_word(a, "add") && !has_word(a, "del") &&
+      !has_word(a, "split") && !has_word(a, "unsplit") && !has_word(a, "function"))
+    return make("devlink_port", "");
   if (cmd == "lspci") return make("lspci_vvv", option_value(a, "-s"));
   // `nvidia-smi -L` is pasted above the matrix: the GPU models topo -m does not print.
   if (cmd == "nvidia-smi" && (has_word(a, "topo") || has_word(a, "-L") || has_word(a, "--list-gpus")))

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "rocekit/model/bluefield.hpp"
+
 namespace rk {
 
 namespace {
@@ -36,6 +38,14 @@ NetdevScope roce_netdev_scope(const Snapshot& s, const NetDev& n, const Policy& 
   if (std::find(pol.named_netdevs.begin(), pol.named_netdevs.end(), n.name) != pol.named_netdevs.end())
     return {true, true, "named with --netdev"};
   if (role) return {true, false, "policy interface role " + std::string(to_string(role->role))};
+  // A representor (devlink flavour pcipf/pcivf/pcisf, driver mlx5e_rep) stands for another
+  // function on the embedded switch: the RoCE settings are those of that function and of the
+  // uplink. A name alone (pf0hpf) does not decide: it may be a renamed netdev.
+  if (std::optional<Representor> rep = representor_of(s, n); rep && !rep->by_name_only)
+    return {false, false,
+            "representor of " + rep->of + " (" + rep->why + "): RoCE settings apply to the function it "
+            "represents and to the uplink" + (rep->uplink ? " " + *rep->uplink : std::string()) +
+            ", not to the representor"};
   const RdmaPort* port = nullptr;
   const RdmaDevice* dev = nullptr;
   for (const RdmaDevice& d : s.rdma_devices)

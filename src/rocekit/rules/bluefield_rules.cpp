@@ -138,10 +138,10 @@ void eval_dpu_firmware(const Snapshot& s, const Policy&, Emitter& e) {
 std::optional<std::string> port_qos_elsewhere(const Snapshot& s, const NetDev& n,
                                               const std::optional<std::string>& arm_side) {
   if (arm_side) {
-    if (std::optional<std::string> uplink = representor_uplink(n.name))
-      return n.name + " is an Arm-side representor of a host function (" + *arm_side +
-             "): the port's QoS is configured on the uplink " + *uplink +
-             ", judged there (NVIDIA DOCA \"DPU Kernel Representors Model\")";
+    if (std::optional<Representor> r = representor_of(s, n))
+      return n.name + " is a representor of " + r->of + ": QoS is set on the uplink " +
+             (r->uplink ? *r->uplink : "(the flavour physical port, p0 or p1)") + ", judged there (" + r->why +
+             "; Arm side of a BlueField: " + *arm_side + "; NVIDIA DOCA \"DPU Kernel Representors Model\")";
     return std::nullopt;
   }
   if (!n.bdf) return std::nullopt;

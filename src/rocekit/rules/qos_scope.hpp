@@ -35,15 +35,21 @@ void for_roce_netdevs(const Snapshot& s, const Policy& pol, Emitter& e, Fn fn, b
   }
   std::optional<std::string> arm_side = port_qos ? bluefield_arm_side(s) : std::nullopt;
   for (const NetDev& n : s.netdevs) {
+    std::optional<std::string> elsewhere = port_qos ? port_qos_elsewhere(s, n, arm_side) : std::nullopt;
+    // An Arm-side representor first: it has no RDMA port of its own (driver mlx5e_rep), which
+    // the scope would report as "not backed by an RDMA port".
+    if (elsewhere && arm_side) {
+      e.not_applicable(n.name, *elsewhere);
+      continue;
+    }
     if (NetdevScope sc = roce_netdev_scope(s, n, pol); !sc.roce) {
       e.not_applicable(n.name, sc.why);
       continue;
     }
-    if (port_qos)
-      if (std::optional<std::string> why = port_qos_elsewhere(s, n, arm_side)) {
-        e.not_applicable(n.name, *why);
-        continue;
-      }
+    if (elsewhere) {
+      e.not_applicable(n.name, *elsewhere);
+      continue;
+    }
     fn(n);
   }
 }

@@ -1,0 +1,166 @@
+// The Arm side of a BlueField in DPU mode from real outputs (issue 22): `devlink port show` of a
+// BlueField's Arm (openstack/nova-specs, testdata/corpus/devlink_port) and `ethtool -i` of p0,
+// pf0hpf, en3f0pf0sf0 and enp3s0f0s0 on a BlueField-2 Arm (lshca issue 62, testdata/corpus/misc,
+// one file per netdev as rocekit-capture writes them). The uplinks carry the port QoS; the
+// representors are not_applicable, naming their uplink.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "golden.hpp"
+#include "rocekit/capture/assemble.hpp"
+#include "rocekit/model/bluefield.hpp"
+#include "rocekit/model/json.hpp"
+#include "rocekit/policy/policy.hpp"
+#include "rocekit/rules/rule.hpp"
+
+namespace rk::capture {
+namespace {
+
+const char* const k_ports = "devlink_port/novaspecs-bf-arm-devlink-port-show-p0-pf0hpf-pf0vf0-3-no-controller.txt";
+const char* const k_patch = "devlink_port/mlx5-patch-bf-arm-devlink-port-show-pf0hpf-controller1-external.txt";
+const char* const k_ethtool_i = "misc/lshca-issue62-bf2-arm-ethtool-i-p0-pf0hpf-sfrep-sf-driver-businfo.txt";
+// A real mlnx_qos output (trust dscp, PFC on priority 3) given as p0's: no public mlnx_qos output
+// taken on a BlueField's Arm exists (research notes, 2026-12-06).
+const char* const k_qos = "mlnx_qos/netarbiter-eth4-dscp-pfc3.txt";
+
+CaptureFile corpus(const std::string& name, const std::string& rel) {
+  return {name, test::read_file(test::testdata_dir() / "corpus" / rel), ""};
+}
+
+/// The lshca loop's output split at its `-----<netdev>-----` lines: ethtool_i@<netdev>.txt each.
+std::vector<CaptureFile> ethtool_i_per_netdev() {
+  std::vector<CaptureFile> out;
+  std::istringstream in(test::corpus_body(k_ethtool_i));
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("-----") && line.ends_with("-----") && line.size() > 10) {
+      out.push_back({"ethtool_i@" + line.substr(5, line.size() - 10) + ".txt", "", ""});
+    } else if (!out.empty()) {
+      out.back().bytes += line + "\n";
+    }
+  }
+  return out;
+}
+
+Snapshot arm_capture() {
+  CaptureSet set;
+  set.files.push_back(corpus("devlink_port.txt", k_ports));
+  for (CaptureFile& f : ethtool_i_per_netdev()) set.files.push_back(std::move(f));
+  set.files.push_back(corpus("mlnx_qos@p0.txt", k_qos));
+  return snapshot_from_capture(set);
+}
+
+const Finding* finding(const rules::Report& r, const std::string& rule, const std::string& subject) {
+  for (const Finding& f : r.findings)
+    if (f.rule == rule && f.subject == subject) return &f;
+  return nullptr;
+}
+
+TEST(BlueFieldArm, DevlinkFlavoursInTheSnapshot) {
+  Snapshot s = arm_capture();
+  ASSERT_EQ(ethtool_i_per_netdev().size(), 4u);
+  const NetDev* p0 = s.find_netdev("p0");
+  ASSERT_NE(p0, nullptr);
+  ASSERT_TRUE(p0->devlink_port.has_value());
+  EXPECT_EQ(p0->devlink_port->handle, "pci/0000:03:00.0/262143");
+  EXPECT_EQ(p0->devlink_port->flavour, "physical");
+  EXPECT_EQ(p0->devlink_port->port, 0);
+  EXPECT_EQ(p0->devlink_port->source.file, "devlink_port.txt");
+  EXPECT_EQ(p0->devlink_port->source.line, 4u);  // after the 3-line corpus header
+  EXPECT_EQ(p0->bdf, "0000:03:00.0");
+  EXPECT_EQ(p0->driver->driver, "mlx5_core");
+  const NetDev* hpf = s.find_netdev("pf0hpf");
+  ASSERT_NE(hpf, nullptr);
+  EXPECT_EQ(hpf->devlink_port->flavour, "pcipf");
+  EXPECT_EQ(hpf->devlink_port->pfnum, 0);
+  EXPECT_EQ(hpf->driver->driver, "mlx5e_rep");
+  EXPECT_FALSE(hpf->bdf.has_value());  // a representor's devlink instance is the eswitch manager's
+  EXPECT_EQ(s.find_netdev("pf1vf3")->devlink_port->vfnum, 3);
+  EXPECT_EQ(s.find_netdev("p1")->devlink_port->handle, "pci/0000:03:00.1/327679");
+  EXPECT_EQ(bluefield_arm_side(s),
+            "devlink port: uplink p0 (flavour physical) and host PF representor pf0hpf (flavour pcipf)");
+
+  // The fields are in the snapshot JSON and read back.
+  nlohmann::json j = snapshot_to_json(s);
+  Result<Snapshot> back = snapshot_from_json(j);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->find_netdev("pf0hpf")->devlink_port->flavour, "pcipf");
+  EXPECT_EQ(back->find_netdev("p1")->devlink_port->port, 1);
+}
+
+TEST(BlueFieldArm, HostPfRoceFromTheArm) {
+  CaptureSet set;
+  set.files.push_back(corpus("devlink_port.txt", k_patch));
+  Snapshot s = snapshot_from_capture(set);
+  const NetDev* hpf = s.find_netdev("pf0hpf");
+  ASSERT_NE(hpf, nullptr);
+  ASSERT_TRUE(hpf->devlink_port.has_value());
+  EXPECT_EQ(hpf->devlink_port->function_roce, true);
+  EXPECT_EQ(hpf->devlink_port->controller, 1);
+  EXPECT_EQ(hpf->devlink_port->external, true);
+  // Only a representor: no uplink in this output, so the Arm side is told by the name.
+  EXPECT_EQ(bluefield_arm_side(s), "netdev pf0hpf (host PF representor)");
+}
+
+TEST(BlueFieldArm, QosJudgedOnTheUplinkNotOnRepresentors) {
+  Snapshot s = arm_capture();
+  rules::Report r = rules::evaluate(s, default_policy(), {"qos"});
+  for (const char* rule : {"qos.trust-dscp", "qos.roce-dscp-priority", "qos.pfc-roce-priority"}) {
+    SCOPED_TRACE(rule);
+    const Finding* up = finding(r, rule, "p0");
+    ASSERT_NE(up, nullptr);
+    EXPECT_EQ(up->outcome, Outcome::pass) << up->message;
+    const Finding* hpf = finding(r, rule, "pf0hpf");
+    ASSERT_NE(hpf, nullptr);
+    EXPECT_EQ(hpf->outcome, Outcome::not_applicable);
+    EXPECT_EQ(hpf->message,
+              "pf0hpf is a representor of the host PF/VF: QoS is set on the uplink p0, judged there "
+              "(devlink port pci/0000:03:00.0/196608 flavour pcipf; Arm side of a BlueField: devlink "
+              "port: uplink p0 (flavour physical) and host PF representor pf0hpf (flavour pcipf); "
+              "NVIDIA DOCA \"DPU Kernel Representors Model\")");
+    const Finding* vf = finding(r, rule, "pf1vf2");
+    ASSERT_NE(vf, nullptr);
+    EXPECT_EQ(vf->outcome, Outcome::not_applicable);
+    EXPECT_NE(vf->message.find("pf1vf2 is a representor of the host PF/VF: QoS is set on the uplink p1, "
+                               "judged there (devlink port pci/0000:03:00.1/262147 flavour pcivf;"),
+              std::string::npos)
+        << vf->message;
+    // The SF representor is not in this devlink output: its driver (mlx5e_rep) and name tell.
+    const Finding* sf = finding(r, rule, "en3f0pf0sf0");
+    ASSERT_NE(sf, nullptr);
+    EXPECT_EQ(sf->outcome, Outcome::not_applicable);
+    EXPECT_NE(sf->message.find("en3f0pf0sf0 is a representor of a sub-function (SF): QoS is set on the "
+                               "uplink p0, judged there (driver mlx5e_rep;"),
+              std::string::npos)
+        << sf->message;
+  }
+}
+
+// The rules that are not port QoS (MTU, ECN enables, channels) do not judge a representor either:
+// it stands for another function (a devlink-only netdev would otherwise be judged as a RoCE netdev
+// of a capture without RDMA devices, and be unknown for every missing file).
+TEST(BlueFieldArm, RepresentorsAreOutOfRoceScope) {
+  Snapshot s = arm_capture();
+  rules::Report r = rules::evaluate(s, default_policy(), {"net.mtu", "qos.ecn-roce-priority", "irq.channels-numa"});
+  for (const char* rule : {"net.mtu", "qos.ecn-roce-priority", "irq.channels-numa"}) {
+    SCOPED_TRACE(rule);
+    const Finding* vf = finding(r, rule, "pf0vf0");
+    ASSERT_NE(vf, nullptr);
+    EXPECT_EQ(vf->outcome, Outcome::not_applicable);
+    EXPECT_EQ(vf->message,
+              "representor of the host PF/VF (devlink port pci/0000:03:00.0/196609 flavour pcivf): RoCE "
+              "settings apply to the function it represents and to the uplink p0, not to the representor");
+    const Finding* sf = finding(r, rule, "en3f0pf0sf0");
+    ASSERT_NE(sf, nullptr);
+    EXPECT_EQ(sf->outcome, Outcome::not_applicable);
+    EXPECT_EQ(sf->message,
+              "representor of a sub-function (SF) (driver mlx5e_rep): RoCE settings apply to the function it "
+              "represents and to the uplink p0, not to the representor");
+    const Finding* up = finding(r, rule, "p0");
+    ASSERT_NE(up, nullptr);
+    EXPECT_NE(up->outcome, Outcome::not_applicable) << up->message;  // the uplink is judged
+  }
+}
+
+}  // namespace
+}  // namespace rk::capture
