@@ -103,10 +103,10 @@ struct PhysicalNicRecord {
 
 /// A finding of a host kept for the report (failures only; the rest is counted).
 struct HostFinding {
-  std::string rule;
+  SharedText rule;
   std::string subject;
   Severity severity = Severity::warning;
-  std::string message;
+  SharedText message;  ///< most hosts of a fleet fail with the same words: held once
 };
 
 /// Per rule: count of findings per outcome (index = static_cast<int>(Outcome)).
@@ -134,6 +134,8 @@ class RuleCounts {
  private:
   const std::vector<Entry>& table() const;
   std::shared_ptr<const std::vector<Entry>> m_table;
+};
+
 /// A port of a BlueField (dpu_pairs.cpp): on a host, a PF of a BlueField in DPU mode (its port
 /// QoS is set on the card's Arm side); in an Arm-side input, a port of the card itself.
 struct DpuPort {

@@ -128,8 +128,8 @@ nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
     x["nics"] = h.nics.size();
     json fails = json::array();
     for (const HostFinding& f : h.failures)
-      fails.push_back({{"rule", f.rule}, {"subject", f.subject},
-                       {"severity", std::string(to_string(f.severity))}, {"message", f.message}});
+      fails.push_back({{"rule", f.rule.str()}, {"subject", f.subject},
+                       {"severity", std::string(to_string(f.severity))}, {"message", f.message.str()}});
     x["failures"] = std::move(fails);
     json outl = json::array();
     if (auto it = by_host.find(h.host); it != by_host.end())
@@ -263,7 +263,7 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
     }
     for (const HostFinding& f : h.failures)
       out += paint(o.color, Outcome::fail,
-                           fmt::format("    FAIL     {:<34} {} [{}] {}", f.rule, f.subject, to_string(f.severity), f.message)) +
+                           fmt::format("    FAIL     {:<34} {} [{}] {}", f.rule.str(), f.subject, to_string(f.severity), f.message.str())) +
              "\n";
   }
   out += fmt::format("  {} hosts without failing findings or outliers\n", clean);
@@ -367,7 +367,7 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
       continue;
     }
     std::string fails, outs;
-    for (const HostFinding& f : h.failures) fails += (fails.empty() ? "" : "<br>") + ("`" + f.rule + "` " + f.subject);
+    for (const HostFinding& f : h.failures) fails += (fails.empty() ? "" : "<br>") + ("`" + f.rule.str() + "` " + f.subject);
     for (std::size_t i = 0; i < outl; ++i)
       outs += (outs.empty() ? "" : "<br>") + ("`" + it->second[i].check->setting + "` " +
                                               it->second[i].outlier->subject + " = " + it->second[i].outlier->value);

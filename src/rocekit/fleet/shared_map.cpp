@@ -4,6 +4,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace rk::fleet {
 
@@ -59,6 +60,25 @@ void SharedMap::share_identical() {
       return;
     }
   pool.emplace(h, m_map);
+}
+
+const std::string& SharedText::blank() {
+  static const std::string e;
+  return e;
+}
+
+SharedText::SharedText(std::string_view text) : m_text(&blank()) {
+  if (text.empty()) return;
+  static std::mutex mu;
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view t) const { return std::hash<std::string_view>{}(t); }
+  };
+  static std::unordered_set<std::string, Hash, std::equal_to<>> pool;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = pool.find(text);
+  if (it == pool.end()) it = pool.emplace(text).first;
+  m_text = &*it;  // unordered_set nodes do not move
 }
 
 }  // namespace rk::fleet

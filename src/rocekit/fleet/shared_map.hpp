@@ -47,4 +47,25 @@ class SharedMap {
   std::shared_ptr<const Map> m_map;  // always made as a (non-const) Map: own() may write it
 };
 
+/// A string that hosts with the same text hold once: the text is kept in a process-wide pool
+/// and this holds a pointer to it. A fleet whose hosts all fail the same rule the same way (a
+/// firmware several releases behind on every NIC) keeps one copy of the message, not one per
+/// NIC. Reads as a const std::string&.
+class SharedText {
+ public:
+  SharedText() : m_text(&blank()) {}
+  SharedText(std::string_view text);  // NOLINT(google-explicit-constructor): reads like a string
+  SharedText(const std::string& text) : SharedText(std::string_view(text)) {}  // NOLINT
+  SharedText(const char* text) : SharedText(std::string_view(text)) {}        // NOLINT
+  operator const std::string&() const { return *m_text; }  // NOLINT(google-explicit-constructor)
+  const std::string& str() const { return *m_text; }
+  bool empty() const { return m_text->empty(); }
+  bool operator==(const SharedText& o) const { return m_text == o.m_text || *m_text == *o.m_text; }
+  bool operator==(std::string_view o) const { return *m_text == o; }
+
+ private:
+  static const std::string& blank();
+  const std::string* m_text;
+};
+
 }  // namespace rk::fleet
