@@ -63,6 +63,26 @@ TEST(FleetActions, BaselineHostAGivesTheSamePlan) {
   expect_host_c_pfc_only(r);
 }
 
+// host-c has PFC off on eth4; as the baseline it is the reference of fleet.pfc-consistent, but
+// no host is planned away from the policy's PFC 3: each says why instead (host-c itself, an
+// outlier of its Multi-Host NIC against the policy, is planned to PFC 3).
+TEST(FleetActions, BaselineThatViolatesThePolicyIsNoPlanTarget) {
+  FleetReport r = planned_fleet({td() / "fleet/multihost"}, default_policy(), "host-c");
+  ASSERT_EQ(r.baseline, "host-c");
+  std::size_t said = 0;
+  for (const HostPlan& p : r.plans) {
+    for (const plan::Action& a : p.plan.actions)  // host-c itself may be brought to the policy
+      if (a.kind == plan::ActionKind::pfc) {
+        EXPECT_EQ(p.host + " " + a.desired, "host-c 0,0,0,1,0,0,0,0");
+      }
+    for (const plan::Unplanned& u : p.plan.unplanned)
+      if (u.reason.find("pfc: 3 -> none: not planned: the baseline host's value violates the policy") !=
+          std::string::npos)
+        ++said;
+  }
+  EXPECT_EQ(said, 3u);  // host-a, host-b, host-d
+}
+
 TEST(FleetActions, IgnoredSettingGetsNoAction) {
   Policy p = default_policy();
   p.fleet_ignore = {"pfc"};

@@ -248,6 +248,18 @@ HostPlan plan_host(const HostSummary& h, std::vector<Difference> diffs, const Po
     return out;
   }
   std::vector<Unplanned> manual;
+  // A baseline host's value that breaks the policy stays the report's reference but is never a
+  // plan's target: planning it would turn healthy hosts away from the policy (PFC off on the
+  // RoCE priority of every other host when the baseline has PFC off).
+  std::erase_if(diffs, [&](const Difference& d) {
+    if (!d.check->reference_violates_policy) return false;
+    manual.push_back({d.check->rule, d.outlier->subject,
+                      d.check->setting + ": " + d.outlier->value + " -> " + d.check->baseline +
+                          ": not planned: the baseline host's value violates the policy (" + d.check->policy_value +
+                          "); rocekit plans no change away from the policy: bring the baseline host to the policy, "
+                          "or compare against another --baseline"});
+    return true;
+  });
   // One policy per host: a setting whose NICs on this host have two references (two roles or
   // NIC models, each group with its own) is planned to the first; the others say so.
   std::map<std::string, const Consistency*> first;

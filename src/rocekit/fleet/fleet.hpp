@@ -210,6 +210,9 @@ struct Consistency {
   std::string baseline;  ///< the reference value: majority value or policy text ("" when none)
   std::string reference;     ///< "majority", "policy", "release notes" (fleet.driver-firmware-compat) or ""
   std::string policy_value;  ///< what the policy requires of the setting ("" when nothing)
+  /// The reference is a --baseline host's value that violates the policy: still the report's
+  /// reference, never a plan's target (plan_outliers says so instead).
+  bool reference_violates_policy = false;
   bool tie = false;      ///< no strict majority (the two most common values have one count)
   std::size_t known = 0;           ///< subjects with a value
   std::size_t baseline_count = 0;  ///< subjects with the reference value (meeting the policy)

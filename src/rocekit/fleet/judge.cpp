@@ -180,8 +180,9 @@ Consistency judge_against(std::string_view rule_id, std::string setting, std::st
     if (*s.value == c.baseline) ++c.baseline_count;
     else c.outliers.push_back({*s.host, *s.subject, *s.value});
   }
+  c.reference_violates_policy = policy && !policy->meets(c.baseline);
   const std::string violates =
-      policy && !policy->meets(c.baseline) ? "; the baseline's value violates the policy (" + policy->text + ")" : "";
+      c.reference_violates_policy ? "; the baseline's value violates the policy (" + policy->text + ")" : "";
   if (c.outliers.empty()) {
     c.outcome = Outcome::pass;
     c.message = "all " + plural(c.known, nouns.one, nouns.many) + " as the baseline host " + baseline_host + ": " +
