@@ -53,6 +53,25 @@ TEST(FleetDpu, HostAndItsArmSideArePaired) {
             "(flavour pcipf))");
 }
 
+// The host's view of a DPU-mode card's port QoS is not compared across hosts (the host rules
+// judge it not_applicable too): it is unknown with the reason, so it makes no outlier.
+TEST(FleetDpu, DpuModePortQosIsNotCompared) {
+  capture::CaptureSet set;
+  set.files.push_back(corpus("mlxconfig_q@0000:ca:00.0.txt", "mlxconfig/mstflint-issue830-bf2-mbf2h512c-e-q-dpu-mode.txt"));
+  set.files.push_back({"ethtool_i@ens1f0np0.txt", "driver: mlx5_core\nbus-info: 0000:ca:00.0\n", ""});
+  set.files.push_back(corpus("mlnx_qos@ens1f0np0.txt", "mlnx_qos/netarbiter-eth4-dscp-pfc3.txt"));
+  HostSummary h = summarize_host(capture::snapshot_from_capture(set), "host-a", default_policy());
+  const NicRecord* nic = nullptr;
+  for (const NicRecord& n : h.nics)
+    if (n.subject == "ens1f0np0") nic = &n;
+  ASSERT_NE(nic, nullptr);
+  for (const char* k : {"trust", "pfc", "dscp_map", "ecn"}) {
+    EXPECT_EQ(nic->values.count(k), 0u) << k;
+    ASSERT_EQ(nic->unknown.count(k), 1u) << k;
+    EXPECT_NE(nic->unknown.at(k).find("BlueField 0000:ca:00.0 is in DPU mode"), std::string::npos) << nic->unknown.at(k);
+  }
+}
+
 TEST(FleetDpu, NoArmSideInputMeansQosNotAudited) {
   std::vector<HostSummary> hosts{summarize_host(dpu_host("MT2306X00001"), "host-a.json", default_policy()),
                                  summarize_host(arm_side("MT2306X00002"), "dpu-b.json", default_policy())};

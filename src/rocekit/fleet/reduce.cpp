@@ -4,6 +4,7 @@
 
 #include "rocekit/core/text.hpp"
 #include "rocekit/fleet/fleet.hpp"
+#include "rocekit/model/bluefield.hpp"
 #include "rocekit/model/identity.hpp"
 #include "rocekit/policy/scope.hpp"
 #include "rocekit/rules/rule.hpp"
@@ -298,7 +299,16 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
     if (!b.rec.bdf.empty()) covered_bdf.insert(b.rec.bdf);
     if (r) covered_rdma.insert(r->name);
     b.from_netdev(n);
-    b.from_pci(&n, b.rec.bdf.empty() ? nullptr : s.find_pci(b.rec.bdf), r);
+    const PciFunction* pci = b.rec.bdf.empty() ? nullptr : s.find_pci(b.rec.bdf);
+    b.from_pci(&n, pci, r);
+    // The host rules' scope: a DPU-mode BlueField's port QoS is set on its Arm side, so the
+    // host's view of it is not compared (pair_dpus reports whether the Arm side was audited).
+    if (const BlueFieldMode* dpu = pci ? dpu_mode(*pci) : nullptr)
+      for (std::string_view k : {setting::trust, setting::dscp_map, setting::pfc, setting::ecn, setting::cnp}) {
+        b.rec.values.erase(k);
+        b.rec.unknown[k] = "BlueField " + b.rec.bdf + " is in DPU mode (" + dpu->why +
+                           "): its port QoS is configured on the DPU's Arm side, audited there";
+      }
     h.nics.push_back(std::move(b.rec));
   }
   for (const PciFunction& p : s.pci_functions) {
