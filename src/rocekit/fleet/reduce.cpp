@@ -7,6 +7,7 @@
 #include "rocekit/model/bluefield.hpp"
 #include "rocekit/model/identity.hpp"
 #include "rocekit/policy/scope.hpp"
+#include "rocekit/rules/qos_scope.hpp"
 #include "rocekit/rules/rule.hpp"
 
 namespace rk::fleet {
@@ -286,6 +287,7 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
   // NIC records: every netdev with a PCI function or RDMA device, then NVIDIA PFs and RDMA
   // devices that no netdev covers.
   std::set<std::string> covered_bdf, covered_rdma;
+  const std::optional<std::string> arm_side = bluefield_arm_side(s);
   for (const NetDev& n : s.netdevs) {
     if (!n.bdf && !n.rdma_device) continue;
     // Management netdevs and other non-RoCE ones (policy roles, IPoIB, non-NVIDIA NICs) are not
@@ -299,15 +301,14 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
     if (!b.rec.bdf.empty()) covered_bdf.insert(b.rec.bdf);
     if (r) covered_rdma.insert(r->name);
     b.from_netdev(n);
-    const PciFunction* pci = b.rec.bdf.empty() ? nullptr : s.find_pci(b.rec.bdf);
-    b.from_pci(&n, pci, r);
-    // The host rules' scope: a DPU-mode BlueField's port QoS is set on its Arm side, so the
-    // host's view of it is not compared (pair_dpus reports whether the Arm side was audited).
-    if (const BlueFieldMode* dpu = pci ? dpu_mode(*pci) : nullptr)
+    b.from_pci(&n, b.rec.bdf.empty() ? nullptr : s.find_pci(b.rec.bdf), r);
+    // The host rules' scope (rules::port_qos_elsewhere): a DPU-mode BlueField's port QoS is set
+    // on its Arm side, so the host's view of it is not compared (pair_dpus reports whether the
+    // Arm side was audited).
+    if (std::optional<std::string> elsewhere = rules::port_qos_elsewhere(s, n, arm_side))
       for (std::string_view k : {setting::trust, setting::dscp_map, setting::pfc, setting::ecn, setting::cnp}) {
         b.rec.values.erase(k);
-        b.rec.unknown[k] = "BlueField " + b.rec.bdf + " is in DPU mode (" + dpu->why +
-                           "): its port QoS is configured on the DPU's Arm side, audited there";
+        b.rec.unknown[k] = *elsewhere;
       }
     h.nics.push_back(std::move(b.rec));
   }
