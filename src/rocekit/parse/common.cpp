@@ -61,4 +61,10 @@ nlohmann::json warnings_to_json(const std::vector<Warning>& warnings) {
   return out;
 }
 
+std::optional<std::string_view> devlink_answer(std::string_view line) {
+  for (std::string_view p : {std::string_view("kernel answers:"), std::string_view("devlink answers:")})
+    if (line.starts_with(p)) return text::trim(line.substr(p.size()));
+  return std::nullopt;
+}
+
 }  // namespace rk::parse

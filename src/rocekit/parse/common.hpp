@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <string>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -50,5 +51,9 @@ CaptureText strip_capture_header(std::string_view file_text);
 
 /// JSON form of warnings, for golden files and `rocekit parse`.
 nlohmann::json warnings_to_json(const std::vector<Warning>& warnings);
+
+/// The error text of a devlink error line ("kernel answers: Operation not supported", or
+/// "devlink answers: ..." from older iproute2; devlink/devlink.c), nullopt for any other line.
+std::optional<std::string_view> devlink_answer(std::string_view line);
 
 }  // namespace rk::parse

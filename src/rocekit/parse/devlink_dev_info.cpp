@@ -26,14 +26,6 @@ bool parse_handle(std::string_view t, std::string& bus, std::string& name) {
   return !name.empty();
 }
 
-std::optional<std::string_view> answers(std::string_view t) {
-  for (std::string_view p : {std::string_view("kernel answers:"),
-                             std::string_view("devlink answers:")}) {
-    if (t.starts_with(p)) return text::trim(t.substr(p.size()));
-  }
-  return std::nullopt;
-}
-
 nlohmann::json group_json(const std::vector<DevlinkVersion>& g) {
   nlohmann::json a = nlohmann::json::array();
   for (const DevlinkVersion& e : g) a.push_back(nlohmann::json::array({e.name, e.value}));
@@ -72,7 +64,7 @@ Result<Parsed<DevlinkDevInfo>> parse_devlink_dev_info(std::string_view text) {
     std::size_t line_no = i + 1;
     if (t.empty()) continue;
     if (t.starts_with("$ ")) continue;  // shell prompt kept in the capture
-    if (std::optional<std::string_view> err = answers(t)) {
+    if (std::optional<std::string_view> err = devlink_answer(t)) {
       v.kernel_error = std::string(*err);
       continue;
     }
@@ -198,7 +190,7 @@ bool looks_like_devlink_dev_info(std::string_view text) {
       prompt = true;
       continue;
     }
-    if (prompt && answers(t)) return true;
+    if (prompt && devlink_answer(t)) return true;
     std::string bus;
     std::string name;
     return indent_of(line) == 0 && parse_handle(t, bus, name) &&

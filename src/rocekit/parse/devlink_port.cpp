@@ -30,12 +30,6 @@ bool parse_handle(std::string_view w, DevlinkPort& p) {
   return !p.device.empty();
 }
 
-std::optional<std::string_view> answers(std::string_view t) {
-  for (std::string_view p : {std::string_view("kernel answers:"), std::string_view("devlink answers:")})
-    if (t.starts_with(p)) return text::trim(t.substr(p.size()));
-  return std::nullopt;
-}
-
 struct Reader {
   Parsed<DevlinkPorts>& out;
   std::size_t line_no = 0;
@@ -118,7 +112,7 @@ Result<Parsed<DevlinkPorts>> parse_devlink_port(std::string_view text) {
     std::string_view t = text::trim(line);
     if (t.empty()) continue;
     if (t.starts_with("$ ")) continue;  // shell prompt kept in the capture
-    if (std::optional<std::string_view> err = answers(t)) {
+    if (std::optional<std::string_view> err = devlink_answer(t)) {
       v.kernel_error = std::string(*err);
       continue;
     }
