@@ -4,7 +4,6 @@
 #include <functional>
 #include <mutex>
 #include <set>
-#include <unordered_map>
 
 #include "rocekit/fleet/fleet.hpp"
 
@@ -52,23 +51,12 @@ const OutcomeCounts* RuleCounts::find(std::string_view rule) const {
 
 void RuleCounts::share_identical() {
   if (!m_table) return;
-  static std::mutex mu;
-  // Tables by hash; equal tables compare equal entry by entry (rule ids are interned, so equal
-  // ids are one pointer, but compare the text anyway).
-  static std::unordered_multimap<std::size_t, std::shared_ptr<const std::vector<Entry>>> pool;
   std::size_t h = 0;
   for (const Entry& e : *m_table) {
     h = h * 1000003u ^ std::hash<std::string_view>{}(e.first);
     for (std::uint32_t c : e.second) h = h * 31u + c;
   }
-  std::lock_guard<std::mutex> lock(mu);
-  auto [lo, hi] = pool.equal_range(h);
-  for (auto it = lo; it != hi; ++it)
-    if (*it->second == *m_table) {
-      m_table = it->second;
-      return;
-    }
-  pool.emplace(h, m_table);
+  m_table = pooled(m_table, h);
 }
 
 }  // namespace rk::fleet

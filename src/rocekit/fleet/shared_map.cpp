@@ -3,7 +3,6 @@
 #include <functional>
 #include <mutex>
 #include <stdexcept>
-#include <unordered_map>
 #include <unordered_set>
 
 namespace rk::fleet {
@@ -48,18 +47,9 @@ void SharedMap::share_identical() {
     m_map.reset();
     return;
   }
-  static std::mutex mu;
-  static std::unordered_multimap<std::size_t, std::shared_ptr<const Map>> pool;
   std::size_t h = m_map->size();
   for (const auto& [k, v] : *m_map) h = (h * 1000003u) ^ std::hash<std::string>{}(k) ^ (std::hash<std::string>{}(v) << 1);
-  std::lock_guard<std::mutex> lock(mu);
-  auto [lo, hi] = pool.equal_range(h);
-  for (auto it = lo; it != hi; ++it)
-    if (*it->second == *m_map) {
-      m_map = it->second;
-      return;
-    }
-  pool.emplace(h, m_map);
+  m_map = pooled(m_map, h);
 }
 
 const std::string& SharedText::blank() {

@@ -9,10 +9,27 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace rk::fleet {
+
+/// The pool's copy of `*p` when an equal value was pooled before (`hash` of its contents), else
+/// `p`, now pooled: one process-wide pool per T, thread-safe, kept for the process. What
+/// SharedMap::share_identical and RuleCounts::share_identical do.
+template <class T>
+std::shared_ptr<const T> pooled(std::shared_ptr<const T> p, std::size_t hash) {
+  static std::mutex mu;
+  static std::unordered_multimap<std::size_t, std::shared_ptr<const T>> pool;
+  std::lock_guard<std::mutex> lock(mu);
+  auto [lo, hi] = pool.equal_range(hash);
+  for (auto it = lo; it != hi; ++it)
+    if (*it->second == *p) return it->second;
+  pool.emplace(hash, p);
+  return p;
+}
 
 class SharedMap {
  public:
