@@ -179,5 +179,27 @@ TEST(FleetActions, TwoReferencesOfOneSettingOnAHost) {
       << hp.plan.unplanned[0].reason;
 }
 
+// The JSON report is written host by host (no document of every host at once); its bytes are
+// the document's own dump: hosts with failures, outliers, plan actions and an unloadable input.
+TEST(FleetActions, StreamedJsonReportIsTheDocumentsDump) {
+  TempDir dir;
+  fs::copy(td() / "fleet/multihost", dir.path / "multihost", fs::copy_options::recursive);
+  write_text(dir.path / "multihost/truncated.json", "{\"schema_version\": 2, \"netdevs\": [");
+  FleetReport r = planned_fleet({dir.path / "multihost"});
+  ASSERT_EQ(r.plans.size(), 1u);
+  ASSERT_EQ(r.problems.size(), 1u);
+  RenderOptions ro;
+  ro.policy_name = "built-in \"default\"";
+  const std::string streamed = fleet::render(r, Format::json, ro);
+  EXPECT_EQ(streamed, render_json(r, ro).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  nlohmann::json j = nlohmann::json::parse(streamed);
+  ASSERT_EQ(j["hosts"].size(), 5u);
+  EXPECT_EQ(j["hosts"][2]["host"], "host-c");
+  EXPECT_EQ(j["hosts"][2]["actions"][0]["subject"], "eth4");
+  // No host: an empty array, as the document writes it.
+  FleetReport none;
+  EXPECT_EQ(fleet::render(none, Format::json, ro), render_json(none, ro).dump(2) + "\n");
+}
+
 }  // namespace
 }  // namespace rk::fleet::test

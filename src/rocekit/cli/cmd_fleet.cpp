@@ -286,7 +286,9 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
     ro.policy_name = policy->name;
     ro.quiet = o.look.quiet;
     ro.color = use_color(o.look, o.output);
-    if (!write_output(ctx, o.output, fleet::render(report, k_formats.at(o.format), ro))) return;
+    const fleet::Format format = k_formats.at(o.format);
+    if (!write_output(ctx, o.output, [&](std::ostream& os) { return fleet::render_to(os, report, format, ro); }))
+      return;
   }
   Severity threshold = severity_from_string(o.fail_on).value_or(Severity::error);
   if (report.has_problem(threshold)) {

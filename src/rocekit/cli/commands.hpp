@@ -1,6 +1,7 @@
 // Subcommand registration and the shared CLI context. Only cli/ writes to stdout/stderr.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -49,6 +50,9 @@ void report_error(Context& ctx, const Error& e);
 /// Writes `text` to `path` atomically (temp file + rename), or to ctx.out when path is "-" or
 /// empty. Returns false (and reports) on failure.
 bool write_output(Context& ctx, const std::string& path, const std::string& text);
+/// The same, the text written by `write` as it is made (a report too large to hold twice);
+/// `write` returns false when its stream failed.
+bool write_output(Context& ctx, const std::string& path, const std::function<bool(std::ostream&)>& write);
 
 /// What a reporting command's exit code holds the report to (--fail-on, --rule, --require).
 struct GateOptions {

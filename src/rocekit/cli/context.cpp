@@ -39,8 +39,12 @@ void report_error(Context& ctx, const Error& e) {
 }
 
 bool write_output(Context& ctx, const std::string& path, const std::string& text) {
+  return write_output(ctx, path, [&text](std::ostream& os) { return static_cast<bool>(os << text); });
+}
+
+bool write_output(Context& ctx, const std::string& path, const std::function<bool(std::ostream&)>& write) {
   if (path.empty() || path == "-") {
-    ctx.out << text;
+    write(ctx.out);
     return true;
   }
   std::error_code ec;
@@ -52,7 +56,7 @@ bool write_output(Context& ctx, const std::string& path, const std::string& text
     }
     // A device, FIFO or terminal (/dev/stdout, a pipe): write through it, never replace it.
     std::ofstream dev(path, std::ios::binary);
-    if (!dev || !(dev << text) || !dev.flush()) {
+    if (!dev || !write(dev) || !dev.flush()) {
       report_error(ctx, Error{ErrorKind::io, std::string("cannot write: ") + std::strerror(errno), path});
       return false;
     }
@@ -71,7 +75,7 @@ bool write_output(Context& ctx, const std::string& path, const std::string& text
   std::string tmp = real + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out || !(out << text) || !out.flush()) {
+    if (!out || !write(out) || !out.flush()) {
       int err = errno;
       std::remove(tmp.c_str());
       report_error(ctx, Error{ErrorKind::io, std::string("cannot write: ") + std::strerror(err), path});

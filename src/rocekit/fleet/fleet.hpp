@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <memory>
 #include <optional>
@@ -73,7 +74,7 @@ Discovery discover_inputs(const std::vector<std::filesystem::path>& args);
 struct NicRecord {
   std::string subject;      ///< netdev name, or the BDF when the port has no netdev
   std::string bdf;          ///< "dddd:bb:dd.f", "" when unknown
-  std::string model;        ///< comparison group for versions: PSID, else device name, else "unknown model"
+  SharedText model;  ///< comparison group for versions: PSID, else device name, else "unknown model"
   /// The policy's interface role ("compute" or "storage"; "compute" when no `interfaces:` entry
   /// matches): port settings are compared within each role when a fleet has both.
   std::string role = "compute";
@@ -88,7 +89,7 @@ struct NicRecord {
   /// fw.driver-compat's verdict on this NIC on its host (the compatibility table on its
   /// driver_firmware pair) and its message; nullopt when the rule gave none for the NIC.
   std::optional<Outcome> compat;
-  std::string compat_why;
+  SharedText compat_why;  ///< held once per distinct message
 };
 
 /// Firmware NV configuration of one physical NIC as one host sees it (reported once per physical
@@ -386,5 +387,8 @@ nlohmann::json render_json(const FleetReport& r, const RenderOptions& o);
 /// detail on demand (docs/fleet.md "HTML report").
 std::string render_html(const FleetReport& r, const RenderOptions& o);
 std::string render(const FleetReport& r, Format f, const RenderOptions& o);
+/// The same report written to `os`; JSON host by host, never whole in memory (what the CLI
+/// writes). False when the stream failed.
+bool render_to(std::ostream& os, const FleetReport& r, Format f, const RenderOptions& o);
 
 }  // namespace rk::fleet

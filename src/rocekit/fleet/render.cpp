@@ -1,6 +1,8 @@
 // Fleet report renderers: text, JSON, Markdown (HTML: render_html.cpp). They format; they never
 // decide.
 #include <map>
+#include <ostream>
+#include <sstream>
 #include <string>
 
 #include <fmt/format.h>
@@ -46,9 +48,55 @@ std::string md_reference(const Consistency& c) {
   return c.tie ? "tie" : "-";
 }
 
-}  // namespace
+/// What the JSON report's hosts[] holds for one host, the outliers and plans looked up once for all.
+struct HostJsonContext {
+  std::map<std::string, std::vector<HostOutlier>> by_host;
+  std::map<std::string, const HostPlan*> plans;
+  explicit HostJsonContext(const FleetReport& r) : by_host(outliers_by_host(r)) {
+    for (const HostPlan& p : r.plans) plans[p.host] = &p;
+  }
+};
 
-nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
+nlohmann::json host_json(const HostSummary& h, const HostJsonContext& ctx) {
+  using nlohmann::json;
+  const auto& by_host = ctx.by_host;
+  const auto& plans = ctx.plans;
+  json x = {{"host", h.host}, {"file", h.file}, {"loaded", h.loaded}};
+  if (!h.loaded) {
+    x["error"] = h.error;
+    return x;
+  }
+  x["nics"] = h.nics.size();
+  json fails = json::array();
+  for (const HostFinding& f : h.failures)
+    fails.push_back({{"rule", f.rule.str()}, {"subject", f.subject},
+                     {"severity", std::string(to_string(f.severity))}, {"message", f.message.str()}});
+  x["failures"] = std::move(fails);
+  json outl = json::array();
+  if (auto it = by_host.find(h.host); it != by_host.end())
+    for (const HostOutlier& ho : it->second)
+      outl.push_back({{"rule", ho.check->rule}, {"setting", ho.check->setting},
+                      {"subject", ho.outlier->subject}, {"value", ho.outlier->value},
+                      {"baseline", ho.check->baseline}, {"reference", ho.check->reference}});
+  x["outliers"] = std::move(outl);
+  if (auto pl = plans.find(h.host); pl != plans.end()) {
+    // `rocekit plan`'s own JSON forms: actions[] as render_json(Plan) writes them, unplanned[].
+    const HostPlan& hp = *pl->second;
+    json acts = json::array();
+    for (const plan::Action& a : hp.plan.actions) acts.push_back(json(plan::action_json(a)));
+    x["actions"] = std::move(acts);
+    json un = json::array();
+    for (const plan::Unplanned& u : hp.plan.unplanned)
+      un.push_back({{"rule", u.rule}, {"subject", u.subject}, {"reason", u.reason}});
+    x["unplanned"] = std::move(un);
+    if (!hp.error.empty()) x["plan_error"] = hp.error;
+  }
+  return x;
+}
+
+
+/// Everything in the JSON report but hosts[].
+nlohmann::json head_json(const FleetReport& r, const RenderOptions& o) {
   using nlohmann::json;
   json j;
   j["fleet_report_version"] = 1;
@@ -114,45 +162,53 @@ nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
     dpus.push_back({{"host", d.host}, {"ports", d.ports}, {"physical_id", d.physical_id}, {"arm_host", d.arm_host},
                     {"message", d.message}});
   j["dpus"] = std::move(dpus);
-  auto by_host = outliers_by_host(r);
-  std::map<std::string, const HostPlan*> plans;
-  for (const HostPlan& p : r.plans) plans[p.host] = &p;
-  json hosts = json::array();
-  for (const HostSummary& h : r.hosts) {
-    json x = {{"host", h.host}, {"file", h.file}, {"loaded", h.loaded}};
-    if (!h.loaded) {
-      x["error"] = h.error;
-      hosts.push_back(std::move(x));
-      continue;
+  return j;
+}
+
+constexpr nlohmann::json::error_handler_t k_replace_bad_utf8 = nlohmann::json::error_handler_t::replace;
+
+/// The JSON report, hosts[] written one host at a time into the head's dump: the same bytes as
+/// render_json(r, o).dump(2), without a document (or a string) of every host in memory at once
+/// (at 100,000 hosts the report is about 400 MB of text, its document several times that).
+void write_json(std::ostream& os, const FleetReport& r, const RenderOptions& o) {
+  nlohmann::json head = head_json(r, o);
+  const std::string marker = "rocekit-fleet-hosts";
+  head["hosts"] = marker;
+  const std::string text = head.dump(2, ' ', false, k_replace_bad_utf8);
+  const std::string slot = "\n  \"hosts\": \"" + marker + "\"";
+  const std::size_t at = text.find(slot) + slot.size() - marker.size() - 2;  // the value's opening quote
+  os.write(text.data(), static_cast<std::streamsize>(at));
+  if (r.hosts.empty()) {
+    os << "[]";
+  } else {
+    HostJsonContext ctx(r);
+    os << '[';
+    std::string nested;
+    for (std::size_t i = 0; i < r.hosts.size(); ++i) {
+      const std::string one = host_json(r.hosts[i], ctx).dump(2, ' ', false, k_replace_bad_utf8);
+      // Two levels deeper: every line of the host's dump gains four spaces (JSON strings hold no
+      // raw newline, so every newline is the dump's own).
+      nested.assign(i ? ",\n    " : "\n    ");
+      for (char c : one) {
+        nested += c;
+        if (c == '\n') nested += "    ";
+      }
+      os << nested;
     }
-    x["nics"] = h.nics.size();
-    json fails = json::array();
-    for (const HostFinding& f : h.failures)
-      fails.push_back({{"rule", f.rule.str()}, {"subject", f.subject},
-                       {"severity", std::string(to_string(f.severity))}, {"message", f.message.str()}});
-    x["failures"] = std::move(fails);
-    json outl = json::array();
-    if (auto it = by_host.find(h.host); it != by_host.end())
-      for (const HostOutlier& ho : it->second)
-        outl.push_back({{"rule", ho.check->rule}, {"setting", ho.check->setting},
-                        {"subject", ho.outlier->subject}, {"value", ho.outlier->value},
-                        {"baseline", ho.check->baseline}, {"reference", ho.check->reference}});
-    x["outliers"] = std::move(outl);
-    if (auto pl = plans.find(h.host); pl != plans.end()) {
-      // `rocekit plan`'s own JSON forms: actions[] as render_json(Plan) writes them, unplanned[].
-      const HostPlan& hp = *pl->second;
-      json acts = json::array();
-      for (const plan::Action& a : hp.plan.actions) acts.push_back(json(plan::action_json(a)));
-      x["actions"] = std::move(acts);
-      json un = json::array();
-      for (const plan::Unplanned& u : hp.plan.unplanned)
-        un.push_back({{"rule", u.rule}, {"subject", u.subject}, {"reason", u.reason}});
-      x["unplanned"] = std::move(un);
-      if (!hp.error.empty()) x["plan_error"] = hp.error;
-    }
-    hosts.push_back(std::move(x));
+    os << "\n  ]";
   }
-  j["hosts"] = std::move(hosts);
+  const std::size_t rest = at + marker.size() + 2;
+  os.write(text.data() + rest, static_cast<std::streamsize>(text.size() - rest));
+  os << '\n';
+}
+
+}  // namespace
+
+nlohmann::json render_json(const FleetReport& r, const RenderOptions& o) {
+  nlohmann::json j = head_json(r, o);
+  j["hosts"] = nlohmann::json::array();
+  HostJsonContext ctx(r);
+  for (const HostSummary& h : r.hosts) j["hosts"].push_back(host_json(h, ctx));
   return j;
 }
 
@@ -393,12 +449,21 @@ std::string render_markdown(const FleetReport& r, const RenderOptions& o) {
 
 }  // namespace
 
+bool render_to(std::ostream& os, const FleetReport& r, Format f, const RenderOptions& o) {
+  if (f == Format::json) write_json(os, r, o);
+  else os << render(r, f, o);
+  return static_cast<bool>(os);
+}
+
 std::string render(const FleetReport& r, Format f, const RenderOptions& o) {
   switch (f) {
     // Host names, subjects and values come from inputs: no terminal escapes get through.
     case Format::text: return text::escape_control(render_text(r, o), true);
-    case Format::json:
-      return render_json(r, o).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    case Format::json: {
+      std::ostringstream os;
+      write_json(os, r, o);
+      return std::move(os).str();
+    }
     case Format::markdown: return text::escape_control(render_markdown(r, o), true);
     case Format::html: return render_html(r, o);  // escapes as HTML itself
   }

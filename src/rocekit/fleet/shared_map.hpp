@@ -79,6 +79,8 @@ class SharedText {
   bool empty() const { return m_text->empty(); }
   bool operator==(const SharedText& o) const { return m_text == o.m_text || *m_text == *o.m_text; }
   bool operator==(std::string_view o) const { return *m_text == o; }
+  bool operator==(const std::string& o) const { return *m_text == o; }
+  bool operator==(const char* o) const { return *m_text == o; }
 
  private:
   static const std::string& blank();
