@@ -1,6 +1,7 @@
 #include "rocekit/model/identity.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <vector>
 
 #include "rocekit/core/text.hpp"
@@ -8,18 +9,35 @@
 namespace rk {
 
 std::string dscp_map_text(const std::map<int, int>& dscp_to_priority) {
-  std::map<int, std::vector<int>> by_prio;
-  for (auto [dscp, prio] : dscp_to_priority) by_prio[prio].push_back(dscp);
+  // (priority, DSCP) pairs: the map gives each priority's DSCPs in ascending order already.
+  std::vector<std::pair<int, int>> by_prio;
+  by_prio.reserve(dscp_to_priority.size());
+  for (auto [dscp, prio] : dscp_to_priority) by_prio.emplace_back(prio, dscp);
+  std::stable_sort(by_prio.begin(), by_prio.end(),
+                   [](const std::pair<int, int>& a, const std::pair<int, int>& b) { return a.first < b.first; });
   std::string s;
-  for (auto& [prio, dscps] : by_prio) {
-    std::sort(dscps.begin(), dscps.end());
-    s += (s.empty() ? "" : " ") + std::to_string(prio) + ":";
-    for (std::size_t i = 0; i < dscps.size();) {
-      std::size_t j = i;
-      while (j + 1 < dscps.size() && dscps[j + 1] == dscps[j] + 1) ++j;
-      if (i > 0) s += ",";
-      s += std::to_string(dscps[i]);
-      if (j > i) s += "-" + std::to_string(dscps[j]);
+  s.reserve(by_prio.size() * 3);
+  auto add = [&s](int v) {
+    char buf[16];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    s.append(buf, end);
+  };
+  for (std::size_t i = 0; i < by_prio.size();) {
+    const int prio = by_prio[i].first;
+    if (!s.empty()) s += ' ';
+    add(prio);
+    s += ':';
+    bool first = true;
+    while (i < by_prio.size() && by_prio[i].first == prio) {
+      std::size_t j = i;  // a run of consecutive DSCPs: "24-27"
+      while (j + 1 < by_prio.size() && by_prio[j + 1].first == prio && by_prio[j + 1].second == by_prio[j].second + 1) ++j;
+      if (!first) s += ',';
+      first = false;
+      add(by_prio[i].second);
+      if (j > i) {
+        s += '-';
+        add(by_prio[j].second);
+      }
       i = j + 1;
     }
   }

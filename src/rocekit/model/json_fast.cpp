@@ -12,6 +12,7 @@
 #ifdef RK_HAVE_SIMDJSON
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <string>
@@ -332,6 +333,27 @@ bool has_bad_float(element e, int depth, const Ctx& c) {
   }
 }
 
+/// Whether the parsed document holds a float has_bad_float would refuse, anywhere: one pass over
+/// simdjson's tape (its documented layout, simdjson doc/tape.md: word 0 is the root 'r' whose
+/// payload is the index of the closing root word; a double is a 'd' word followed by the value's
+/// 64 bits; int64 'l' and uint64 'u' are also followed by their value word). Most snapshots hold
+/// no such float, and then the walk that honours the lean skip is not needed.
+bool tape_has_bad_float(const simdjson::dom::document& doc) {
+  const std::uint64_t* tape = doc.tape.get();
+  const std::uint64_t end = tape[0] & simdjson::internal::JSON_VALUE_MASK;
+  for (std::uint64_t i = 1; i < end; ++i) {
+    const char type = static_cast<char>(tape[i] >> 56);
+    if (type == 'd') {
+      double v = 0;
+      std::memcpy(&v, &tape[++i], sizeof v);
+      if (!(v > -1e9 && v < 1e9)) return true;
+    } else if (type == 'l' || type == 'u') {
+      ++i;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool fast_snapshot_reader_available() { return true; }
@@ -344,7 +366,7 @@ std::optional<Snapshot> snapshot_from_json_fast(std::string_view text, bool with
   simdjson::dom::object o;
   if (root.get_object().get(o)) return std::nullopt;
   // The object's keys are at depth 1, as in nlohmann's parser callback.
-  if (has_bad_float(root, 0, c)) return std::nullopt;
+  if (tape_has_bad_float(parser.doc) && has_bad_float(root, 0, c)) return std::nullopt;
   Snapshot s;
   std::optional<std::int64_t> version;
   for (auto kv : o) {

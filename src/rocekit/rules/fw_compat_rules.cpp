@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <string>
 
@@ -325,6 +326,7 @@ void eval_releases_behind(const Snapshot& s, const Policy& p, Emitter& e) {
     return;
   }
   const int warn_at = p.firmware_warn_releases_behind;
+  std::map<const catalog::CompatFamily*, FamilyFirmware> per_family;  // a host's NICs mostly share one
   for (const NicFirmware& n : nics) {
     // The PCI function when known: the same subject whichever tool showed the firmware.
     const std::string who = n.bdf.empty() ? n.who : n.bdf;
@@ -347,7 +349,9 @@ void eval_releases_behind(const Snapshot& s, const Policy& p, Emitter& e) {
                    n.source);
       continue;
     }
-    FamilyFirmware ff = family_firmware(t, *pl.family);
+    auto known = per_family.find(pl.family);
+    if (known == per_family.end()) known = per_family.emplace(pl.family, family_firmware(t, *pl.family)).first;
+    const FamilyFirmware& ff = known->second;
     if (ff.newest.empty()) {
       add_evidence(e.unknown(who, head + ": the compatibility table gives no " + family +
                                         " firmware for any driver release, so the newest is not known"),

@@ -7,14 +7,13 @@
 namespace rk::rules {
 
 Finding& Emitter::add(std::string subject, Outcome outcome, std::string message) {
-  Finding f;
+  Finding& f = m_out.emplace_back();  // in place: a Finding is large to move
   f.rule = std::string(m_rule.id);
   f.subject = std::move(subject);
   f.outcome = outcome;
   f.severity = m_severity;
   f.message = std::move(message);
-  m_out.push_back(std::move(f));
-  return m_out.back();
+  return f;
 }
 
 std::string_view to_string(Family f) {
@@ -154,6 +153,7 @@ bool Report::has_failure_at_or_above(Severity threshold) const {
 Report evaluate(const Snapshot& snapshot, const Policy& policy,
                 const std::vector<std::string>& only) {
   Report report;
+  report.findings.reserve(256);  // an 8-NIC host gives about 200: no reallocation of large Findings
   for (const RuleInfo& rule : all_rules()) {
     std::string id(rule.id);
     if (!policy.rule_enabled(id)) continue;
