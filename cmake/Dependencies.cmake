@@ -14,6 +14,15 @@ endif()
 if(NOT RK_PORTABLE)
   find_package(simdjson 3 REQUIRED)
 endif()
+# libjemalloc-dev: the allocator of the `rocekit` command. `fleet` allocates and frees the
+# strings and maps of every host's snapshot and findings while it keeps the reduced hosts: with
+# glibc's malloc that costs 30-40% of its CPU on 10,000 hosts and grows faster than the fleet
+# (docs/benchmarks.md). Left out where a sanitizer or libFuzzer owns malloc, and of the static
+# portable build.
+if(NOT RK_PORTABLE AND NOT RK_SANITIZE AND NOT RK_FUZZ)
+  find_package(PkgConfig REQUIRED)
+  pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)
+endif()
 if(RK_BUILD_TESTS)
   find_package(GTest REQUIRED)              # libgtest-dev, libgmock-dev
 endif()

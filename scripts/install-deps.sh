@@ -3,7 +3,7 @@
 # Skips apt when every package is already installed, so repeated runs are fast and offline-safe.
 set -eu
 PKGS="build-essential cmake ninja-build pkg-config git ca-certificates
-  libcli11-dev nlohmann-json3-dev libsimdjson-dev libfmt-dev libyaml-cpp-dev libarchive-dev
+  libcli11-dev nlohmann-json3-dev libsimdjson-dev libjemalloc-dev libfmt-dev libyaml-cpp-dev libarchive-dev
   libgtest-dev libgmock-dev shellcheck clang libclang-rt-14-dev python3 ansible-core
   libevent-dev libsqlite3-dev prometheus prometheus-node-exporter mstflint curl python3-yaml
   libnl-genl-3-dev iproute2 ethtool pciutils

@@ -48,6 +48,7 @@ case $(dpkg-deb -f "$exp" Depends) in *libevent*) ok "rocekit-exporter depends o
 case $(dpkg-deb -f "$exp" Depends) in *libarchive*) bad "rocekit-exporter depends on libarchive (it links no capture reader)" ;; *) ok "rocekit-exporter does not need libarchive" ;; esac
 case $(dpkg-deb -f "$cli" Depends) in *libsimdjson*) ok "rocekit depends on libsimdjson (the fleet's snapshot reader)" ;; *) bad "rocekit lacks libsimdjson" ;; esac
 case $(dpkg-deb -f "$exp" Depends) in *libsimdjson*) bad "rocekit-exporter depends on libsimdjson (it reads no snapshots in bulk)" ;; *) ok "rocekit-exporter does not need libsimdjson" ;; esac
+case $(dpkg-deb -f "$cli" Depends) in *libjemalloc2*) ok "rocekit depends on libjemalloc2 (its allocator)" ;; *) bad "rocekit lacks libjemalloc2" ;; esac
 dpkg-deb -I "$exp" conffiles | grep -qx /etc/default/rocekit-exporter && ok "conffile marked" || bad "/etc/default/rocekit-exporter is not a conffile"
 grep -q '^ExecStart=/usr/bin/rocekit-exporter \$ARGS$' "$(dpkg-deb --fsys-tarfile "$exp" | tar -xO ./lib/systemd/system/rocekit-exporter.service >"${TMPDIR:-/tmp}/rk.service"; echo "${TMPDIR:-/tmp}/rk.service")" \
   && ok "unit runs /usr/bin/rocekit-exporter" || bad "unit ExecStart: $(grep ExecStart "${TMPDIR:-/tmp}/rk.service")"
