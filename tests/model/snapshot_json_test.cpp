@@ -167,6 +167,45 @@ TEST(SnapshotValidate, OutOfRangeValuesNameTheirPointer) {
             "/pci_functions/0/max_read_request_bytes/value: 8192 is not a MaxReadReq (a power of two, 128..4096)");
 }
 
+// An integer field takes a JSON integer in its type's range: a larger one must not wrap
+// (2^32 + 9000 read as 9000) and a fraction must not be cut (4200.9 read as 4200).
+TEST(SnapshotJson, IntegerFieldRefusesWhatItCannotHoldNamingTheField) {
+  using J = nlohmann::json;
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"]["value"] = 4294976296; }),
+            "bad snapshot field: (/netdevs/0/mtu_bytes/value) 4294976296 is out of range for this field "
+            "(-2147483648..2147483647)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"]["value"] = 4200.9; }),
+            "bad snapshot field: (/netdevs/0/mtu_bytes/value) expected an integer, got 4200.9");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"]["value"] = 9000.0; }),
+            "bad snapshot field: (/netdevs/0/mtu_bytes/value) expected an integer, got 9000.0");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"]["value"] = true; }),
+            "bad snapshot field: (/netdevs/0/mtu_bytes/value) expected an integer, got true");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["rdma_port"] = -4294967295; }),
+            "bad snapshot field: (/netdevs/0/rdma_port) -4294967295 is out of range for this field "
+            "(-2147483648..2147483647)");
+  // Inside containers: an array element, a [key, value] pair of a map, a GID.
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["qos"]["value"]["priority_to_tc"] = J::parse("[0, 1, 4294967298, 3, 4, 5, 6, 7]"); }),
+            "bad snapshot field: (/netdevs/0/qos/value/priority_to_tc/2) 4294967298 is out of range for this field "
+            "(-2147483648..2147483647)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["qos"]["value"]["dscp_to_priority"] = J::parse("[[26, 3.5]]"); }),
+            "bad snapshot field: (/netdevs/0/qos/value/dscp_to_priority/0/1) expected an integer, got 3.5");
+  EXPECT_EQ(refusal([](J& j) { j["rdma_devices"][0]["ports"][0]["gids"] = J::parse(R"({"value": [{"index": 2.5}]})"); }),
+            "bad snapshot field: (/rdma_devices/0/ports/0/gids/value/0/index) expected an integer, got 2.5");
+  EXPECT_EQ(refusal([](J& j) { j["numa_cpu_count"] = J::parse(R"({"value": [[0, 4294967360]]})"); }),
+            "bad snapshot field: (/numa_cpu_count/value/0/1) 4294967360 is out of range for this field "
+            "(-2147483648..2147483647)");
+  // An unsigned counter takes no negative value.
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["stats"] = J::parse(R"({"value": {"rx_bytes": -1}})"); }),
+            "bad snapshot field: (/netdevs/0/stats/value/rx_bytes) -1 is out of range for this field "
+            "(0..18446744073709551615)");
+  // The largest values of the fields still load.
+  EXPECT_EQ(refusal([](J& j) {
+              j["netdevs"][0]["stats"] = J::parse(R"({"value": {"rx_bytes": 18446744073709551615}})");
+              j["numa_cpu_count"] = J::parse(R"({"value": [[0, 2147483647]]})");
+            }),
+            "(loaded)");
+}
+
 TEST(SnapshotValidate, NameThatAppearsTwiceNamesBoth) {
   using J = nlohmann::json;
   EXPECT_EQ(refusal([](J& j) {

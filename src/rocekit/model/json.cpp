@@ -15,6 +15,25 @@ void throw_bad_enum(const nlohmann::json& j, std::string_view what) {
       302, "expected " + std::string(what) + ", got " + j.dump(), &j);
 }
 
+namespace {
+/// The value as the error shows it: its JSON, cut after 60 characters.
+std::string shown(const nlohmann::json& j) {
+  std::string d = j.dump();
+  if (d.size() > 60) d = d.substr(0, 57) + "...";
+  return d;
+}
+}  // namespace
+
+void throw_bad_integer(const nlohmann::json& j, long long min, unsigned long long max) {
+  if (!j.is_number_integer()) throw nlohmann::detail::type_error::create(302, "expected an integer, got " + shown(j), &j);
+  throw nlohmann::detail::out_of_range::create(
+      406, j.dump() + " is out of range for this field (" + std::to_string(min) + ".." + std::to_string(max) + ")", &j);
+}
+
+void throw_bad_type(const nlohmann::json& j, std::string_view want) {
+  throw nlohmann::detail::type_error::create(302, "expected " + std::string(want) + ", got " + shown(j), &j);
+}
+
 nlohmann::json snapshot_to_json(const Snapshot& s) {
   nlohmann::json j;
   j["schema_version"] = s.schema_version;
@@ -93,7 +112,7 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
     Snapshot s;
     s.schema_version = version;
 #define RK_READ_TOP(f) \
-  if (j.contains(#f)) s.f = j.at(#f).get<decltype(s.f)>();
+  if (j.contains(#f)) read_json(j.at(#f), s.f);
     RK_SNAPSHOT_TOP_FIELDS(RK_READ_TOP)
 #undef RK_READ_TOP
     return finish_snapshot_from_json(std::move(s));

@@ -1,8 +1,8 @@
 // simdjson reader of the snapshot (model/json_fast.hpp). Each Read<T> mirrors what nlohmann's
-// from_json does for T in model/json.hpp and nlohmann-json 3.11's conversions, but is stricter:
-// where nlohmann would convert (a float into an int field, a bool into a number, an integer out
-// of the field's range) or throw, it returns false and the whole document goes to
-// snapshot_from_json(). Keys: a missing key keeps the default; a repeated key is read again, so
+// from_json does for T in model/json.hpp (read_json) and nlohmann-json 3.11's conversions, but
+// is stricter: where nlohmann would convert (a bool into a double field) or refuse (a float, a
+// bool or an out-of-range integer in an integer field), it returns false and the whole
+// document goes to snapshot_from_json(), which converts or names the field in its error. Keys: a missing key keeps the default; a repeated key is read again, so
 // the last one wins, as nlohmann's parser keeps the last. tests/model/json_fast_test.cpp and
 // fuzz/fuzz_snapshot_fast.cpp compare the two readers.
 #include "rocekit/model/json_fast.hpp"
