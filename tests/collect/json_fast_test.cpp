@@ -122,7 +122,10 @@ TEST(JsonFast, DeclinesOrAgreesWhereNlohmannConvertsOrRefuses) {
        "(-2147483648..2147483647)"},
       {R"("netdevs":[{"name":"eth0","name":"eth1"}]})", true},                   // the last key wins
       {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":1500,"value":null}}]})", true},
-      {R"("netdevs":[{"name":"eth0","mtu_bytes":7}]})", true},                   // not an object: not collected
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":9000}]})", false,  // a Collected section not an object
+       R"(bad snapshot field: (/netdevs/0/mtu_bytes) expected an object ({"value": ...} or {"value": null, "reason": ...}), got 9000)"},
+      {R"("kernel_release":null})", false,
+       R"(bad snapshot field: (/kernel_release) expected an object ({"value": ...} or {"value": null, "reason": ...}), got null)"},
       {R"("netdevs":[{"name":"eth0","qos":{"value":{"trust":"dscp","dscp_to_priority":[[26,3],[26,5],[48,6,9]]}}}]})", true},
       {R"("netdevs":[{"name":"eth0","qos":{"value":{"trust":"DSCP"}}}]})", false},  // unknown enum
       {R"("netdevs":[{"name":"eth0","qos":{"value":{"dscp_to_priority":{"26":3}}}}]})", false},

@@ -206,6 +206,17 @@ TEST(SnapshotJson, IntegerFieldRefusesWhatItCannotHoldNamingTheField) {
             "(loaded)");
 }
 
+// A Collected section is an object; anything else is an error naming its key, not "not collected".
+TEST(SnapshotJson, CollectedSectionNotAnObjectIsAnErrorNamingTheKey) {
+  using J = nlohmann::json;
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"] = 9000; }),
+            R"(bad snapshot field: (/netdevs/0/mtu_bytes) expected an object ({"value": ...} or {"value": null, "reason": ...}), got 9000)");
+  EXPECT_EQ(refusal([](J& j) { j["numa_cpu_count"] = J::parse("[[0, 64]]"); }),
+            R"(bad snapshot field: (/numa_cpu_count) expected an object ({"value": ...} or {"value": null, "reason": ...}), got [[0,64]])");
+  EXPECT_EQ(refusal([](J& j) { j["rdma_devices"][0]["ports"][0]["state"] = "ACTIVE"; }),
+            R"(bad snapshot field: (/rdma_devices/0/ports/0/state) expected an object ({"value": ...} or {"value": null, "reason": ...}), got "ACTIVE")");
+}
+
 TEST(SnapshotValidate, NameThatAppearsTwiceNamesBoth) {
   using J = nlohmann::json;
   EXPECT_EQ(refusal([](J& j) {

@@ -26,6 +26,7 @@ namespace rk {
 /// the range of its type; a float (4200.9 must not read as 4200), a bool or a larger integer
 /// (2^32 + 9000 must not read as 9000) is an error naming the field (JSON_DIAGNOSTICS). The
 /// containers of the snapshot are walked here so that their elements are read the same way.
+/// A Collected<T> section must be an object.
 template <class T>
 void read_json(const nlohmann::json& j, T& out);
 template <class T>
@@ -164,7 +165,7 @@ void to_json(nlohmann::json& j, const Collected<T>& c) {
 template <class T>
 void read_json(const nlohmann::json& j, Collected<T>& c) {
   c = Collected<T>{};
-  if (!j.is_object()) return;
+  if (!j.is_object()) throw_bad_type(j, "an object ({\"value\": ...} or {\"value\": null, \"reason\": ...})");
   if (j.contains("value") && !j.at("value").is_null()) {
     T v{};
     read_json(j.at("value"), v);

@@ -180,11 +180,11 @@ struct Read<std::map<int, V>> {  // nlohmann: an array of [key, value] arrays, t
 };
 
 template <class T>
-struct Read<Collected<T>> {  // json.hpp from_json(Collected<T>): not an object = nothing collected
+struct Read<Collected<T>> {  // json.hpp read_json(Collected<T>): not an object is an error there
   static bool get(element e, Collected<T>& out, const Ctx& c) {
     out = Collected<T>{};
     simdjson::dom::object o;
-    if (e.get_object().get(o)) return true;
+    if (e.get_object().get(o)) return false;
     for (auto kv : o) {
       std::string_view key = kv.key;
       if (c.lean && skipped_without_counters_and_evidence(key, 2)) continue;
