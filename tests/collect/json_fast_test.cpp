@@ -120,8 +120,12 @@ TEST(JsonFast, DeclinesOrAgreesWhereNlohmannConvertsOrRefuses) {
       {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":4294976296}}]})", false,  // 2^32 + 9000, not 9000
        "bad snapshot field: (/netdevs/0/mtu_bytes/value) 4294976296 is out of range for this field "
        "(-2147483648..2147483647)"},
-      {R"("netdevs":[{"name":"eth0","name":"eth1"}]})", true},                   // the last key wins
-      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":1500,"value":null}}]})", true},
+      {R"("netdevs":[{"name":"eth0","name":"eth1"}]})", false},  // repeated: nlohmann says so
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":1500,"value":null}}]})", false},
+      {R"("hostname":"g","netdevs":[]})", false},
+      {R"("netdevs":[{"name":"eth0","stats":{"value":{"rx":1,"rx":2}}}]})", false},
+      {R"("netdevs":[{"name":"eth0","unknown":1,"unknown":2}]})", false},  // not a field, still said
+      {R"("netdevs":[{"name":"eth0","unknown":1,"other":2}]})", true},       // not a field: skipped
       {R"("netdevs":[{"name":"eth0","mtu_bytes":9000}]})", false,  // a Collected section not an object
        R"(bad snapshot field: (/netdevs/0/mtu_bytes) expected an object ({"value": ...} or {"value": null, "reason": ...}), got 9000)"},
       {R"("kernel_release":null})", false,
@@ -151,9 +155,17 @@ TEST(JsonFast, DeclinesOrAgreesWhereNlohmannConvertsOrRefuses) {
   }
   // The lean read drops the counters, so a bad float there does not matter to it.
   EXPECT_TRUE(snapshot_from_json_fast(head + R"("netdevs":[{"name":"eth0","stats":{"value":{"rx":1.5e12}}}]})", true));
-  std::optional<Snapshot> dup = snapshot_from_json_fast(head + R"("netdevs":[{"name":"eth0","name":"eth1"}]})", false);
-  ASSERT_TRUE(dup);
+  // A repeated key: the fast reader declines; nlohmann keeps the last one and says so.
+  const std::string repeated = head + R"("netdevs":[{"name":"eth0","name":"eth1"}]})";
+  EXPECT_FALSE(snapshot_from_json_fast(repeated, false));
+  EXPECT_FALSE(snapshot_from_json_fast(repeated, true));
+  Result<Snapshot> dup = snapshot_from_json_text(repeated, true, "node.json");
+  ASSERT_TRUE(dup) << dup.error().message;
   EXPECT_EQ(dup->netdevs.at(0).name, "eth1");
+  ASSERT_EQ(dup->inputs.size(), 1u);
+  EXPECT_EQ(dup->inputs[0].status, "parsed_with_warnings");
+  EXPECT_EQ(dup->inputs[0].messages,
+            std::vector<std::string>{"node.json: key \"name\" appears twice in /netdevs/0: the last one is used"});
 }
 
 }  // namespace

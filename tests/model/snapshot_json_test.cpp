@@ -217,6 +217,37 @@ TEST(SnapshotJson, CollectedSectionNotAnObjectIsAnErrorNamingTheKey) {
             R"(bad snapshot field: (/rdma_devices/0/ports/0/state) expected an object ({"value": ...} or {"value": null, "reason": ...}), got "ACTIVE")");
 }
 
+// A key repeated in one object: the last one is read (as JSON parsers do), and the snapshot's
+// inputs say which key, where, and in which file.
+TEST(SnapshotJson, RepeatedKeyIsSaidNamingTheKeyAndFile) {
+  const std::string text = R"({"schema_version": 7, "hostname": "a", "hostname": "b",
+    "netdevs": [{"name": "eth0"}, {"name": "eth4", "mtu_bytes": {"value": 1500, "value": 9000},
+                                   "stats": {"value": {"rx": 1}}}],
+    "rdma_devices": [{"name": "mlx5_0", "ports": [{"port": 1, "counters": {"value": {"x": 1, "x": 2}}}]}]})";
+  Result<Snapshot> r = snapshot_from_json_text(text, false, "node-a.json");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->hostname, "b");
+  EXPECT_EQ(r->netdevs.at(1).mtu_bytes.value, 9000);
+  ASSERT_EQ(r->inputs.size(), 1u);
+  EXPECT_EQ(r->inputs[0].file, "node-a.json");
+  EXPECT_EQ(r->inputs[0].status, "parsed_with_warnings");
+  EXPECT_EQ(r->inputs[0].messages,
+            (std::vector<std::string>{
+                "node-a.json: key \"hostname\" appears twice in /: the last one is used",
+                "node-a.json: key \"value\" appears twice in /netdevs/1/mtu_bytes: the last one is used",
+                "node-a.json: key \"x\" appears twice in /rdma_devices/0/ports/0/counters/value: the last one is used"}));
+  // Without counters (rocekit fleet): the same places, counters' keys being dropped unread.
+  Result<Snapshot> lean = snapshot_from_json_text(text, true, "node-a.json");
+  ASSERT_TRUE(lean) << lean.error().message;
+  ASSERT_EQ(lean->inputs.size(), 1u);
+  EXPECT_EQ(lean->inputs[0].messages.at(1),
+            "node-a.json: key \"value\" appears twice in /netdevs/1/mtu_bytes: the last one is used");
+  // A document without repeated keys adds no input.
+  Result<Snapshot> plain = snapshot_from_json_text(snapshot_to_json(sample()).dump(), false, "x.json");
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_TRUE(plain->inputs.empty());
+}
+
 TEST(SnapshotValidate, NameThatAppearsTwiceNamesBoth) {
   using J = nlohmann::json;
   EXPECT_EQ(refusal([](J& j) {

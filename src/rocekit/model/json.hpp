@@ -213,7 +213,11 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j);
 /// Parses and reads a snapshot document; a syntax error is "not valid JSON at line L, column C".
 /// With `without_counters_and_evidence` the keys of skipped_without_counters_and_evidence() are
 /// dropped while parsing (`rocekit fleet`). model/json_fast.hpp is the faster reader of the same.
-Result<Snapshot> snapshot_from_json_text(std::string_view text, bool without_counters_and_evidence);
+/// A key repeated in one object is read as its last value, and said: an input `file` (the
+/// document's name; "" = "snapshot") with status parsed_with_warnings and a message per key
+/// ("node.json: key \"mtu_bytes\" appears twice in /netdevs/0: the last one is used").
+Result<Snapshot> snapshot_from_json_text(std::string_view text, bool without_counters_and_evidence,
+                                         const std::string& file = {});
 
 Result<Snapshot> load_snapshot_file(const std::filesystem::path& path);
 
