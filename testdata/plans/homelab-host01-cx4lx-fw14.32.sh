@@ -29,9 +29,22 @@ step() {
   printf '==> step %s/%s: %s\n' "$1" "$total_steps" "$2"
 }
 
+# Prints the words as they would be typed: a word of only [A-Za-z0-9_./:@%+=,-] as it is, any
+# other in single quotes (core/shell.cpp shell_quote; printf %q would print 0\,0\,0\,1).
+show_words() {
+  local w q="'\\''"
+  for w in "$@"; do
+    if [[ $w =~ ^[A-Za-z0-9_./:@%+=,-]+$ ]]; then
+      printf ' %s' "$w"
+    else
+      printf " '%s'" "${w//"'"/$q}"
+    fi
+  done
+}
+
 run() {
   printf '    $'
-  printf ' %q' "$@"
+  show_words "$@"
   printf '\n'
   if [[ $execute -eq 1 ]]; then
     "$@"
@@ -39,7 +52,7 @@ run() {
 }
 
 write_value() {
-  printf '    write %q > %q\n' "$2" "$sysroot$1"
+  printf '    write%s >%s\n' "$(show_words "$2")" "$(show_words "$sysroot$1")"
   if [[ $execute -eq 1 ]]; then
     printf '%s\n' "$2" >"$sysroot$1"
   fi
@@ -64,7 +77,7 @@ check() {
   done
   shift
   printf '    check:'
-  printf ' %q' "$@"
+  show_words "$@"
   printf '\n'
   if [[ $execute -eq 1 ]]; then
     local out
@@ -76,7 +89,7 @@ check() {
 check_file() {
   local path=$sysroot$1
   shift
-  printf '    check: %q\n' "$path"
+  printf '    check:%s\n' "$(show_words "$path")"
   if [[ $execute -eq 1 ]]; then
     local out
     out=$(cat -- "$path")

@@ -63,7 +63,7 @@ TEST(SnapshotJson, WrongTypeNamesTheFieldWithoutLibraryJargon) {
   Result<Snapshot> back = snapshot_from_json(j);
   ASSERT_FALSE(back.has_value());
   EXPECT_EQ(back.error().message,
-            "bad snapshot field: (/netdevs/0/mtu_bytes/value) type must be number, but is string");
+            "bad snapshot field: (/netdevs/0/mtu_bytes/value) expected an integer, got \"big\"");
 }
 
 TEST_P(Bundle, SnapshotRoundTripsThroughJson) {

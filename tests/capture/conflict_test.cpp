@@ -42,6 +42,27 @@ bool input_says(const Snapshot& s, const std::string& file, const std::string& t
   return false;
 }
 
+// `mlxconfig -d 01:00.0 q` saved as mlxconfig_q@0000:3b:00.0.txt: its NV configuration is
+// neither 3b:00.0's nor taken as 01:00.0's; the input problem names the file and both addresses.
+TEST(Conflict, MlxconfigFiledUnderAnotherPciAddressThanItsDeviceLine) {
+  std::string q = corpus("corpus/mlxconfig/homelab-host01-cx4lx-q-next-boot.txt");
+  Snapshot s = capture_of({{"mlxconfig_q@0000:3b:00.0.txt", q}});
+  for (const PciFunction& p : s.pci_functions) EXPECT_FALSE(p.nv_config.has_value()) << p.bdf;
+  ASSERT_EQ(s.inputs.size(), 1u);
+  EXPECT_EQ(s.inputs[0].status, "error");
+  ASSERT_EQ(s.inputs[0].messages.size(), 1u);
+  EXPECT_EQ(s.inputs[0].messages[0],
+            "mlxconfig_q@0000:3b:00.0.txt: filed under 0000:3b:00.0, but the output is about 0000:01:00.0 "
+            "(mlxconfig_q@0000:3b:00.0.txt:11): not used; if the output is right, name the file "
+            "mlxconfig_q@0000:01:00.0.txt");
+  // Filed under its own address (short or full form), it is taken.
+  Snapshot ok = capture_of({{"mlxconfig_q@0000:01:00.0.txt", q}});
+  const PciFunction* p = ok.find_pci("0000:01:00.0");
+  ASSERT_NE(p, nullptr);
+  EXPECT_TRUE(p->nv_config.has_value());
+  EXPECT_NE(ok.inputs.at(0).status, "error");
+}
+
 // The cuBB system-check report says ens6f0's MTU is 1536 (line 83); a pasted `ip link show
 // ens6f0` says 1500 (line 4). Whichever file is read first, net.mtu is unknown naming both.
 TEST(Conflict, MtuFromIpLinkAndTheSystemCheckReport) {

@@ -298,6 +298,18 @@ printf 'roce: {priority: 4, pfc_priorities: [4], ecn_priorities: [4]}\n' >"$tmp/
 expect_rc 1 "policy label" "$rk" check -p "$tmp/p4.yaml" "$hosts/roce-server-8dev-trust-pcp-pfc-off"
 grep -q "policy $tmp/p4.yaml:" "$tmp/out" && ok || bad "report does not name the policy file"
 expect_rc 2 "parse a directory" "$rk" parse mlnx_qos "$tmp"
+# parse: line numbers are lines of the file, capture header included (3 lines here).
+printf '# source: typed by hand\n# notes: a second line\n# ---\nBOOT_IMAGE=/boot/vmlinuz root=/dev/sda1\nquiet\n' >"$tmp/cmdline.txt"
+expect_rc 2 "parse: an error after a capture header" "$rk" parse proc_cmdline "$tmp/cmdline.txt"
+grep -q '"error": "line 5: a second line' "$tmp/out" && ok || bad "parse error line not the file's: $(cat "$tmp/out")"
+printf '# source: typed by hand\n# ---\n$ cat /etc/nccl.conf\nNCCL_IB_HCA=mlx5_0\nbogus\n' >"$tmp/nccl.conf.txt"
+expect_rc 0 "parse: warnings after a header and a prompt line" "$rk" parse nccl_conf "$tmp/nccl.conf.txt"
+python3 - "$tmp/out" <<'PY' && ok || bad "parse warning/value lines not the file's: $(cat "$tmp/out")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert [w["line"] for w in j["warnings"]] == [5], j["warnings"]
+assert [a["line"] for a in j["value"]["assignments"]] == [4], j["value"]
+PY
 
 # 11b. Strict policy and snapshot: a priority listed twice, an MTU no netdev has (exit 2, the
 #      error names file:line:column or the JSON pointer).

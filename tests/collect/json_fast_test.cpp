@@ -102,16 +102,34 @@ TEST(JsonFast, DeclinesOrAgreesWhereNlohmannConvertsOrRefuses) {
   struct Case {
     std::string body;
     bool must_take;
+    std::string refused = {};  // nlohmann's error, when it must refuse the document
   };
   const std::vector<Case> cases = {
       {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":9000}}]})", true},
-      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":9000.0}}]})", false},   // nlohmann truncates
-      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":true}}]})", false},     // nlohmann: 1
-      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":1e300}}]})", false},    // out of range
-      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":4294967296}}]})", false},  // beyond int
-      {R"("netdevs":[{"name":"eth0","name":"eth1"}]})", true},                   // the last key wins
-      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":1500,"value":null}}]})", true},
-      {R"("netdevs":[{"name":"eth0","mtu_bytes":7}]})", true},                   // not an object: not collected
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":9000.0}}]})", false,
+       "bad snapshot field: (/netdevs/0/mtu_bytes/value) expected an integer, got 9000.0"},
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":4200.9}}]})", false,
+       "bad snapshot field: (/netdevs/0/mtu_bytes/value) expected an integer, got 4200.9"},
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":true}}]})", false,
+       "bad snapshot field: (/netdevs/0/mtu_bytes/value) expected an integer, got true"},
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":1e300}}]})", false,
+       "number out of range at /netdevs/0/mtu_bytes/value"},
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":4294967296}}]})", false,
+       "bad snapshot field: (/netdevs/0/mtu_bytes/value) 4294967296 is out of range for this field "
+       "(-2147483648..2147483647)"},
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":4294976296}}]})", false,  // 2^32 + 9000, not 9000
+       "bad snapshot field: (/netdevs/0/mtu_bytes/value) 4294976296 is out of range for this field "
+       "(-2147483648..2147483647)"},
+      {R"("netdevs":[{"name":"eth0","name":"eth1"}]})", false},  // repeated: nlohmann says so
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":{"value":1500,"value":null}}]})", false},
+      {R"("hostname":"g","netdevs":[]})", false},
+      {R"("netdevs":[{"name":"eth0","stats":{"value":{"rx":1,"rx":2}}}]})", false},
+      {R"("netdevs":[{"name":"eth0","unknown":1,"unknown":2}]})", false},  // not a field, still said
+      {R"("netdevs":[{"name":"eth0","unknown":1,"other":2}]})", true},       // not a field: skipped
+      {R"("netdevs":[{"name":"eth0","mtu_bytes":9000}]})", false,  // a Collected section not an object
+       R"(bad snapshot field: (/netdevs/0/mtu_bytes) expected an object ({"value": ...} or {"value": null, "reason": ...}), got 9000)"},
+      {R"("kernel_release":null})", false,
+       R"(bad snapshot field: (/kernel_release) expected an object ({"value": ...} or {"value": null, "reason": ...}), got null)"},
       {R"("netdevs":[{"name":"eth0","qos":{"value":{"trust":"dscp","dscp_to_priority":[[26,3],[26,5],[48,6,9]]}}}]})", true},
       {R"("netdevs":[{"name":"eth0","qos":{"value":{"trust":"DSCP"}}}]})", false},  // unknown enum
       {R"("netdevs":[{"name":"eth0","qos":{"value":{"dscp_to_priority":{"26":3}}}}]})", false},
@@ -128,12 +146,26 @@ TEST(JsonFast, DeclinesOrAgreesWhereNlohmannConvertsOrRefuses) {
   for (const Case& c : cases) {
     expect_same(head + c.body, false, c.must_take, c.body);
     expect_same(head + c.body, true, c.must_take, c.body);
+    if (!c.refused.empty()) {
+      Result<Snapshot> slow = snapshot_from_json_text(head + c.body, false);
+      ASSERT_FALSE(slow.has_value()) << c.body;
+      EXPECT_EQ(slow.error().message, c.refused);
+      EXPECT_FALSE(snapshot_from_json_fast(head + c.body, false).has_value()) << c.body;
+    }
   }
   // The lean read drops the counters, so a bad float there does not matter to it.
   EXPECT_TRUE(snapshot_from_json_fast(head + R"("netdevs":[{"name":"eth0","stats":{"value":{"rx":1.5e12}}}]})", true));
-  std::optional<Snapshot> dup = snapshot_from_json_fast(head + R"("netdevs":[{"name":"eth0","name":"eth1"}]})", false);
-  ASSERT_TRUE(dup);
+  // A repeated key: the fast reader declines; nlohmann keeps the last one and says so.
+  const std::string repeated = head + R"("netdevs":[{"name":"eth0","name":"eth1"}]})";
+  EXPECT_FALSE(snapshot_from_json_fast(repeated, false));
+  EXPECT_FALSE(snapshot_from_json_fast(repeated, true));
+  Result<Snapshot> dup = snapshot_from_json_text(repeated, true, "node.json");
+  ASSERT_TRUE(dup) << dup.error().message;
   EXPECT_EQ(dup->netdevs.at(0).name, "eth1");
+  ASSERT_EQ(dup->inputs.size(), 1u);
+  EXPECT_EQ(dup->inputs[0].status, "parsed_with_warnings");
+  EXPECT_EQ(dup->inputs[0].messages,
+            std::vector<std::string>{"node.json: key \"name\" appears twice in /netdevs/0: the last one is used"});
 }
 
 }  // namespace

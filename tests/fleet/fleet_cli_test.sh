@@ -72,6 +72,17 @@ printf '{\n  "schema_version": 2,\n  oops\n}\n' >"$tmp/syntax.json"
 expect_rc 1 "invalid JSON input" "$rk" fleet "$tmp/a.json" "$tmp/syntax.json"
 grep -q "syntax.json: not valid JSON at line 3, column 3" "$tmp/out" && ok || bad "JSON error without line: $(grep syntax "$tmp/out")"
 
+# 5b. A host `rocekit check` does not call healthy (no RDMA device: NOT JUDGED, exit 3) keeps
+# fleet from exit 0 too, alone or beside judged hosts; the reason names the host.
+mkdir -p "$tmp/nonic"
+cp "$src/testdata/hosts/h100-nccl-gdrdma-in-use/"*.txt "$tmp/nonic/"
+expect_rc 3 "check: one host without a NIC" "$rk" check "$tmp/nonic"
+expect_rc 3 "fleet: one host without a NIC" "$rk" fleet "$tmp/nonic"
+grep -qx "rocekit: not judged: nonic: no RDMA device and no RoCE netdev in the input: no RoCE port was judged" "$tmp/err" \
+  && ok || bad "fleet exit 3 without the host's reason: $(cat "$tmp/err")"
+expect_rc 3 "fleet: a judged host and one without a NIC" "$rk" fleet "$tmp/a.json" "$tmp/nonic"
+expect_rc 0 "fleet: the judged host alone" "$rk" fleet "$tmp/a.json"
+
 # 6. Usage / no usable input: exit 2 with the reason on stderr.
 expect_rc 2 "no input" "$rk" fleet
 expect_rc 2 "missing path" "$rk" fleet "$tmp/nope"
@@ -178,10 +189,14 @@ assert sorted((d["value"], d["count"]) for d in c[0]["distribution"]) == [
 assert [(o["host"], o["value"]) for o in c[0]["outliers"]] == [("cx7-half", "MLNX_OFED_LINUX-24.01-0.3.3.1 + 28.39.2048")], c
 assert c[0]["reference"] == "release notes", c
 PY
-# Once cx7-half has 28.40.1000 the fleet is in two groups, both in their notes: pass.
+# Once cx7-half has 28.40.1000 the fleet is in two groups, both in their notes: pass. The
+# hosts' captures have no RDMA device, so, as `rocekit check` on each, the exit code is 3.
 cx7_host cx7-half MLNX_OFED_LINUX-24.01-0.3.3.1 28.40.1000
-expect_rc 0 "rollout: firmware done" "$rk" fleet "$tmp/rollout" --rule fleet.driver-firmware-compat
+expect_rc 3 "rollout: firmware done" "$rk" fleet "$tmp/rollout" --rule fleet.driver-firmware-compat
 grep -q "pass     fleet.driver-firmware-compat" "$tmp/out" && ok || bad "rollout done: not a pass: $(cat "$tmp/out")"
+grep -qx "rocekit: not judged: cx7-half: no RDMA device and no RoCE netdev in the input: no RoCE port was judged" "$tmp/err" &&
+  ok || bad "rollout done: the host check would not judge is not named: $(cat "$tmp/err")"
+expect_rc 3 "check on a rollout host" "$rk" check "$tmp/rollout/cx7-half" --rule fw.driver-compat
 # --compat: a user's table that lacks both releases leaves every group not judged.
 expect_rc 3 "rollout: --compat without the releases" "$rk" fleet "$tmp/rollout" --rule fleet.driver-firmware-compat \
   --compat "$src/testdata/compat/user-table-mlnx-ofed-24.10-3.2.5.0.json"
@@ -286,7 +301,9 @@ RK_SYSROOT=$tmp/other bash "$tmp/plans/host-c.sh" --execute >"$tmp/out" 2>"$tmp/
 [ "$rc" = 2 ] && grep -q "^rocekit: refusing: " "$tmp/err" && ok || bad "host-c.sh on host-b: exit $rc: $(cat "$tmp/err")"
 bash "$tmp/plans/host-c.sh" >"$tmp/out" 2>&1 && grep -q "^DRY RUN" "$tmp/out" && ok || bad "host-c.sh dry run: $(cat "$tmp/out")"
 expect_rc 1 "fleet -f ansible" "$rk" fleet "$mh" -f ansible --baseline host-a
-grep -c '^- name: !unsafe "rocekit plan for ' "$tmp/out" | grep -qx 1 && grep -q 'mlnx_qos", !unsafe "-i", !unsafe "eth4"' "$tmp/out" &&
+# host-c's capture has no hostname: its play is named after its input, as the report names it.
+grep -c '^- name: !unsafe "rocekit plan for ' "$tmp/out" | grep -qx 1 &&
+  grep -qx -- '- name: !unsafe "rocekit plan for host-c (no hostname in the input)"' "$tmp/out" && grep -q 'mlnx_qos", !unsafe "-i", !unsafe "eth4"' "$tmp/out" &&
   grep -q "meta: end_host" "$tmp/out" && ok || bad "ansible playbook: $(head -40 "$tmp/out")"
 
 # The bench generator's fleet (300 hosts x 8 NICs, outliers injected at known hosts and NICs):

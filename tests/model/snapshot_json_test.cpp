@@ -167,6 +167,87 @@ TEST(SnapshotValidate, OutOfRangeValuesNameTheirPointer) {
             "/pci_functions/0/max_read_request_bytes/value: 8192 is not a MaxReadReq (a power of two, 128..4096)");
 }
 
+// An integer field takes a JSON integer in its type's range: a larger one must not wrap
+// (2^32 + 9000 read as 9000) and a fraction must not be cut (4200.9 read as 4200).
+TEST(SnapshotJson, IntegerFieldRefusesWhatItCannotHoldNamingTheField) {
+  using J = nlohmann::json;
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"]["value"] = 4294976296; }),
+            "bad snapshot field: (/netdevs/0/mtu_bytes/value) 4294976296 is out of range for this field "
+            "(-2147483648..2147483647)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"]["value"] = 4200.9; }),
+            "bad snapshot field: (/netdevs/0/mtu_bytes/value) expected an integer, got 4200.9");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"]["value"] = 9000.0; }),
+            "bad snapshot field: (/netdevs/0/mtu_bytes/value) expected an integer, got 9000.0");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"]["value"] = true; }),
+            "bad snapshot field: (/netdevs/0/mtu_bytes/value) expected an integer, got true");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["rdma_port"] = -4294967295; }),
+            "bad snapshot field: (/netdevs/0/rdma_port) -4294967295 is out of range for this field "
+            "(-2147483648..2147483647)");
+  // Inside containers: an array element, a [key, value] pair of a map, a GID.
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["qos"]["value"]["priority_to_tc"] = J::parse("[0, 1, 4294967298, 3, 4, 5, 6, 7]"); }),
+            "bad snapshot field: (/netdevs/0/qos/value/priority_to_tc/2) 4294967298 is out of range for this field "
+            "(-2147483648..2147483647)");
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["qos"]["value"]["dscp_to_priority"] = J::parse("[[26, 3.5]]"); }),
+            "bad snapshot field: (/netdevs/0/qos/value/dscp_to_priority/0/1) expected an integer, got 3.5");
+  EXPECT_EQ(refusal([](J& j) { j["rdma_devices"][0]["ports"][0]["gids"] = J::parse(R"({"value": [{"index": 2.5}]})"); }),
+            "bad snapshot field: (/rdma_devices/0/ports/0/gids/value/0/index) expected an integer, got 2.5");
+  EXPECT_EQ(refusal([](J& j) { j["numa_cpu_count"] = J::parse(R"({"value": [[0, 4294967360]]})"); }),
+            "bad snapshot field: (/numa_cpu_count/value/0/1) 4294967360 is out of range for this field "
+            "(-2147483648..2147483647)");
+  // An unsigned counter takes no negative value.
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["stats"] = J::parse(R"({"value": {"rx_bytes": -1}})"); }),
+            "bad snapshot field: (/netdevs/0/stats/value/rx_bytes) -1 is out of range for this field "
+            "(0..18446744073709551615)");
+  // The largest values of the fields still load.
+  EXPECT_EQ(refusal([](J& j) {
+              j["netdevs"][0]["stats"] = J::parse(R"({"value": {"rx_bytes": 18446744073709551615}})");
+              j["numa_cpu_count"] = J::parse(R"({"value": [[0, 2147483647]]})");
+            }),
+            "(loaded)");
+}
+
+// A Collected section is an object; anything else is an error naming its key, not "not collected".
+TEST(SnapshotJson, CollectedSectionNotAnObjectIsAnErrorNamingTheKey) {
+  using J = nlohmann::json;
+  EXPECT_EQ(refusal([](J& j) { j["netdevs"][0]["mtu_bytes"] = 9000; }),
+            R"(bad snapshot field: (/netdevs/0/mtu_bytes) expected an object ({"value": ...} or {"value": null, "reason": ...}), got 9000)");
+  EXPECT_EQ(refusal([](J& j) { j["numa_cpu_count"] = J::parse("[[0, 64]]"); }),
+            R"(bad snapshot field: (/numa_cpu_count) expected an object ({"value": ...} or {"value": null, "reason": ...}), got [[0,64]])");
+  EXPECT_EQ(refusal([](J& j) { j["rdma_devices"][0]["ports"][0]["state"] = "ACTIVE"; }),
+            R"(bad snapshot field: (/rdma_devices/0/ports/0/state) expected an object ({"value": ...} or {"value": null, "reason": ...}), got "ACTIVE")");
+}
+
+// A key repeated in one object: the last one is read (as JSON parsers do), and the snapshot's
+// inputs say which key, where, and in which file.
+TEST(SnapshotJson, RepeatedKeyIsSaidNamingTheKeyAndFile) {
+  const std::string text = R"({"schema_version": 7, "hostname": "a", "hostname": "b",
+    "netdevs": [{"name": "eth0"}, {"name": "eth4", "mtu_bytes": {"value": 1500, "value": 9000},
+                                   "stats": {"value": {"rx": 1}}}],
+    "rdma_devices": [{"name": "mlx5_0", "ports": [{"port": 1, "counters": {"value": {"x": 1, "x": 2}}}]}]})";
+  Result<Snapshot> r = snapshot_from_json_text(text, false, "node-a.json");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->hostname, "b");
+  EXPECT_EQ(r->netdevs.at(1).mtu_bytes.value, 9000);
+  ASSERT_EQ(r->inputs.size(), 1u);
+  EXPECT_EQ(r->inputs[0].file, "node-a.json");
+  EXPECT_EQ(r->inputs[0].status, "parsed_with_warnings");
+  EXPECT_EQ(r->inputs[0].messages,
+            (std::vector<std::string>{
+                "node-a.json: key \"hostname\" appears twice in /: the last one is used",
+                "node-a.json: key \"value\" appears twice in /netdevs/1/mtu_bytes: the last one is used",
+                "node-a.json: key \"x\" appears twice in /rdma_devices/0/ports/0/counters/value: the last one is used"}));
+  // Without counters (rocekit fleet): the same places, counters' keys being dropped unread.
+  Result<Snapshot> lean = snapshot_from_json_text(text, true, "node-a.json");
+  ASSERT_TRUE(lean) << lean.error().message;
+  ASSERT_EQ(lean->inputs.size(), 1u);
+  EXPECT_EQ(lean->inputs[0].messages.at(1),
+            "node-a.json: key \"value\" appears twice in /netdevs/1/mtu_bytes: the last one is used");
+  // A document without repeated keys adds no input.
+  Result<Snapshot> plain = snapshot_from_json_text(snapshot_to_json(sample()).dump(), false, "x.json");
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_TRUE(plain->inputs.empty());
+}
+
 TEST(SnapshotValidate, NameThatAppearsTwiceNamesBoth) {
   using J = nlohmann::json;
   EXPECT_EQ(refusal([](J& j) {

@@ -68,6 +68,14 @@ run_case() {
     bash "$d/plan.sh" >"$d/dry.out") || bad "$name: dry run failed"
   [[ ! -s $d/dry.log ]] || bad "$name: dry run ran commands: $(cat "$d/dry.log")"
   grep -q '^DRY RUN' "$d/dry.out" || bad "$name: dry run does not say so"
+  # The dry run prints each command as the script runs it (shell_quote's words: 0,0,0,1 and not
+  # printf %q's 0\,0\,0\,1), so that a user can copy it.
+  diff <(sed -n 's/^run //p' "$d/plan.sh") <(sed -n 's/^    \$ //p' "$d/dry.out") >"$d/shown.diff" ||
+    bad "$name: dry run prints other commands than the script runs: $(cat "$d/shown.diff")"
+  # (check_file's read-backs are the files under RK_SYSROOT.)
+  diff <(sed -n 's/^check .* -- //p' "$d/plan.sh") <(sed -n 's/^    check: //p' "$d/dry.out" | grep -v "^'\\?$d/sys/") >"$d/shown.diff" ||
+    bad "$name: dry run prints other read-backs than the script runs: $(cat "$d/shown.diff")"
+  ! grep -q '\\,' "$d/dry.out" || bad "$name: dry run escapes commas: $(grep '\\,' "$d/dry.out")"
   : >"$d/exec.log"
   (cd "$d" && PATH=$sandbox_path RK_LOG=$d/exec.log RK_STATE=$d/state RK_SYSROOT=$d/sys \
     bash "$d/plan.sh" --execute >"$d/exec.out" 2>"$d/exec.err") ||

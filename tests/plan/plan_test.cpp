@@ -191,6 +191,21 @@ TEST(PlanHand, AnsibleNeverTemplatesNamesFromTheHost) {
   EXPECT_NE(yml.find("rk_res: [!unsafe \"\\\"dscp_prio\\\":\\\\[\\\\[\"]"), std::string::npos) << yml;
 }
 
+// A play for a host whose input has no hostname is named after the input, not "rocekit plan for ".
+TEST(PlanHand, AnsiblePlayOfAnInputWithoutHostnameIsNamedAfterTheInput) {
+  Snapshot s;
+  s.source = {SourceKind::capture_dir, "/srv/captures/node-17/"};
+  s.netdevs.push_back(qos_dev("eth4", "pcp", {false, false, false, true, false, false, false, false}));
+  Plan p = make_plan(s, default_policy());
+  ASSERT_EQ(p.actions.size(), 1u);
+  std::string yml = render_ansible(p);
+  EXPECT_NE(yml.find("\n- name: !unsafe \"rocekit plan for node-17 (no hostname in the input)\"\n"), std::string::npos) << yml;
+  EXPECT_NE(yml.find("# host: node-17 (no hostname in the input)  policy: default"), std::string::npos) << yml;
+  s.hostname = "node-17.example";
+  yml = render_ansible(make_plan(s, default_policy()));
+  EXPECT_NE(yml.find("\n- name: !unsafe \"rocekit plan for node-17.example\"\n"), std::string::npos) << yml;
+}
+
 TEST(PlanHand, PolicyValueWithShellSyntaxIsRejectedByTheLoader) {
   Result<Policy> p = load_policy_text("roce:\n  trust: \"dscp; reboot\"\n", "p.yaml", {});
   ASSERT_FALSE(p.has_value());

@@ -54,17 +54,39 @@ PortSpec down() {
   return p;
 }
 
+/// The default policy with the management role on `netdev` (a pattern) or `rdma_device`.
+Policy management(std::vector<std::string> netdev, std::vector<std::string> rdma_device = {}) {
+  Policy pol = default_policy();
+  InterfaceRoleRule r;
+  r.role = InterfaceRole::management;
+  r.netdev = std::move(netdev);
+  r.rdma_device = std::move(rdma_device);
+  pol.interfaces.push_back(r);
+  return pol;
+}
+
 const Cases k_cases{
     host_case("link.port-active", Outcome::pass, k_port, "port is ACTIVE (eth4)", [] { return port({}); }),
     host_case("link.port-active", Outcome::fail, k_port, "port is DOWN", [] { return port(down()); }),
     host_case("link.port-active", Outcome::unknown, k_port, "port state not collected: no ibv_devinfo",
               [] { PortSpec p; p.state.reset(); return port(p); }),
+    // A management port is never judged (policy interfaces:), as fleet and the netdev rules
+    // leave it out: a down one gets no fix line.
+    host_case("link.port-active", Outcome::not_applicable, k_port,
+              "policy interface role management: never judged or changed (eth4)", [] { return port(down()); },
+              management({"eth*"})),
+    host_case("link.port-active", Outcome::not_applicable, k_port,
+              "policy interface role management: never judged or changed (eth4)", [] { return port(down()); },
+              management({}, {"mlx5_0"})),
     host_case("roce.enabled", Outcome::pass, k_port, "RoCE GIDs present", [] { return port({}); }),
     host_case("roce.enabled", Outcome::fail, k_port, "no RoCE GID in the port's GID table",
               [] { PortSpec p; p.gids.clear(); return port(p); }),
     host_case("roce.enabled", Outcome::unknown, k_port, "GID table not collected: no show_gids",
               [] { PortSpec p; p.gids_collected = false; return port(p); }),
     host_case("roce.enabled", Outcome::not_applicable, k_port, "InfiniBand port", [] { return port(ib()); }),
+    host_case("roce.enabled", Outcome::not_applicable, k_port,
+              "policy interface role management: never judged or changed (eth4)", [] { return port({}); },
+              management({"eth4"})),
     host_case("roce.v2-gid", Outcome::pass, k_port, "routable RoCE v2 GID at index 3", [] { return port({}); }),
     host_case("roce.v2-gid", Outcome::fail, k_port, "",
               [] {
@@ -89,6 +111,9 @@ const Cases k_cases{
               [] { PortSpec p; p.active_mtu = 1024; return port(p); }),
     host_case("roce.active-mtu", Outcome::unknown, k_port, "active_mtu not collected",
               [] { PortSpec p; p.active_mtu.reset(); return port(p); }),
+    host_case("roce.active-mtu", Outcome::not_applicable, k_port,
+              "policy interface role management: never judged or changed (eth4)",
+              [] { PortSpec p; p.active_mtu = 1024; return port(p); }, management({"eth4"})),
     host_case("roce.active-mtu", Outcome::not_applicable, k_port, "port is DOWN; active_mtu is judged on active ports",
               [] { return port(down()); }),
     host_case("net.mtu", Outcome::pass, "eth4", "MTU 9000", [] { return netdev_mtu(9000); }),

@@ -190,6 +190,8 @@ std::string link_difference(const PcieLinkState& had, const PcieLinkState& now);
 bool may_take_port_state(Ctx& c, RdmaPort& p, const std::string& rdma, PortState now, const Evidence& source);
 
 /// The PCI function a per-function file is about: the @target, else the address it prints.
+/// A file whose @target and printed address are two PCI addresses is refused (status error, a
+/// message with both addresses and the printed line): nullptr.
 PciFunction* pci_for_target(Ctx& c, const std::optional<std::string>& printed);
 
 // Per-tool merges (one per tool id; the table in tools.cpp names them).

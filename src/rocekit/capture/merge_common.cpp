@@ -19,6 +19,7 @@ std::optional<std::string> netdev_target(Ctx& c, const std::optional<std::string
 }
 
 void no_subject(Ctx& c, const std::string& what) {
+  if (c.input.status == "error") return;  // refused already, with its reason (pci_for_target)
   c.input.status = "ignored";
   std::string mst = c.target.find("mst") != std::string::npos && !is_bdf(c.target)
                         ? " (" + c.target + " is an MST device that no `mst status` of this capture maps to a PCI address)"
@@ -204,9 +205,19 @@ bool may_take_port_state(Ctx& c, RdmaPort& p, const std::string& rdma, PortState
 }
 
 PciFunction* pci_for_target(Ctx& c, const std::optional<std::string>& printed) {
-  std::optional<std::string> bdf;
-  if (is_bdf(c.target)) bdf = normalize_bdf(c.target);
-  if (!bdf && printed) bdf = normalize_bdf(*printed);
+  std::optional<std::string> filed = is_bdf(c.target) ? normalize_bdf(c.target) : std::nullopt;
+  std::optional<std::string> shown = printed ? normalize_bdf(*printed) : std::nullopt;
+  // Filed under one PCI address, about another (`mlxconfig -d 86:00.0 q` saved as
+  // mlxconfig_q@0000:3b:00.0.txt): either address would put one function's state on the other.
+  if (filed && shown && *filed != *shown) {
+    c.input.status = "error";
+    std::string stem = c.file.name.substr(0, c.file.name.find('@'));
+    c.input.messages.push_back(c.file.name + ": filed under " + *filed + ", but the output is about " + *shown +
+                               " (" + cite(c.find(*printed)) + "): not used; if the output is right, name the file " +
+                               stem + "@" + *shown + ".txt");
+    return nullptr;
+  }
+  std::optional<std::string> bdf = filed ? filed : shown;
   if (!bdf) return nullptr;
   return &c.snap.pci(*bdf);
 }

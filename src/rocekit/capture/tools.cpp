@@ -1,5 +1,9 @@
 #include "rocekit/capture/tools.hpp"
 
+#include <cstdint>
+#include <regex>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "rocekit/capture/merge.hpp"
@@ -124,6 +128,49 @@ const Tool* identify(std::string_view body) {
   for (const Tool& t : all_tools())
     if (t.looks_like(body)) return &t;
   return nullptr;
+}
+
+namespace {
+/// Adds `offset` to every line number of a parser's JSON: a positive integer under a key "line"
+/// or "<what>_line".
+void shift_lines(nlohmann::json& j, std::size_t offset) {
+  if (j.is_array()) {
+    for (nlohmann::json& x : j) shift_lines(x, offset);
+  } else if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      const std::string& k = it.key();
+      if ((k == "line" || k.ends_with("_line")) && it->is_number_unsigned()) {
+        if (std::uint64_t n = it->get<std::uint64_t>()) *it = n + offset;
+      } else {
+        shift_lines(*it, offset);
+      }
+    }
+  }
+}
+
+/// "line N" in a parser's error, N + offset.
+std::string shift_line_text(const std::string& message, std::size_t offset) {
+  static const std::regex k_line(R"(\bline (\d+))");
+  std::string out;
+  auto last = message.cbegin();
+  for (std::sregex_iterator it(message.begin(), message.end(), k_line), end; it != end; ++it) {
+    out.append(last, (*it)[1].first);
+    out += std::to_string(std::stoull((*it)[1].str()) + offset);
+    last = (*it)[1].second;
+  }
+  out.append(last, message.cend());
+  return out;
+}
+}  // namespace
+
+nlohmann::json parse_file_to_json(const Tool& t, std::string_view body, std::size_t body_first_line) {
+  nlohmann::json j = t.parse_to_json(body);
+  const std::size_t offset = body_first_line > 1 ? body_first_line - 1 : 0;
+  if (offset == 0) return j;
+  if (j.contains("error") && j["error"].is_string()) j["error"] = shift_line_text(j["error"].get<std::string>(), offset);
+  if (j.contains("warnings")) shift_lines(j["warnings"], offset);
+  if (j.contains("value")) shift_lines(j["value"], offset);
+  return j;
 }
 
 }  // namespace rk::capture

@@ -6,6 +6,7 @@
 // derive from it. Tool ids are a public contract (testdata/hosts/README.md).
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -52,5 +53,11 @@ const std::vector<Tool>& all_tools();
 const Tool* find_tool(std::string_view id);
 /// The first tool whose sniff accepts the body, or nullptr.
 const Tool* identify(std::string_view body);
+
+/// `rocekit parse`: `t`'s parse_to_json of a file's body (parse::strip_capture_header) whose
+/// first line is line `body_first_line` of the file, with every line number a line of the file
+/// (as the capture reader cites them): the warnings' and the value's "line" and "*_line" keys,
+/// and "line N" in the error.
+nlohmann::json parse_file_to_json(const Tool& t, std::string_view body, std::size_t body_first_line);
 
 }  // namespace rk::capture

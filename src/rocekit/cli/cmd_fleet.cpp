@@ -293,13 +293,18 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
   Severity threshold = severity_from_string(o.fail_on).value_or(Severity::error);
   if (report.has_problem(threshold)) {
     ctx.exit_code = ExitCode::findings;
-  } else if (!fleet::anything_judged(report)) {
-    ctx.err << "rocekit: not judged: no cross-host check and no per-host rule passed or failed"
-            << (o.only.empty() ? "" : " among the --rule selection") << "\n";
-    ctx.exit_code = ExitCode::not_judged;
-  } else {
-    ctx.exit_code = ExitCode::ok;
+    return;
   }
+  // As `rocekit check` on each input (rules::not_judged_reasons): a host that check would not
+  // call healthy keeps the fleet from exit 0.
+  std::vector<std::string> why;
+  for (const fleet::HostSummary& h : report.hosts)
+    for (const std::string& r : h.not_judged) why.push_back(h.host + ": " + r);
+  if (!fleet::anything_judged(report))
+    why.push_back(std::string("no cross-host check and no per-host rule passed or failed") +
+                  (o.only.empty() ? "" : " among the --rule selection"));
+  for (const std::string& w : why) ctx.err << "rocekit: not judged: " << w << "\n";
+  ctx.exit_code = why.empty() ? ExitCode::ok : ExitCode::not_judged;
 }
 
 }  // namespace
@@ -353,7 +358,9 @@ void add_fleet_command(CLI::App& app, Context& ctx) {
   document_exit_codes(*cmd, {{ExitCode::ok, "no fleet or per-host problem at or above --fail-on"},
        {ExitCode::findings, "a fleet or per-host problem at or above --fail-on"},
        {ExitCode::usage, "usage or input error (the message on stderr names the file and line)"},
-       {ExitCode::not_judged, "no cross-host check and no per-host rule passed or failed"}});
+       {ExitCode::not_judged, "no problem, but a host is not judged as `rocekit check` says (no RDMA device, an "
+                              "input file not used, no rule passed or failed), or no cross-host check and no "
+                              "per-host rule passed or failed; each reason on stderr"}});
   cmd->callback([opts, &ctx] { run_fleet_command(ctx, *opts); });
 }
 

@@ -102,7 +102,7 @@ void add_parse_command(CLI::App& app, Context& ctx) {
       for (const capture::Tool& p : capture::all_tools()) ids += (ids.empty() ? "" : ", ") + std::string(p.id);
       return report_error(ctx, Error{ErrorKind::not_found, "unknown tool id (known: " + ids + ")", id});
     }
-    nlohmann::json j = t->parse_to_json(ct.body);
+    nlohmann::json j = capture::parse_file_to_json(*t, ct.body, ct.body_first_line);
     j["tool"] = id;
     j["file"] = *file;
     ctx.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

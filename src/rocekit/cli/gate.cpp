@@ -37,14 +37,7 @@ GateDecision decide_gate(const Snapshot& s, const std::vector<Finding>& findings
   Severity threshold = unknown_gate ? Severity::info : severity_from_string(o.fail_on).value_or(Severity::error);
   for (const Finding& f : findings)
     if (f.outcome == Outcome::fail && f.severity >= threshold) return {ExitCode::findings, {}};
-  std::vector<std::string> why;
-  // A host with no RDMA device, where no netdev was judged either, is not a healthy RoCE host.
-  if (rules::no_roce_port_judged(s, findings))
-    why.push_back("no RDMA device and no RoCE netdev in the input: no RoCE port was judged");
-  for (const InputFile& in : s.inputs)
-    if (in.status == "error" || in.status == "ignored")
-      why.push_back(in.file + " was not used (" + in.status + ")");
-  if (!rules::anything_judged(findings)) why.push_back("no rule could pass or fail on this input");
+  std::vector<std::string> why = rules::not_judged_reasons(s, findings);
   std::map<std::string, std::vector<std::string>> required_unknown;  // rule -> subjects
   std::size_t unknowns = 0;
   for (const Finding& f : findings) {

@@ -290,6 +290,7 @@ HostPlan plan_host(const HostSummary& h, std::vector<Difference> diffs, const Po
   });
   plan::Plan burns = versions ? plan::make_plan(*snap, policy, probe) : plan::Plan{};
   out.plan = plan::make_plan(*snap, pol, opts);
+  out.plan.input = h.file;  // the path the user gave, not the one the snapshot was made from
   out.plan.policy_name = policy.name + " (values of the fleet reference)";
   for (const Difference& d : diffs) {
     const Planned* p = find_planned(d.check->setting);

@@ -150,7 +150,7 @@ Result<Snapshot> load_snapshot_json(const fs::path& path) {
     if (fast->source.path.empty()) fast->source.path = path.string();
     return std::move(*fast);
   }
-  Result<Snapshot> r = snapshot_from_json_text(text, true);
+  Result<Snapshot> r = snapshot_from_json_text(text, true, path.string());
   if (!r) return unexpected(r.error().kind, r.error().message, path.string());
   if (r->source.path.empty()) r->source.path = path.string();
   return r;

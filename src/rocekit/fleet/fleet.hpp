@@ -160,6 +160,9 @@ struct HostSummary {
   std::vector<DpuPort> dpu_ports;  ///< host: its DPU-mode BlueField PFs; Arm side: its card's ports
   std::vector<HostFinding> failures;
   RuleCounts rule_counts;
+  /// Why `rocekit check` on this input would exit 3 without a failure (rules::not_judged_reasons):
+  /// no RoCE port judged, an input file not used, no rule passed or failed. Empty: judged.
+  std::vector<std::string> not_judged;
   /// Per rule with an unknown finding: the first one's "subject: reason". run_fleet keeps one
   /// example per rule for the whole fleet and clears this.
   std::map<std::string, std::string> unknown_examples;

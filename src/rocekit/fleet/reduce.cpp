@@ -7,6 +7,7 @@
 #include "rocekit/model/bluefield.hpp"
 #include "rocekit/model/identity.hpp"
 #include "rocekit/policy/scope.hpp"
+#include "rocekit/rules/judged.hpp"
 #include "rocekit/rules/qos_scope.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -283,6 +284,7 @@ HostSummary summarize_host(const Snapshot& s, const std::string& file, const Pol
     if (f.outcome == Outcome::unknown) h.unknown_examples.emplace(f.rule, f.subject + ": " + f.message);
   }
   h.rule_counts.share_identical();
+  h.not_judged = rules::not_judged_reasons(s, report.findings);
 
   // NIC records: every netdev with a PCI function or RDMA device, then NVIDIA PFs and RDMA
   // devices that no netdev covers.

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <fstream>
 #include <optional>
+#include <set>
+#include <vector>
 #include <sstream>
 
 namespace rk {
@@ -13,6 +15,25 @@ namespace rk {
 void throw_bad_enum(const nlohmann::json& j, std::string_view what) {
   throw nlohmann::detail::type_error::create(
       302, "expected " + std::string(what) + ", got " + j.dump(), &j);
+}
+
+namespace {
+/// The value as the error shows it: its JSON, cut after 60 characters.
+std::string shown(const nlohmann::json& j) {
+  std::string d = j.dump();
+  if (d.size() > 60) d = d.substr(0, 57) + "...";
+  return d;
+}
+}  // namespace
+
+void throw_bad_integer(const nlohmann::json& j, long long min, unsigned long long max) {
+  if (!j.is_number_integer()) throw nlohmann::detail::type_error::create(302, "expected an integer, got " + shown(j), &j);
+  throw nlohmann::detail::out_of_range::create(
+      406, j.dump() + " is out of range for this field (" + std::to_string(min) + ".." + std::to_string(max) + ")", &j);
+}
+
+void throw_bad_type(const nlohmann::json& j, std::string_view want) {
+  throw nlohmann::detail::type_error::create(302, "expected " + std::string(want) + ", got " + shown(j), &j);
 }
 
 nlohmann::json snapshot_to_json(const Snapshot& s) {
@@ -93,7 +114,7 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
     Snapshot s;
     s.schema_version = version;
 #define RK_READ_TOP(f) \
-  if (j.contains(#f)) s.f = j.at(#f).get<decltype(s.f)>();
+  if (j.contains(#f)) read_json(j.at(#f), s.f);
     RK_SNAPSHOT_TOP_FIELDS(RK_READ_TOP)
 #undef RK_READ_TOP
     return finish_snapshot_from_json(std::move(s));
@@ -102,15 +123,70 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
   }
 }
 
-Result<Snapshot> snapshot_from_json_text(std::string_view text, bool without_counters_and_evidence) {
-  auto skip = [without_counters_and_evidence](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    if (!without_counters_and_evidence || event != nlohmann::json::parse_event_t::key || !parsed.is_string())
-      return true;
-    return !skipped_without_counters_and_evidence(parsed.get_ref<const std::string&>(), depth);
+namespace {
+/// The objects and arrays open while parsing, for the JSON pointer of a repeated key: each with
+/// its place in its parent ("netdevs", "0"), its keys so far (an object) or its next index.
+struct OpenValue {
+  std::string at;
+  bool array = false;
+  std::size_t next = 0;
+  std::string key;  // the object's last key
+  std::set<std::string> keys;
+  bool dropped = false;      // inside a value the parse drops (without_counters_and_evidence)
+  bool key_dropped = false;  // the value of `key` is dropped
+};
+
+std::string pointer_of(const std::vector<OpenValue>& open) {
+  std::string p;
+  for (std::size_t i = 1; i < open.size(); ++i) p += "/" + open[i].at;
+  return p.empty() ? "/" : p;
+}
+}  // namespace
+
+Result<Snapshot> snapshot_from_json_text(std::string_view text, bool without_counters_and_evidence,
+                                         const std::string& file) {
+  std::vector<OpenValue> open;
+  std::vector<std::string> repeated;
+  using Event = nlohmann::json::parse_event_t;
+  // The place of a value that starts now in the innermost open object or array.
+  auto place = [&open]() -> std::string {
+    if (open.empty()) return {};
+    OpenValue& parent = open.back();
+    return parent.array ? std::to_string(parent.next++) : parent.key;
+  };
+  auto callback = [&](int depth, Event event, nlohmann::json& parsed) {
+    // `depth` is the number of objects and arrays open (nlohmann's json_sax_dom_callback_parser
+    // ref_stack), also inside a dropped value, where nlohmann calls no *_end or value callback.
+    if (depth >= 0 && open.size() > static_cast<std::size_t>(depth)) open.resize(static_cast<std::size_t>(depth));
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start: {
+        bool dropped = !open.empty() && (open.back().dropped || (!open.back().array && open.back().key_dropped));
+        open.push_back({place(), event == Event::array_start, 0, {}, {}, dropped, false});
+        return true;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        return true;
+      case Event::value:
+        if (!open.empty() && open.back().array) ++open.back().next;
+        return true;
+      case Event::key:
+        break;
+    }
+    const std::string& key = parsed.get_ref<const std::string&>();
+    const bool keep = !without_counters_and_evidence || !skipped_without_counters_and_evidence(key, depth);
+    if (!open.empty() && !open.back().dropped) {  // what is dropped is not read: no warning
+      open.back().key = key;
+      open.back().key_dropped = !keep;
+      if (!open.back().keys.insert(key).second)
+        repeated.push_back("key \"" + key + "\" appears twice in " + pointer_of(open) + ": the last one is used");
+    }
+    return keep;
   };
   nlohmann::json j;
   try {
-    j = without_counters_and_evidence ? nlohmann::json::parse(text, skip) : nlohmann::json::parse(text);
+    j = nlohmann::json::parse(text, callback);
   } catch (const nlohmann::json::parse_error& e) {
     std::size_t at = std::min<std::size_t>(e.byte ? e.byte - 1 : 0, text.size());
     std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
@@ -119,7 +195,14 @@ Result<Snapshot> snapshot_from_json_text(std::string_view text, bool without_cou
     return unexpected(ErrorKind::malformed_input,
                       "not valid JSON at line " + std::to_string(line) + ", column " + std::to_string(column));
   }
-  return snapshot_from_json(j);
+  Result<Snapshot> s = snapshot_from_json(j);
+  if (s && !repeated.empty()) {
+    const std::string name = file.empty() ? "snapshot" : file;
+    InputFile in{name, "snapshot", "", "parsed_with_warnings", {}};
+    for (const std::string& r : repeated) in.messages.push_back(name + ": " + r);
+    s->inputs.push_back(std::move(in));
+  }
+  return s;
 }
 
 Result<Snapshot> load_snapshot_file(const std::filesystem::path& path) {
@@ -127,10 +210,7 @@ Result<Snapshot> load_snapshot_file(const std::filesystem::path& path) {
   if (!in) return unexpected(ErrorKind::io, "cannot open", path.string());
   std::ostringstream ss;
   ss << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
-  if (j.is_discarded())
-    return unexpected(ErrorKind::malformed_input, "not valid JSON", path.string());
-  Result<Snapshot> r = snapshot_from_json(j);
+  Result<Snapshot> r = snapshot_from_json_text(ss.str(), false, path.string());
   if (!r) return unexpected(r.error().kind, r.error().message, path.string());
   return r;
 }

@@ -1,18 +1,23 @@
 // simdjson reader of the snapshot (model/json_fast.hpp). Each Read<T> mirrors what nlohmann's
-// from_json does for T in model/json.hpp and nlohmann-json 3.11's conversions, but is stricter:
-// where nlohmann would convert (a float into an int field, a bool into a number, an integer out
-// of the field's range) or throw, it returns false and the whole document goes to
-// snapshot_from_json(). Keys: a missing key keeps the default; a repeated key is read again, so
-// the last one wins, as nlohmann's parser keeps the last. tests/model/json_fast_test.cpp and
-// fuzz/fuzz_snapshot_fast.cpp compare the two readers.
+// from_json does for T in model/json.hpp (read_json) and nlohmann-json 3.11's conversions, but
+// is stricter: where nlohmann would convert (a bool into a double field) or refuse (a float, a
+// bool or an out-of-range integer in an integer field), it returns false and the whole
+// document goes to snapshot_from_json_text(), which converts or names the field in its error.
+// Keys: a missing key keeps the default; a key repeated in one object declines (nlohmann keeps
+// the last one and says so in the snapshot's inputs); a key that is no field is skipped.
+// tests/collect/json_fast_test.cpp and fuzz/fuzz_snapshot_fast.cpp compare the two readers.
 #include "rocekit/model/json_fast.hpp"
 
 #include "rocekit/model/json.hpp"
 
 #ifdef RK_HAVE_SIMDJSON
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <string>
@@ -38,6 +43,37 @@ struct Read;  // Read<T>::get(element, T&, const Ctx&) -> false: not taken
 template <class T>
 bool read(element e, T& out, const Ctx& c) {
   return Read<T>::get(e, out, c);
+}
+
+/// The keys of one object that are none of its fields (unknown, or dropped without counters and
+/// evidence), without allocating: past 8 of them the reader declines (nlohmann reads it).
+struct OtherKeys {
+  std::array<std::string_view, 8> keys;
+  std::size_t n = 0;
+};
+
+/// False when `key`, which is none of the object's fields, was seen before in this object.
+bool first_other(OtherKeys& others, std::string_view key) {
+  const auto end = others.keys.begin() + static_cast<std::ptrdiff_t>(others.n);
+  if (std::find(others.keys.begin(), end, key) != end || others.n == others.keys.size()) return false;
+  others.keys[others.n++] = key;
+  return true;
+}
+
+/// False when `key` was seen before in this object: `seen` has a bit per key of `keys`, `others`
+/// the other keys.
+bool first_time(unsigned& seen, OtherKeys& others, std::string_view key,
+                std::initializer_list<std::string_view> keys) {
+  unsigned bit = 1;
+  for (std::string_view k : keys) {
+    if (k == key) {
+      if (seen & bit) return false;
+      seen |= bit;
+      return true;
+    }
+    bit <<= 1;
+  }
+  return first_other(others, key);
 }
 
 template <>
@@ -156,7 +192,7 @@ struct Read<std::map<std::string, V>> {  // a JSON object
     for (auto kv : o) {
       V v{};
       if (!read(kv.value, v, c)) return false;
-      out[std::string(kv.key)] = std::move(v);
+      if (!out.emplace(std::string(kv.key), std::move(v)).second) return false;  // repeated
     }
     return true;
   }
@@ -181,13 +217,16 @@ struct Read<std::map<int, V>> {  // nlohmann: an array of [key, value] arrays, t
 };
 
 template <class T>
-struct Read<Collected<T>> {  // json.hpp from_json(Collected<T>): not an object = nothing collected
+struct Read<Collected<T>> {  // json.hpp read_json(Collected<T>): not an object is an error there
   static bool get(element e, Collected<T>& out, const Ctx& c) {
     out = Collected<T>{};
     simdjson::dom::object o;
-    if (e.get_object().get(o)) return true;
+    if (e.get_object().get(o)) return false;
+    unsigned seen = 0;
+    OtherKeys others;
     for (auto kv : o) {
       std::string_view key = kv.key;
+      if (!first_time(seen, others, key, {"value", "reason", "reason_kind", "needs", "source", "notes"})) return false;
       if (c.lean && skipped_without_counters_and_evidence(key, 2)) continue;
       bool ok = true;
       if (key == "value") {
@@ -221,8 +260,11 @@ struct Read<Gid> {  // json.hpp from_json(Gid): "type": "" is an untyped GID
     simdjson::dom::object o;
     if (e.get_object().get(o)) return false;
     out = Gid{};
+    unsigned seen = 0;
+    OtherKeys others;
     for (auto kv : o) {
       std::string_view key = kv.key;
+      if (!first_time(seen, others, key, {"index", "gid", "ipv4", "type", "netdev"})) return false;
       bool ok = true;
       if (key == "index") {
         ok = read(kv.value, out.index, c);
@@ -248,6 +290,7 @@ struct Read<Gid> {  // json.hpp from_json(Gid): "type": "" is an untyped GID
 #define RK_FAST_NAME(f) #f,
 #define RK_FAST_REQUIRED(f)                                  \
   if (key == #f) {                                           \
+    if (seen & bit(#f)) return false; /* repeated */         \
     if (!read(kv.value, out.f, c)) return false;             \
     seen |= bit(#f);                                         \
     continue;                                                \
@@ -266,9 +309,11 @@ struct Read<Gid> {  // json.hpp from_json(Gid): "type": "" is an untyped GID
       if (e.get_object().get(o)) return false;                                                    \
       out = Type{};                                                                               \
       unsigned seen = 0;                                                                          \
+      OtherKeys others;                                                                           \
       for (auto kv : o) {                                                                         \
         std::string_view key = kv.key;                                                            \
         NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(RK_FAST_REQUIRED, __VA_ARGS__))                  \
+        if (!first_other(others, key)) return false;                                              \
       }                                                                                           \
       return seen == (1u << std::size(names)) - 1;                                                \
     }                                                                                             \
@@ -284,9 +329,12 @@ RK_FAST_REQUIRED_STRUCT(PciAcs, capability, control)
 // Every other struct: a missing key keeps the default (NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT).
 #define RK_FAST_FIELD(f)                                     \
   if (key == #f) {                                           \
+    if (seen & bit) return false; /* repeated */             \
+    seen |= bit;                                             \
     if (!read(kv.value, out.f, c)) return false;             \
     continue;                                                \
-  }
+  }                                                          \
+  bit <<= 1;
 #define RK_FAST_STRUCT(Type, ...)                                                     \
   template <>                                                                         \
   struct Read<Type> {                                                                 \
@@ -294,10 +342,17 @@ RK_FAST_REQUIRED_STRUCT(PciAcs, capability, control)
       simdjson::dom::object o;                                                        \
       if (e.get_object().get(o)) return false;                                        \
       out = Type{};                                                                   \
+      std::uint64_t seen = 0; /* one bit per field, in the list's order */            \
+      OtherKeys others;                                                               \
       for (auto kv : o) {                                                             \
         std::string_view key = kv.key;                                                \
-        if (c.lean && skipped_without_counters_and_evidence(key, 2)) continue;        \
+        if (c.lean && skipped_without_counters_and_evidence(key, 2)) {                \
+          if (!first_other(others, key)) return false;                                \
+          continue;                                                                   \
+        }                                                                             \
+        std::uint64_t bit = 1;                                                        \
         NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(RK_FAST_FIELD, __VA_ARGS__))         \
+        if (!first_other(others, key)) return false;                                  \
       }                                                                               \
       return true;                                                                    \
     }                                                                                 \
@@ -369,22 +424,33 @@ std::optional<Snapshot> snapshot_from_json_fast(std::string_view text, bool with
   if (tape_has_bad_float(parser.doc) && has_bad_float(root, 0, c)) return std::nullopt;
   Snapshot s;
   std::optional<std::int64_t> version;
+  std::uint64_t seen = 0;  // one bit per top-level field, in RK_SNAPSHOT_TOP_FIELDS's order
+  OtherKeys others;  // the other keys
   for (auto kv : o) {
     std::string_view key = kv.key;
     if (key == "schema_version") {
       std::int64_t v = 0;
+      if (version) return std::nullopt;  // repeated
       if (kv.value.type() != element_type::INT64 || kv.value.get_int64().get(v)) return std::nullopt;
       version = v;
       continue;
     }
-    if (c.lean && skipped_without_counters_and_evidence(key, 1)) continue;
+    if (c.lean && skipped_without_counters_and_evidence(key, 1)) {
+      if (!first_other(others, key)) return std::nullopt;
+      continue;
+    }
+    std::uint64_t bit = 1;
 #define RK_FAST_TOP(f)                                   \
   if (key == #f) {                                       \
+    if (seen & bit) return std::nullopt; /* repeated */  \
+    seen |= bit;                                         \
     if (!read(kv.value, s.f, c)) return std::nullopt;    \
     continue;                                            \
-  }
+  }                                                      \
+  bit <<= 1;
     RK_SNAPSHOT_TOP_FIELDS(RK_FAST_TOP)
 #undef RK_FAST_TOP
+    if (!first_other(others, key)) return std::nullopt;
   }
   if (!version || *version < 1 || *version > k_snapshot_schema_version) return std::nullopt;
   s.schema_version = static_cast<int>(*version);

@@ -899,6 +899,7 @@ std::vector<PortDisruption> disruption_summary(const Plan& plan) {
 Plan make_plan(const Snapshot& snapshot, const Policy& policy, const PlanOptions& opts) {
   Plan plan;
   plan.hostname = snapshot.hostname;
+  plan.input = snapshot.source.path;
   plan.policy_name = policy.name;
   plan.qos_backend = pick_qos_backend(snapshot);
   plan.nv_backend = pick_nv_backend(snapshot);

@@ -79,6 +79,9 @@ struct PlanIdentity {
 
 struct Plan {
   std::string hostname;
+  /// The input the plan was made from (the snapshot's source path; `rocekit fleet`: the file
+  /// it loaded): what names the plan when the input has no hostname.
+  std::string input;
   PlanIdentity identity;
   std::string policy_name;
   QosBackend qos_backend = QosBackend::dcb;

@@ -1,6 +1,6 @@
 // Plan renderers: bash script (render_sh) and JSON (render_json). Every word taken from the
 // snapshot or the policy is quoted with shell_quote where the shell would split or expand it; the
-// script's own helpers quote again with printf %q when they echo.
+// script's own helpers quote again, as shell_quote does, when they echo (show_words).
 #include <algorithm>
 #include <cctype>
 
@@ -64,9 +64,22 @@ step() {
   printf '==> step %s/%s: %s\n' "$1" "$total_steps" "$2"
 }
 
+# Prints the words as they would be typed: a word of only [A-Za-z0-9_./:@%+=,-] as it is, any
+# other in single quotes (core/shell.cpp shell_quote; printf %q would print 0\,0\,0\,1).
+show_words() {
+  local w q="'\\''"
+  for w in "$@"; do
+    if [[ $w =~ ^[A-Za-z0-9_./:@%+=,-]+$ ]]; then
+      printf ' %s' "$w"
+    else
+      printf " '%s'" "${w//"'"/$q}"
+    fi
+  done
+}
+
 run() {
   printf '    $'
-  printf ' %q' "$@"
+  show_words "$@"
   printf '\n'
   if [[ $execute -eq 1 ]]; then
     "$@"
@@ -74,7 +87,7 @@ run() {
 }
 
 write_value() {
-  printf '    write %q > %q\n' "$2" "$sysroot$1"
+  printf '    write%s >%s\n' "$(show_words "$2")" "$(show_words "$sysroot$1")"
   if [[ $execute -eq 1 ]]; then
     printf '%s\n' "$2" >"$sysroot$1"
   fi
@@ -99,7 +112,7 @@ check() {
   done
   shift
   printf '    check:'
-  printf ' %q' "$@"
+  show_words "$@"
   printf '\n'
   if [[ $execute -eq 1 ]]; then
     local out
@@ -111,7 +124,7 @@ check() {
 check_file() {
   local path=$sysroot$1
   shift
-  printf '    check: %q\n' "$path"
+  printf '    check:%s\n' "$(show_words "$path")"
   if [[ $execute -eq 1 ]]; then
     local out
     out=$(cat -- "$path")
@@ -266,13 +279,24 @@ std::string python_regex(std::string re) {
 
 namespace {
 
+/// Whom a plan is for: its hostname, else the last part of the input's path (the capture
+/// directory, tarball or snapshot file), as `rocekit fleet` names a host without hostname.
+std::string plan_for(const Plan& plan) {
+  if (!plan.hostname.empty()) return plan.hostname;
+  std::string_view in = plan.input;
+  while (in.size() > 1 && in.back() == '/') in.remove_suffix(1);
+  if (std::size_t slash = in.rfind('/'); slash != std::string_view::npos && in.size() > 1) in.remove_prefix(slash + 1);
+  if (in.empty()) return "(no hostname, no input name)";
+  return std::string(in) + " (no hostname in the input)";
+}
+
 /// One play for one host's plan. Every inventory host runs it, but a host whose hostname
 /// (under rk_sysroot, default "") is not the plan's ends the play at once (meta end_host), so
 /// each host applies only its own plan; the matching host then checks the netdevs, PCI
 /// functions and node GUIDs the plan names before the first change, and records rk_planned.
 std::string ansible_play(const Plan& plan, std::size_t play) {
   std::string out;
-  out += "# host: " + comment_safe(plan.hostname.empty() ? "(unknown)" : plan.hostname) +
+  out += "# host: " + comment_safe(plan_for(plan)) +
          "  policy: " + comment_safe(plan.policy_name) + "  actions: " +
          std::to_string(plan.actions.size()) + "\n";
   out += header_comments(plan);
@@ -281,7 +305,7 @@ std::string ansible_play(const Plan& plan, std::size_t play) {
     out += "# firmware parameters: " + comment_safe(plan.nv_validation) + "\n";
   for (const Unplanned& u : plan.unplanned)
     out += "# not planned: " + comment_safe(u.rule + " " + u.subject + ": " + u.reason) + "\n";
-  out += "- name: " + unsafe("rocekit plan for " + plan.hostname) + "\n";
+  out += "- name: " + unsafe("rocekit plan for " + plan_for(plan)) + "\n";
   out += "  hosts: all\n  become: true\n  gather_facts: false\n";
   out += "  environment: \"{{ rk_environment | default({}) }}\"\n";
   out += "  vars:\n    rk_plan_host: " + unsafe(plan.hostname) + "\n";

@@ -31,10 +31,16 @@ const InterfaceRoleRule* interface_role(const Policy& pol, const NetDev& n) {
   return nullptr;
 }
 
-NetdevScope roce_netdev_scope(const Snapshot& s, const NetDev& n, const Policy& pol) {
+std::optional<std::string> management_role_why(const Policy& pol, const NetDev& n) {
   const InterfaceRoleRule* role = interface_role(pol, n);
   if (role && role->role == InterfaceRole::management)
-    return {false, false, "policy interface role management: never judged or changed"};
+    return "policy interface role management: never judged or changed";
+  return std::nullopt;
+}
+
+NetdevScope roce_netdev_scope(const Snapshot& s, const NetDev& n, const Policy& pol) {
+  if (std::optional<std::string> why = management_role_why(pol, n)) return {false, false, *why};
+  const InterfaceRoleRule* role = interface_role(pol, n);
   if (std::find(pol.named_netdevs.begin(), pol.named_netdevs.end(), n.name) != pol.named_netdevs.end())
     return {true, true, "named with --netdev"};
   if (role) return {true, false, "policy interface role " + std::string(to_string(role->role))};

@@ -3,6 +3,7 @@
 // --netdev or given a compute/storage role by the policy; never a management-role netdev.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "rocekit/model/snapshot.hpp"
@@ -19,6 +20,12 @@ struct NetdevScope {
 /// The policy's interfaces: entry matching the netdev (name, PCI address or RDMA device),
 /// or nullptr.
 const InterfaceRoleRule* interface_role(const Policy& pol, const NetDev& n);
+
+/// Why a netdev is never judged or changed, whatever its hardware: the policy gives it the
+/// management role ("policy interface role management: never judged or changed"); nullopt
+/// otherwise. The first decision of roce_netdev_scope, and the one rules on a netdev's RDMA
+/// port ask (link.port-active).
+std::optional<std::string> management_role_why(const Policy& pol, const NetDev& n);
 
 /// In order: a management role -> out; --netdev -> in; a compute/storage role -> in; an
 /// InfiniBand (IPoIB) netdev -> out; an RDMA device on the netdev's port, driver mlx5_core, a

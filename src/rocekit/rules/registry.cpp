@@ -197,4 +197,15 @@ bool no_roce_port_judged(const Snapshot& s, const std::vector<Finding>& findings
          });
 }
 
+std::vector<std::string> not_judged_reasons(const Snapshot& s, const std::vector<Finding>& findings) {
+  std::vector<std::string> why;
+  // A host with no RDMA device, where no netdev was judged either, is not a healthy RoCE host.
+  if (no_roce_port_judged(s, findings))
+    why.push_back("no RDMA device and no RoCE netdev in the input: no RoCE port was judged");
+  for (const InputFile& in : s.inputs)
+    if (in.status == "error" || in.status == "ignored") why.push_back(in.file + " was not used (" + in.status + ")");
+  if (!anything_judged(findings)) why.push_back("no rule could pass or fail on this input");
+  return why;
+}
+
 }  // namespace rk::rules

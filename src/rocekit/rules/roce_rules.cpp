@@ -22,12 +22,34 @@ std::optional<bool> port_active(const RdmaPort& p) {
   return *p.state == PortState::active;
 }
 
-void eval_port_active(const Snapshot& s, const Policy&, Emitter& e) {
+/// The netdev of an RDMA port as the policy's interfaces: entries match it: the snapshot's
+/// netdev, else one with the port's netdev name and the device's name and PCI address.
+NetDev port_netdev(const Snapshot& s, const RdmaDevice& d, const RdmaPort& p) {
+  if (p.netdev)
+    if (const NetDev* n = s.find_netdev(*p.netdev)) return *n;
+  NetDev n;
+  n.name = p.netdev.value_or("");
+  n.rdma_device = d.name;
+  n.bdf = d.bdf;
+  return n;
+}
+
+/// True, with the port's not_applicable finding emitted, for a port of a management-role netdev
+/// (policy interfaces:, management_role_why): no rule judges it, as fleet leaves it out.
+bool management_port(const Snapshot& s, const Policy& pol, const RdmaDevice& d, const RdmaPort& p,
+                     const std::string& subject, Emitter& e) {
+  std::optional<std::string> why = management_role_why(pol, port_netdev(s, d, p));
+  if (why) e.not_applicable(subject, *why + (p.netdev ? " (" + *p.netdev + ")" : ""));
+  return why.has_value();
+}
+
+void eval_port_active(const Snapshot& s, const Policy& pol, Emitter& e) {
   bool any = false;
   for (const RdmaDevice& d : s.rdma_devices) {
     for (const RdmaPort& p : d.ports) {
       any = true;
       std::string subject = port_subject(d, p);
+      if (management_port(s, pol, d, p, subject, e)) continue;
       if (!p.state.has_value()) {
         e.missing(subject, "port state", p.state);
         continue;
@@ -62,6 +84,7 @@ void eval_active_mtu(const Snapshot& s, const Policy& pol, Emitter& e) {
     for (const RdmaPort& p : d.ports) {
       std::string subject = port_subject(d, p);
       any = true;
+      if (management_port(s, pol, d, p, subject, e)) continue;
       if (port_is_ib(p)) {
         e.not_applicable(subject, "InfiniBand port: the RoCE MTU rule does not apply");
         continue;
@@ -123,6 +146,7 @@ void eval_v2_gid(const Snapshot& s, const Policy& pol, Emitter& e) {
   for (const RdmaDevice& d : s.rdma_devices) {
     for (const RdmaPort& p : d.ports) {
       std::string subject = port_subject(d, p);
+      if (management_port(s, pol, d, p, subject, e)) continue;
       if (port_is_ib(p)) {
         e.not_applicable(subject, "InfiniBand port: no RoCE GIDs");
         continue;
@@ -185,10 +209,11 @@ void eval_v2_gid(const Snapshot& s, const Policy& pol, Emitter& e) {
   }
 }
 
-void eval_roce_enabled(const Snapshot& s, const Policy&, Emitter& e) {
+void eval_roce_enabled(const Snapshot& s, const Policy& pol, Emitter& e) {
   for (const RdmaDevice& d : s.rdma_devices) {
     for (const RdmaPort& p : d.ports) {
       std::string subject = port_subject(d, p);
+      if (management_port(s, pol, d, p, subject, e)) continue;
       if (port_is_ib(p)) {
         e.not_applicable(subject, "InfiniBand port");
         continue;
@@ -225,10 +250,11 @@ void eval_roce_enabled(const Snapshot& s, const Policy&, Emitter& e) {
   }
 }
 
-void eval_cm_default(const Snapshot& s, const Policy&, Emitter& e) {
+void eval_cm_default(const Snapshot& s, const Policy& pol, Emitter& e) {
   for (const RdmaDevice& d : s.rdma_devices) {
     for (const RdmaPort& p : d.ports) {
       std::string subject = port_subject(d, p);
+      if (management_port(s, pol, d, p, subject, e)) continue;
       if (port_is_ib(p)) {
         e.not_applicable(subject, "InfiniBand port");
         continue;
@@ -295,7 +321,7 @@ void add_roce_rules(std::vector<RuleInfo>& out) {
                  "A port that is down carries no RoCE traffic; jobs that expect it will fall back "
                  "or hang at connection setup.",
                  "§4.2 configuration: each RoCE port must be up on the fabric.", eval_port_active,
-                 k_pass_fail_unknown,
+                 k_any_outcome,
                  "RDMA port state (ibv_devinfo, rdma link, ibstat, sysfs ports/<n>/state)"});
   out.push_back({"roce.enabled", "RoCE is enabled on the port", Severity::critical, "rdma port",
                  "Without RoCE GIDs the port cannot carry RDMA over Ethernet.",
