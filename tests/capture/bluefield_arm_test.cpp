@@ -20,6 +20,9 @@ namespace {
 const char* const k_ports = "devlink_port/novaspecs-bf-arm-devlink-port-show-p0-pf0hpf-pf0vf0-3-no-controller.txt";
 const char* const k_patch = "devlink_port/mlx5-patch-bf-arm-devlink-port-show-pf0hpf-controller1-external.txt";
 const char* const k_ethtool_i = "misc/lshca-issue62-bf2-arm-ethtool-i-p0-pf0hpf-sfrep-sf-driver-businfo.txt";
+// `devlink dev eswitch show pci/0000:03:00.0` on a BlueField-3's Arm side (OpenShellBF), given as
+// the eswitch of the nova-specs card's ECPF (the same address): no public capture holds both.
+const char* const k_eswitch = "devlink_dev_eswitch/openshellbf-bf3-arm-devlink-dev-eswitch-show-ecpf-switchdev.txt";
 // A real mlnx_qos output (trust dscp, PFC on priority 3) given as p0's: no public mlnx_qos output
 // taken on a BlueField's Arm exists (research notes, 2026-12-06).
 const char* const k_qos = "mlnx_qos/netarbiter-eth4-dscp-pfc3.txt";
@@ -42,11 +45,12 @@ std::vector<CaptureFile> ethtool_i_per_netdev() {
   return out;
 }
 
-Snapshot arm_capture() {
+Snapshot arm_capture(bool with_eswitch = false) {
   CaptureSet set;
   set.files.push_back(corpus("devlink_port.txt", k_ports));
   for (CaptureFile& f : ethtool_i_per_netdev()) set.files.push_back(std::move(f));
   set.files.push_back(corpus("mlnx_qos@p0.txt", k_qos));
+  if (with_eswitch) set.files.push_back(corpus("devlink_dev_eswitch@0000:03:00.0.txt", k_eswitch));
   return snapshot_from_capture(set);
 }
 
@@ -160,6 +164,49 @@ TEST(BlueFieldArm, RepresentorsAreOutOfRoceScope) {
     ASSERT_NE(up, nullptr);
     EXPECT_NE(up->outcome, Outcome::not_applicable) << up->message;  // the uplink is judged
   }
+}
+
+// The ECPF's eswitch in switchdev mode is in the snapshot and backs the Arm-side reason and the
+// representors' evidence.
+TEST(BlueFieldArm, EswitchModeConfirmsTheArmSide) {
+  Snapshot s = arm_capture(true);
+  const PciFunction* ecpf = s.find_pci("0000:03:00.0");
+  ASSERT_NE(ecpf, nullptr);
+  ASSERT_TRUE(ecpf->eswitch.has_value());
+  EXPECT_EQ(ecpf->eswitch->mode, "switchdev");
+  EXPECT_EQ(ecpf->eswitch->inline_mode, "none");
+  EXPECT_EQ(ecpf->eswitch->encap_mode, "basic");
+  EXPECT_FALSE(ecpf->eswitch->kernel_error.has_value());
+  EXPECT_EQ(ecpf->eswitch->source.file, "devlink_dev_eswitch@0000:03:00.0.txt");
+  EXPECT_EQ(ecpf->eswitch->source.line, 4u);
+  EXPECT_EQ(ecpf->eswitch->source.text, "pci/0000:03:00.0: mode switchdev inline-mode none encap-mode basic");
+  const std::string arm =
+      "devlink port: uplink p0 (flavour physical) and host PF representor pf0hpf (flavour pcipf); "
+      "devlink dev eswitch show pci/0000:03:00.0: mode switchdev";
+  EXPECT_EQ(bluefield_arm_side(s), arm);
+  rules::Report r = rules::evaluate(s, default_policy(), {"qos.pfc-roce-priority"});
+  const Finding* hpf = finding(r, "qos.pfc-roce-priority", "pf0hpf");
+  ASSERT_NE(hpf, nullptr);
+  EXPECT_EQ(hpf->outcome, Outcome::not_applicable);
+  EXPECT_EQ(hpf->message,
+            "pf0hpf is a representor of the host PF/VF: QoS is set on the uplink p0, judged there (devlink "
+            "port pci/0000:03:00.0/196608 flavour pcipf; devlink dev eswitch show pci/0000:03:00.0: mode "
+            "switchdev; Arm side of a BlueField: " + arm + "; NVIDIA DOCA \"DPU Kernel Representors Model\")");
+  // p1's function has no eswitch output: its representors keep the devlink port alone.
+  const Finding* vf = finding(r, "qos.pfc-roce-priority", "pf1vf2");
+  ASSERT_NE(vf, nullptr);
+  EXPECT_NE(vf->message.find("(devlink port pci/0000:03:00.1/262147 flavour pcivf; Arm side"), std::string::npos)
+      << vf->message;
+  const Finding* up = finding(r, "qos.pfc-roce-priority", "p0");
+  ASSERT_NE(up, nullptr);
+  EXPECT_EQ(up->outcome, Outcome::pass) << up->message;
+
+  // The eswitch is in the snapshot JSON and reads back.
+  Result<Snapshot> back = snapshot_from_json(snapshot_to_json(s));
+  ASSERT_TRUE(back.has_value());
+  ASSERT_TRUE(back->find_pci("0000:03:00.0")->eswitch.has_value());
+  EXPECT_EQ(back->find_pci("0000:03:00.0")->eswitch->mode, "switchdev");
+  EXPECT_EQ(back->find_pci("0000:03:00.0")->eswitch->source.line, 4u);
 }
 
 }  // namespace

@@ -49,6 +49,11 @@ struct Representor {
 /// gives. nullopt for an uplink or any other netdev.
 std::optional<Representor> representor_of(const Snapshot& s, const NetDev& n);
 
+/// The eswitch mode of a PCI function as evidence: "devlink dev eswitch show pci/0000:03:00.0:
+/// mode switchdev" (or "... kernel answers: Operation not supported"); nullopt when no output
+/// names the function.
+std::optional<std::string> eswitch_evidence(const PciFunction& p);
+
 /// The uplink an Arm-side representor belongs to: "pf0hpf" (host PF 0) and "pf0vf3" (host VF 3
 /// of PF 0) -> "p0" (NVIDIA DOCA "DPU Kernel Representors Model": uplink representors
 /// p<port_number>, PF representors pf<port_number>hpf, VF representors

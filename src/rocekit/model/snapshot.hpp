@@ -335,6 +335,8 @@ struct PciFunction {
   /// BlueField only: the operation mode from nv_config; nullopt for other NICs, or when no NV
   /// configuration was read.
   std::optional<BlueFieldMode> bluefield_mode;
+  /// `devlink dev eswitch show pci/<bdf>`; nullopt when no output names the function.
+  std::optional<DevlinkEswitchInfo> eswitch;
   /// The bridge directly above (root port or switch downstream port); nullopt when not known.
   std::optional<std::string> parent_bdf;
   Evidence source;                          ///< the lspci line naming the function

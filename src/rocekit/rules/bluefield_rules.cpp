@@ -150,7 +150,13 @@ std::optional<std::string> port_qos_elsewhere(const Snapshot& s, const NetDev& n
   const BlueFieldMode* m = own ? dpu_mode(*own) : nullptr;
   if (!m && nv) m = dpu_mode(*nv);
   if (!m) return std::nullopt;
-  return "BlueField " + *n.bdf + " is in DPU mode (" + m->why +
+  // The host PF's eswitch answer backs the NV query: in DPU mode the Arm's ECPF manages the
+  // embedded switch, and the host PF answers `Operation not supported` (a BlueField-3 host,
+  // testdata/corpus/devlink_dev_eswitch).
+  std::string esw;
+  if (own && own->eswitch && own->eswitch->kernel_error == "Operation not supported")
+    esw = "; " + *eswitch_evidence(*own);
+  return "BlueField " + *n.bdf + " is in DPU mode (" + m->why + esw +
          "): QoS configured on the DPU's Arm side (" + arm_side_names(*n.bdf) +
          "); run rocekit check there. NVIDIA BlueField BSP \"QoS Configuration\": in DPU mode use "
          "mlnx_qos only "
