@@ -12,6 +12,7 @@
 #include "rocekit/model/bluefield.hpp"
 #include "rocekit/model/json.hpp"
 #include "rocekit/policy/policy.hpp"
+#include "rocekit/rules/qos_scope.hpp"
 #include "rocekit/rules/rule.hpp"
 
 namespace rk::capture {
@@ -207,6 +208,53 @@ TEST(BlueFieldArm, EswitchModeConfirmsTheArmSide) {
   ASSERT_TRUE(back->find_pci("0000:03:00.0")->eswitch.has_value());
   EXPECT_EQ(back->find_pci("0000:03:00.0")->eswitch->mode, "switchdev");
   EXPECT_EQ(back->find_pci("0000:03:00.0")->eswitch->source.line, 4u);
+}
+
+// The Arm OS's own SF netdev (enp3s0f0s0: driver mlx5_core, bus-info mlx5_core.sf.2 in the real
+// lshca issue 62 output) is not a RoCE data port: the port QoS rules skip it, naming it and the
+// uplink that carries the port's QoS.
+TEST(BlueFieldArm, ArmOsSubFunctionIsNotARoceDataPort) {
+  Snapshot s = arm_capture();
+  const NetDev* sf = s.find_netdev("enp3s0f0s0");
+  ASSERT_NE(sf, nullptr);
+  std::optional<ArmSubFunction> a = arm_sub_function(*sf);
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->why, "ethtool -i bus-info mlx5_core.sf.2");
+  EXPECT_EQ(a->uplink, "p0");
+  EXPECT_FALSE(arm_sub_function(*s.find_netdev("p0")).has_value());
+  EXPECT_FALSE(arm_sub_function(*s.find_netdev("en3f0pf0sf0")).has_value());  // its representor
+  rules::Report r = rules::evaluate(s, default_policy(), {"qos"});
+  for (const char* rule : {"qos.trust-dscp", "qos.roce-dscp-priority", "qos.pfc-roce-priority"}) {
+    SCOPED_TRACE(rule);
+    const Finding* f = finding(r, rule, "enp3s0f0s0");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->outcome, Outcome::not_applicable);
+    EXPECT_EQ(f->message,
+              "enp3s0f0s0 is a scalable function (SF) of the Arm OS, not a RoCE data port: the port's QoS is "
+              "set on the uplink p0, judged there (ethtool -i bus-info mlx5_core.sf.2; Arm side of a "
+              "BlueField: devlink port: uplink p0 (flavour physical) and host PF representor pf0hpf (flavour "
+              "pcipf))");
+  }
+  // On a host the same netdev is not skipped by this reason: an SF there may be a RoCE port.
+  EXPECT_EQ(rules::port_qos_elsewhere(s, *sf, std::nullopt), std::nullopt);
+}
+
+// The Arm OS SF's own devlink port is on its auxiliary devlink instance, flavour virtual.
+// Constructed, not a real output: an SF port's `function:` names that instance (`nested_devlink
+// auxiliary/mlx5_core.sf.2` in the iproute2 patch set printing nested devlink handles, Jiri Pirko,
+// netdev list, 2023), and mlx5 registers a non-PF function's netdev port as
+// DEVLINK_PORT_FLAVOUR_VIRTUAL (linux drivers/net/ethernet/mellanox/mlx5/core/en/devlink.c
+// mlx5e_devlink_port_register).
+TEST(BlueFieldArm, ArmOsSubFunctionByItsDevlinkPort) {
+  NetDev n;
+  n.name = "enp3s0f1s0";
+  n.devlink_port = DevlinkPortInfo{};
+  n.devlink_port->handle = "auxiliary/mlx5_core.sf.3/196608";
+  n.devlink_port->flavour = "virtual";
+  std::optional<ArmSubFunction> a = arm_sub_function(n);
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->why, "devlink port auxiliary/mlx5_core.sf.3/196608 flavour virtual");
+  EXPECT_EQ(a->uplink, "p1");
 }
 
 }  // namespace

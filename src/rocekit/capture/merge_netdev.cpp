@@ -64,6 +64,9 @@ void on_ethtool_i(Ctx& c) {
   std::optional<std::string> bdf = v->bus_info ? normalize_bdf(*v->bus_info) : std::nullopt;
   if (!bdf && is_bdf(c.target)) bdf = normalize_bdf(c.target);
   DriverInfo d{v->driver, v->version, v->firmware_version, v->psid, bdf};
+  // An mlx5 SF's netdev prints its auxiliary device (`bus-info: mlx5_core.sf.2`, the Arm OS's own
+  // SF on a BlueField, lshca issue 62): kept as read; it is no PCI address.
+  if (!bdf && v->bus_info && v->bus_info->starts_with("mlx5_core.sf.")) d.bus_info = v->bus_info;
   std::optional<std::string> nd = (!c.target.empty() && !is_bdf(c.target)) ? std::optional(c.target) : std::nullopt;
   if (!nd && bdf)
     for (const NetDev& n : c.snap.netdevs)

@@ -187,6 +187,18 @@ std::string switchdev_evidence(const PciFunction* p) {
   return "; " + *eswitch_evidence(*p);
 }
 
+/// The uplink of the Arm OS's SF netdev from its name: en<PF name>f<fn>s<M> ("enp3s0f0s0") ->
+/// p<fn> (the function number is the port number, as arm_side_names()).
+std::optional<std::string> sf_netdev_uplink(std::string_view netdev) {
+  std::size_t s = netdev.rfind('s');
+  if (s == std::string_view::npos || !digits(netdev.substr(s + 1))) return std::nullopt;
+  std::string_view pf = netdev.substr(0, s);
+  std::size_t f = pf.rfind('f');
+  if (!netdev.starts_with("en") || f == std::string_view::npos || !digits(pf.substr(f + 1)))
+    return std::nullopt;
+  return "p" + std::string(pf.substr(f + 1));
+}
+
 }  // namespace
 
 std::optional<std::string> eswitch_evidence(const PciFunction& p) {
@@ -195,6 +207,21 @@ std::optional<std::string> eswitch_evidence(const PciFunction& p) {
   if (p.eswitch->mode) return what + "mode " + *p.eswitch->mode;
   if (p.eswitch->kernel_error) return what + "kernel answers: " + *p.eswitch->kernel_error;
   return std::nullopt;
+}
+
+std::optional<ArmSubFunction> arm_sub_function(const NetDev& n) {
+  ArmSubFunction sf;
+  const std::optional<DevlinkPortInfo>& dp = n.devlink_port;
+  const std::optional<std::string> bus_info = n.driver.has_value() ? n.driver->bus_info : std::nullopt;
+  if (dp && dp->handle.starts_with("auxiliary/mlx5_core.sf.")) {
+    sf.why = "devlink port " + dp->handle + (dp->flavour ? " flavour " + *dp->flavour : "");
+  } else if (bus_info && bus_info->starts_with("mlx5_core.sf.")) {
+    sf.why = "ethtool -i bus-info " + *bus_info;
+  } else {
+    return std::nullopt;
+  }
+  sf.uplink = sf_netdev_uplink(n.name);
+  return sf;
 }
 
 std::optional<Representor> representor_of(const Snapshot& s, const NetDev& n) {

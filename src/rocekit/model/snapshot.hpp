@@ -138,7 +138,8 @@ struct DriverInfo {
   std::optional<std::string> version;
   std::optional<std::string> firmware_version;  ///< "14.32.1010" (PSID split off)
   std::optional<std::string> psid;              ///< "MT_2420110034"
-  std::optional<std::string> bus_info;          ///< BDF
+  /// BDF; for an mlx5 SF's netdev the auxiliary device ethtool -i prints (`mlx5_core.sf.2`)
+  std::optional<std::string> bus_info;
 };
 
 /// Per-priority DCQCN enable from /sys/class/net/<if>/ecn/roce_{rp,np}/enable/<prio>.
