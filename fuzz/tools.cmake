@@ -25,6 +25,7 @@ set(RK_FUZZ_TOOLS
   flint_q
   mst_status
   devlink_dev_info
+  devlink_dev_eswitch
   devlink_port
   lspci_vvv
   mlxlink_pcie

@@ -92,6 +92,54 @@ TEST(BlueFieldMode, HostPortQosOfADpuIsJudgedOnTheArmSide) {
   EXPECT_EQ(judged.findings[0].outcome, Outcome::pass) << judged.findings[0].message;
 }
 
+// The host PF's eswitch query refused (a BlueField-3 host in DPU mode, OpenShellBF, given here as
+// this BlueField-2's host PF: no public capture holds both) backs the NV query in the reason.
+TEST(BlueFieldMode, HostEswitchAnswerBacksTheDpuMode) {
+  CaptureSet set;
+  set.files.push_back(corpus("mlxconfig_q@0000:ca:00.0.txt", k_bf2_query));
+  set.files.push_back(corpus("mlnx_qos@enp202s0f0np0.txt", k_qos));
+  set.files.push_back(corpus("devlink_dev_eswitch@0000:ca:00.0.txt",
+                             "devlink_dev_eswitch/openshellbf-bf3-host-devlink-dev-eswitch-show-not-supported.txt"));
+  Snapshot s = snapshot_from_capture(set);
+  s.netdev("enp202s0f0np0").bdf = "0000:ca:00.0";
+  const PciFunction* p = s.find_pci("0000:ca:00.0");
+  ASSERT_NE(p, nullptr);
+  ASSERT_TRUE(p->eswitch.has_value());
+  EXPECT_EQ(p->eswitch->kernel_error, "Operation not supported");
+  EXPECT_FALSE(p->eswitch->mode.has_value());
+  EXPECT_EQ(p->eswitch->source.line, 4u);
+  rules::Report r = rules::evaluate(s, default_policy(), {"qos.trust-dscp"});
+  const Finding* f = finding(r, "qos.trust-dscp", "enp202s0f0np0");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->outcome, Outcome::not_applicable);
+  EXPECT_EQ(f->message,
+            "BlueField 0000:ca:00.0 is in DPU mode (INTERNAL_CPU_MODEL EMBEDDED_CPU(1) (Current); devlink dev "
+            "eswitch show pci/0000:ca:00.0: kernel answers: Operation not supported): QoS configured on the "
+            "DPU's Arm side (p0/pf0hpf); run rocekit check there. NVIDIA BlueField BSP \"QoS Configuration\": in "
+            "DPU mode use mlnx_qos only from the Arm, never from the host");
+}
+
+// rocekit-capture keeps a failed command's first stderr line in the notes line and writes no
+// body: the eswitch answer is read from there. The file is constructed in rocekit-capture's own
+// layout around the real answer of testdata/corpus/devlink_dev_eswitch.
+TEST(BlueFieldMode, EswitchAnswerFromTheCaptureHeader) {
+  CaptureSet set;
+  set.files.push_back({"devlink_dev_eswitch@0000:b3:00.0.txt",
+                       "# source: rocekit-capture 0.9 on host at 2026-04-11T07:00:00Z: devlink dev eswitch show "
+                       "pci/0000:b3:00.0\n"
+                       "# notes: exit status 1; stderr: kernel answers: Operation not supported\n"
+                       "# ---\n",
+                       ""});
+  Snapshot s = snapshot_from_capture(set);
+  const PciFunction* p = s.find_pci("0000:b3:00.0");
+  ASSERT_NE(p, nullptr);
+  ASSERT_TRUE(p->eswitch.has_value());
+  EXPECT_EQ(p->eswitch->kernel_error, "Operation not supported");
+  EXPECT_EQ(p->eswitch->source.line, 2u);
+  EXPECT_EQ(p->eswitch->source.text, "kernel answers: Operation not supported");
+  EXPECT_EQ(eswitch_evidence(*p), "devlink dev eswitch show pci/0000:b3:00.0: kernel answers: Operation not supported");
+}
+
 TEST(BlueFieldMode, ArmSideCaptureJudgesTheUplinkNotTheRepresentor) {
   CaptureSet set;
   set.files.push_back(corpus("mlnx_qos@p0.txt", k_qos));

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -599,6 +600,13 @@ TEST(CommandRunner, OnlyQueryFormsRun) {
   EXPECT_FALSE(is_query_form({"mstconfig", "-d", "-y", "-e", "q"}));
   EXPECT_FALSE(is_query_form({"mstconfig", "-d", "81:00.0;reboot", "-e", "q"}));
   EXPECT_FALSE(is_query_form({"sh", "-c", "mstconfig", "-e", "q"}));
+  EXPECT_TRUE(is_query_form({"devlink", "port", "show"}));
+  EXPECT_TRUE(is_query_form({"devlink", "dev", "eswitch", "show", "pci/0000:03:00.0"}));
+  EXPECT_FALSE(is_query_form({"devlink", "dev", "eswitch", "set", "pci/0000:03:00.0", "mode", "switchdev"}));
+  EXPECT_FALSE(is_query_form({"devlink", "dev", "eswitch", "show", "pci/0000:03:00.0;reboot"}));
+  EXPECT_FALSE(is_query_form({"devlink", "dev", "eswitch", "show", "0000:03:00.0"}));
+  EXPECT_FALSE(is_query_form({"devlink", "port", "function", "set", "pci/0000:03:00.0/1", "roce", "disable"}));
+  EXPECT_FALSE(is_query_form({"devlink", "port", "show", "-j"}));
   ReplayRunner r(std::map<std::string, std::string>{{"mstconfig -d 0000:81:00.0 set X=1", "never returned"}});
   Result<std::string> out = r.run({"mstconfig", "-d", "0000:81:00.0", "set", "X=1"});
   ASSERT_FALSE(out.has_value());
@@ -626,6 +634,99 @@ TEST(CommandRunner, NvConfigThroughTheRunnerUsesTheMlxconfigParser) {
   EXPECT_EQ(p->nv_config->part_number, "MCX4121A-ACA_Ax");
   EXPECT_EQ(p->nv_config.source.file, "mlxconfig -d 0000:81:00.0 -e q");
   EXPECT_EQ(runner.started(), 2);  // mstconfig (not installed) then mlxconfig
+}
+
+// SystemRunner keeps a failed command's first stderr line: a stand-in `devlink` that answers as
+// the kernel does on a BlueField-3 host PF in DPU mode (the real answer of
+// testdata/corpus/devlink_dev_eswitch) and exits 1, as iproute2 does on an error.
+TEST(CommandRunner, SystemRunnerKeepsTheFirstStderrLine) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("rk_collect_runner_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream t(dir / "devlink");
+    t << "#!/bin/sh\necho 'kernel answers: Operation not supported' >&2\necho second >&2\nexit 1\n";
+  }
+  std::filesystem::permissions(dir / "devlink", std::filesystem::perms::owner_all);
+  SystemRunner r({dir.string()});
+  Result<std::string> out = r.run({"devlink", "dev", "eswitch", "show", "pci/0000:b3:00.0"});
+  std::filesystem::remove_all(dir);
+  ASSERT_FALSE(out.has_value());
+  EXPECT_EQ(out.error().kind, ErrorKind::tool_failed);
+  EXPECT_EQ(out.error().message, "exited with status 1: kernel answers: Operation not supported");
+  SystemRunner none({"/nonexistent-rk-dir"});
+  Result<std::string> missing = none.run({"devlink", "port", "show"});
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().message, "devlink: not installed (iproute2)");
+}
+
+/// A runner whose devlink eswitch query fails as on the host PF of a BlueField-3 in DPU mode
+/// (testdata/corpus/devlink_dev_eswitch: "kernel answers: Operation not supported" on stderr,
+/// which SystemRunner appends to its "exited with status" message), and whose other answers are
+/// replayed.
+class DpuHostRunner : public CommandRunner {
+ public:
+  explicit DpuHostRunner(std::map<std::string, std::string> outputs) : m_replay(std::move(outputs)) {}
+
+ protected:
+  Result<std::string> do_run(const std::vector<std::string>& argv) override {
+    if (argv.size() == 5 && argv[2] == "eswitch" && argv[4] == "pci/0000:01:00.1")
+      return unexpected(ErrorKind::tool_failed, "exited with status 1: kernel answers: Operation not supported",
+                        "devlink dev eswitch show pci/0000:01:00.1");
+    return m_replay.run(argv);
+  }
+
+ private:
+  ReplayRunner m_replay;
+};
+
+// `--devlink`: devlink port show once, devlink dev eswitch show per NVIDIA PF, parsed by the
+// capture's parsers. The answers are constructed for the fixture's addresses and netdevs from
+// real lines: the ConnectX-4 Lx `mode legacy inline-mode link encap-mode basic`
+// (OpenNebula/one-deploy PR 214) and a port line as the mlx5 SF commit messages print an uplink
+// (`type eth netdev ... flavour physical port 0 splittable false`).
+TEST(CommandRunner, DevlinkPortsAndEswitchModesThroughTheRunner) {
+  DpuHostRunner runner(std::map<std::string, std::string>{
+      {"devlink port show",
+       "pci/0000:01:00.0/65535: type eth netdev enp1s0f0np0 flavour physical port 0 splittable false\n"
+       "pci/0000:01:00.0/32768: type eth netdev eth6 flavour pcisf controller 0 pfnum 0 sfnum 88 splittable false\n"},
+      {"devlink dev eswitch show pci/0000:01:00.0", "pci/0000:01:00.0: mode legacy inline-mode link encap-mode basic\n"},
+  });
+  CollectRequest req;
+  req.devlink = true;
+  Snapshot s = collect_snapshot(req, HostView(sysroot("cx7-rocep-2domain")), runner);
+  const NetDev* n = s.find_netdev("enp1s0f0np0");
+  ASSERT_NE(n, nullptr);
+  ASSERT_TRUE(n->devlink_port.has_value());
+  EXPECT_EQ(n->devlink_port->handle, "pci/0000:01:00.0/65535");
+  EXPECT_EQ(n->devlink_port->flavour, "physical");
+  EXPECT_EQ(n->devlink_port->source.file, "devlink port show");
+  EXPECT_EQ(n->devlink_port->source.line, 1u);
+  EXPECT_EQ(s.find_netdev("eth6"), nullptr);  // a port of a netdev this collection did not read
+  const PciFunction* pf0 = s.find_pci("0000:01:00.0");
+  ASSERT_NE(pf0, nullptr);
+  ASSERT_TRUE(pf0->eswitch.has_value());
+  EXPECT_EQ(pf0->eswitch->mode, "legacy");
+  EXPECT_EQ(pf0->eswitch->inline_mode, "link");
+  EXPECT_EQ(pf0->eswitch->source.file, "devlink dev eswitch show pci/0000:01:00.0");
+  EXPECT_EQ(pf0->eswitch->source.text, "pci/0000:01:00.0: mode legacy inline-mode link encap-mode basic");
+  const PciFunction* pf1 = s.find_pci("0000:01:00.1");
+  ASSERT_NE(pf1, nullptr);
+  ASSERT_TRUE(pf1->eswitch.has_value());
+  EXPECT_EQ(pf1->eswitch->kernel_error, "Operation not supported");
+  EXPECT_FALSE(pf1->eswitch->mode.has_value());
+  // The other domain's PFs have no replayed answer: a note names the command, nothing is made up.
+  ASSERT_NE(s.find_pci("0002:01:00.0"), nullptr);
+  EXPECT_FALSE(s.find_pci("0002:01:00.0")->eswitch.has_value());
+  bool noted = false;
+  for (const std::string& note : s.notes)
+    noted = noted || note.starts_with("devlink dev eswitch show pci/0002:01:00.0 not read: ");
+  EXPECT_TRUE(noted);
+  // Without --devlink nothing runs and nothing is set.
+  ReplayRunner idle(std::map<std::string, std::string>{});
+  Snapshot plain = collect_snapshot(CollectRequest{}, HostView(sysroot("cx7-rocep-2domain")), idle);
+  EXPECT_EQ(idle.started(), 0);
+  EXPECT_FALSE(plain.find_pci("0000:01:00.0")->eswitch.has_value());
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "golden.hpp"
+#include "rocekit/capture/assemble.hpp"
 #include "rocekit/collect/collect.hpp"
 #include "rocekit/model/json.hpp"
 #include "rocekit/model/json_fast.hpp"
@@ -93,6 +94,34 @@ TEST(JsonFast, DropsCountersAndEvidenceOnlyWhenAsked) {
   EXPECT_TRUE(lean->pci_functions.front().source.file.empty());
   EXPECT_EQ(full->hostname, lean->hostname);
   EXPECT_EQ(full->pci_functions.size(), lean->pci_functions.size());
+}
+
+// The BlueField fields (netdevs[].devlink_port, pci_functions[].eswitch) from real devlink
+// outputs (testdata/corpus/devlink_port, devlink_dev_eswitch): the fast reader reads them as
+// nlohmann does, a mode and a kernel answer alike.
+TEST(JsonFast, ReadsDevlinkPortsAndEswitchesAsNlohmannDoes) {
+  if (!fast_snapshot_reader_available()) GTEST_SKIP() << "this build has no simdjson (libsimdjson-dev)";
+  auto corpus = [](const std::string& name, const std::string& rel) {
+    return capture::CaptureFile{name, test::read_file(test::testdata_dir() / "corpus" / rel), ""};
+  };
+  capture::CaptureSet set;
+  set.files.push_back(corpus("devlink_port.txt", "devlink_port/mlx5-patch-bf-arm-devlink-port-show-pf0hpf-controller1-external.txt"));
+  set.files.push_back(corpus("devlink_dev_eswitch@0000:03:00.0.txt",
+                             "devlink_dev_eswitch/openshellbf-bf3-arm-devlink-dev-eswitch-show-ecpf-switchdev.txt"));
+  set.files.push_back(corpus("devlink_dev_eswitch@0000:b3:00.0.txt",
+                             "devlink_dev_eswitch/openshellbf-bf3-host-devlink-dev-eswitch-show-not-supported.txt"));
+  Snapshot s = capture::snapshot_from_capture(set);
+  ASSERT_TRUE(s.find_pci("0000:03:00.0") && s.find_pci("0000:03:00.0")->eswitch);
+  ASSERT_TRUE(s.find_pci("0000:b3:00.0") && s.find_pci("0000:b3:00.0")->eswitch);
+  std::string text = snapshot_to_json(s).dump();
+  expect_same(text, false, true, "devlink capture");
+  expect_same(text, true, true, "devlink capture");
+  std::optional<Snapshot> fast = snapshot_from_json_fast(text, false);
+  ASSERT_TRUE(fast);
+  EXPECT_EQ(fast->find_pci("0000:03:00.0")->eswitch->mode, "switchdev");
+  EXPECT_EQ(fast->find_pci("0000:03:00.0")->eswitch->encap_mode, "basic");
+  EXPECT_EQ(fast->find_pci("0000:b3:00.0")->eswitch->kernel_error, "Operation not supported");
+  EXPECT_EQ(fast->find_netdev("pf0hpf")->devlink_port->controller, 1);
 }
 
 // Documents built to hit each place where nlohmann converts, keeps the last key, or refuses.

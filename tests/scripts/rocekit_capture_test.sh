@@ -202,6 +202,7 @@ for f in ethtool@ens6 ethtool_i@ens6 ethtool_c@ens6 ethtool_l@ens6 ethtool_g@ens
          ibv_devinfo@mlx5_0 ibv_devinfo@mlx5_1 sysfs_hw_counters@mlx5_0 sysfs_counters@mlx5_0 \
          cma_roce_mode@mlx5_0 \
          lspci_vvv@0000:01:00.0 mlxconfig_q@0000:01:00.0 flint_q@0000:01:00.0 devlink_dev_info@0000:01:00.0 \
+         devlink_dev_eswitch@0000:01:00.0 \
          lspci_vvv@0001:02:00.0 mlxconfig_q@0001:02:00.0 flint_q@0001:02:00.0 devlink_dev_info@0001:02:00.0 \
          mlxlink_pcie@0000:01:00.0 mlxlink_pcie@0001:02:00.0 \
          show_gids ibdev2netdev rdma_link rdma_statistic lsmod dmesg sysfs_peermem; do
@@ -224,6 +225,7 @@ check "ethtool -S header command" header_cmd_is "$O/ethtool_S@ens6.txt" "ethtool
 check "lspci header command" header_cmd_is "$O/lspci_vvv@0000:01:00.0.txt" "lspci -vvv -s 0000:01:00.0"
 check "mstconfig header command" header_cmd_is "$O/mlxconfig_q@0000:01:00.0.txt" "mstconfig -d 0000:01:00.0 -e q"
 check "devlink header command" header_cmd_is "$O/devlink_dev_info@0001:02:00.0.txt" "devlink dev info pci/0001:02:00.0"
+check "devlink eswitch header command" header_cmd_is "$O/devlink_dev_eswitch@0001:02:00.0.txt" "devlink dev eswitch show pci/0001:02:00.0"
 check "ip_link header command" header_cmd_is "$O/ip_link@ens6.txt" "ip -s -s link show dev ens6"
 check "sysfs_ecn header command" header_cmd_is "$O/sysfs_ecn@ens6.txt" "grep -r -H . $S/class/net/ens6/ecn"
 check "cma_roce_mode header is cat of the configfs file" header_cmd_is "$O/cma_roce_mode@mlx5_0.txt" \
@@ -273,7 +275,7 @@ fi
 # Stand-ins were called only with read forms.
 BDF_RE='(0000:01:00\.0|0001:02:00\.0|0000:00:05\.0)'
 READ_FORMS="ethtool (-[iclgaS] )?(ens6|eth9|eth8)|mlnx_qos -i (ens6|eth9|eth8)|(mstconfig|mlxconfig) -d $BDF_RE -e q"
-READ_FORMS="$READ_FORMS|(mstflint|flint) -d $BDF_RE q|(mstlink|mlxlink) -d $BDF_RE --port_type PCIE|lspci -vvv -s $BDF_RE|lspci -vvv -D -A linux-sysfs -O sysfs\.path=[^ ]*/sys/bus/pci|devlink dev info pci/$BDF_RE|devlink port show"
+READ_FORMS="$READ_FORMS|(mstflint|flint) -d $BDF_RE q|(mstlink|mlxlink) -d $BDF_RE --port_type PCIE|lspci -vvv -s $BDF_RE|lspci -vvv -D -A linux-sysfs -O sysfs\.path=[^ ]*/sys/bus/pci|devlink dev info pci/$BDF_RE|devlink dev eswitch show pci/$BDF_RE|devlink port show"
 READ_FORMS="$READ_FORMS|ibv_devinfo -v -d mlx5_[01]|rdma (link|statistic) show|ip -s -s link show dev (ens6|eth9|eth8)"
 READ_FORMS="$READ_FORMS|ibdev2netdev -v|nvidia-smi -L|nvidia-smi topo -m|show_gids |lsmod |dmesg "
 check "ethtool: read flags only" calls_only ethtool 'ethtool (-[iclgaS] )?ens6'
@@ -284,7 +286,7 @@ check "mstlink: -d <BDF> --port_type PCIE only" calls_only mstlink 'mstlink -d (
 check "mstlink header command" header_cmd_is "$O/mlxlink_pcie@0000:01:00.0.txt" "mstlink -d 0000:01:00.0 --port_type PCIE"
 check "mstlink output copied" has_line "$O/mlxlink_pcie@0000:01:00.0.txt" "Link Width Active (Enabled)        : 16X (16X)"
 check "lspci: -vvv -s <BDF>, and the whole tree of the sysroot" calls_only lspci 'lspci -vvv (-s (0000:01:00\.0|0001:02:00\.0)|-D -A linux-sysfs -O sysfs\.path=[^ ]*/sys/bus/pci)'
-check "devlink: dev info and port show only" calls_only devlink 'devlink (dev info pci/(0000:01:00\.0|0001:02:00\.0)|port show)'
+check "devlink: dev info, dev eswitch show and port show only" calls_only devlink 'devlink (dev (info|eswitch show) pci/(0000:01:00\.0|0001:02:00\.0)|port show)'
 check "ibv_devinfo: -v -d <dev>" calls_only ibv_devinfo 'ibv_devinfo -v -d mlx5_[01]'
 check "rdma: link/statistic show only" calls_only rdma 'rdma (link show|statistic show)'
 check "ip: link show only" calls_only ip 'ip -s -s link show dev ens6'

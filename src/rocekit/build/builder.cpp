@@ -149,6 +149,53 @@ NvConfig nv_config(const parse::MlxconfigQuery& q, std::size_t line_offset) {
   return cfg;
 }
 
+bool devlink_port(Snapshot& s, const parse::DevlinkPort& p, const Evidence& source) {
+  if (!p.netdev) return false;  // a port without a netdev (e.g. an unbound representor)
+  auto num = [](const std::optional<std::uint32_t>& x) {
+    return x ? std::optional<int>(static_cast<int>(*x)) : std::nullopt;
+  };
+  NetDev& n = s.netdev(*p.netdev);
+  DevlinkPortInfo d;
+  d.handle = p.bus + "/" + p.device + "/" + std::to_string(p.index);
+  d.flavour = p.flavour;
+  d.controller = num(p.controller);
+  d.pfnum = num(p.pfnum);
+  d.vfnum = num(p.vfnum);
+  d.sfnum = num(p.sfnum);
+  d.external = p.external;
+  d.port = num(p.port);
+  if (p.function) {
+    d.function_roce = p.function->roce;
+    d.function_state = p.function->state;
+  }
+  d.source = source;
+  // An uplink's devlink instance is its PCI function; a representor's is the eswitch manager's,
+  // not its own.
+  if (!n.bdf && p.bus == "pci" && p.flavour == "physical") n.bdf = normalize_bdf(p.device);
+  n.devlink_port = std::move(d);
+  return true;
+}
+
+bool devlink_eswitch(Snapshot& s, const parse::DevlinkEswitch& d, const Evidence& source) {
+  std::optional<std::string> bdf = d.bus == "pci" ? normalize_bdf(d.device) : std::nullopt;
+  if (!bdf) return false;
+  DevlinkEswitchInfo e;
+  e.mode = d.mode;
+  e.inline_mode = d.inline_mode;
+  e.encap_mode = d.encap_mode;
+  e.source = source;
+  s.pci(*bdf).eswitch = std::move(e);
+  return true;
+}
+
+void devlink_eswitch_error(Snapshot& s, const std::string& bdf, const std::string& answer,
+                           const Evidence& source) {
+  DevlinkEswitchInfo e;
+  e.kernel_error = answer;
+  e.source = source;
+  s.pci(bdf).eswitch = std::move(e);
+}
+
 void running_firmware(PciFunction& p, const std::optional<std::string>& version,
                       const std::optional<std::string>& psid, const Evidence& source) {
   if (p.firmware.has_value() || !version) return;

@@ -9,6 +9,8 @@
 #include <string_view>
 
 #include "rocekit/model/snapshot.hpp"
+#include "rocekit/parse/devlink_dev_eswitch.hpp"
+#include "rocekit/parse/devlink_port.hpp"
 #include "rocekit/parse/dmesg.hpp"
 #include "rocekit/parse/ibv_devinfo.hpp"
 #include "rocekit/parse/mlnx_qos.hpp"
@@ -59,6 +61,19 @@ QosState qos_state(const parse::MlnxQos& v);
 /// Firmware NV configuration from an mlxconfig/mstconfig query or set transcript; parameter
 /// lines are shifted by `line_offset` (capture: the header lines before the body).
 NvConfig nv_config(const parse::MlxconfigQuery& q, std::size_t line_offset);
+
+// ---------------------------------------------------------------- devlink -------------------
+/// One `devlink port show` port into its netdev's devlink_port (an uplink's devlink instance is
+/// its PCI function, which the netdev takes when it has none). false, nothing merged: the port
+/// has no netdev (e.g. an unbound representor).
+bool devlink_port(Snapshot& s, const parse::DevlinkPort& p, const Evidence& source);
+/// One `devlink dev eswitch show` device into its PCI function's eswitch; false, nothing
+/// merged, when the handle is not a PCI address.
+bool devlink_eswitch(Snapshot& s, const parse::DevlinkEswitch& d, const Evidence& source);
+/// The kernel's answer instead of an eswitch (`kernel answers: Operation not supported`) for
+/// the PCI function `bdf` the command was run for.
+void devlink_eswitch_error(Snapshot& s, const std::string& bdf, const std::string& answer,
+                           const Evidence& source);
 /// The running firmware of a PCI function as a driver or report states it (ethtool -i without
 /// a netdev, dmesg "firmware version:", a system-check report): set only when no firmware query
 /// (flint, mlxfwmanager, devlink) already filled it.

@@ -237,6 +237,7 @@ void on_flint(Ctx& c);
 void on_mlxfwmanager(Ctx& c);
 void on_devlink(Ctx& c);
 void on_devlink_port(Ctx& c);
+void on_devlink_eswitch(Ctx& c);
 void on_lspci(Ctx& c);
 void on_dmesg(Ctx& c);
 

@@ -64,6 +64,9 @@ void on_ethtool_i(Ctx& c) {
   std::optional<std::string> bdf = v->bus_info ? normalize_bdf(*v->bus_info) : std::nullopt;
   if (!bdf && is_bdf(c.target)) bdf = normalize_bdf(c.target);
   DriverInfo d{v->driver, v->version, v->firmware_version, v->psid, bdf};
+  // An mlx5 SF's netdev prints its auxiliary device (`bus-info: mlx5_core.sf.2`, the Arm OS's own
+  // SF on a BlueField, lshca issue 62): kept as read; it is no PCI address.
+  if (!bdf && v->bus_info && v->bus_info->starts_with("mlx5_core.sf.")) d.bus_info = v->bus_info;
   std::optional<std::string> nd = (!c.target.empty() && !is_bdf(c.target)) ? std::optional(c.target) : std::nullopt;
   if (!nd && bdf)
     for (const NetDev& n : c.snap.netdevs)
@@ -160,33 +163,8 @@ void on_ip_link(Ctx& c) {
 void on_devlink_port(Ctx& c) {
   auto v = c.take(parse::parse_devlink_port(c.text.body));
   if (!v) return;
-  auto num = [](const std::optional<std::uint32_t>& x) {
-    return x ? std::optional<int>(static_cast<int>(*x)) : std::nullopt;
-  };
   bool any = false;
-  for (const parse::DevlinkPort& p : v->ports) {
-    if (!p.netdev) continue;  // a port without a netdev (e.g. an unbound representor)
-    any = true;
-    NetDev& n = c.snap.netdev(*p.netdev);
-    DevlinkPortInfo d;
-    d.handle = p.bus + "/" + p.device + "/" + std::to_string(p.index);
-    d.flavour = p.flavour;
-    d.controller = num(p.controller);
-    d.pfnum = num(p.pfnum);
-    d.vfnum = num(p.vfnum);
-    d.sfnum = num(p.sfnum);
-    d.external = p.external;
-    d.port = num(p.port);
-    if (p.function) {
-      d.function_roce = p.function->roce;
-      d.function_state = p.function->state;
-    }
-    d.source = c.at(p.line);
-    // An uplink's devlink instance is its PCI function; a representor's is the eswitch
-    // manager's, not its own.
-    if (!n.bdf && p.bus == "pci" && p.flavour == "physical") n.bdf = normalize_bdf(p.device);
-    n.devlink_port = std::move(d);
-  }
+  for (const parse::DevlinkPort& p : v->ports) any = build::devlink_port(c.snap, p, c.at(p.line)) || any;
   if (!any) no_subject(c, "netdev");
 }
 

@@ -6,6 +6,7 @@
 #include "rocekit/build/builder.hpp"
 #include "rocekit/capture/merge.hpp"
 #include "rocekit/catalog/catalog.hpp"
+#include "rocekit/parse/devlink_dev_eswitch.hpp"
 #include "rocekit/parse/devlink_dev_info.hpp"
 #include "rocekit/parse/dmesg.hpp"
 #include "rocekit/parse/flint_query.hpp"
@@ -110,6 +111,46 @@ void on_devlink(Ctx& c) {
       p.board_serial_number = d.board_serial_number;
     if (d.function_uid && !d.function_uid->empty()) p.function_uid = d.function_uid;
   }
+}
+
+namespace {
+
+/// The devlink answer rocekit-capture kept from a failed command's stderr in the file header
+/// (`# notes: exit status 1; stderr: kernel answers: Operation not supported`), with its line.
+std::optional<std::pair<std::string, Evidence>> header_devlink_answer(const Ctx& c) {
+  std::vector<std::string_view> lines = text::lines(c.text.header);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::size_t at = lines[i].find("stderr: ");
+    if (at == std::string_view::npos) continue;
+    std::string_view err = text::trim(lines[i].substr(at + 8));
+    if (std::optional<std::string_view> a = parse::devlink_answer(err))
+      return std::pair{std::string(*a), Evidence{c.file.name, c.file.line_offset + i + 1, std::string(err)}};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void on_devlink_eswitch(Ctx& c) {
+  // A failed command's body is empty: its answer is in the header rocekit-capture wrote.
+  if (text::trim(c.text.body).empty()) {
+    std::optional<std::pair<std::string, Evidence>> a = header_devlink_answer(c);
+    PciFunction* p = a ? pci_for_target(c, std::nullopt) : nullptr;
+    if (!p) return (void)c.take(parse::parse_devlink_dev_eswitch(c.text.body));
+    build::devlink_eswitch_error(c.snap, p->bdf, a->first, a->second);
+    return;
+  }
+  auto v = c.take(parse::parse_devlink_dev_eswitch(c.text.body));
+  if (!v) return;
+  bool any = false;
+  for (const parse::DevlinkEswitch& d : v->devices) any = build::devlink_eswitch(c.snap, d, c.at(d.line)) || any;
+  if (any || !v->kernel_error) {
+    if (!any) no_subject(c, "PCI address");
+    return;
+  }
+  PciFunction* p = pci_for_target(c, std::nullopt);
+  if (!p) return no_subject(c, "PCI address");
+  build::devlink_eswitch_error(c.snap, p->bdf, *v->kernel_error, c.find("answers:"));
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include "rocekit/capture/merge.hpp"
 #include "rocekit/parse/app_env.hpp"
 #include "rocekit/parse/cma_roce_mode.hpp"
+#include "rocekit/parse/devlink_dev_eswitch.hpp"
 #include "rocekit/parse/devlink_dev_info.hpp"
 #include "rocekit/parse/devlink_port.hpp"
 #include "rocekit/parse/dmesg.hpp"
@@ -91,6 +92,7 @@ const std::vector<Tool>& all_tools() {
       {"flint_q", "mstflint -d <BDF> q", parse::looks_like_flint_query, RK_PARSE(parse_flint_query), on_flint, 100, {{Section::pci_firmware, "flint/mstflint q, mlxfwmanager or devlink dev info"}}},
       {"mst_status", "mst status -v", parse::looks_like_mst_status, RK_PARSE(parse_mst_status), nullptr, 100, {}},
       {"devlink_dev_info", "devlink dev info", parse::looks_like_devlink_dev_info, RK_PARSE(parse_devlink_dev_info), on_devlink, 100, {}},
+      {"devlink_dev_eswitch", "devlink dev eswitch show pci/<BDF>", parse::looks_like_devlink_dev_eswitch, RK_PARSE(parse_devlink_dev_eswitch), on_devlink_eswitch, 100, {}},
       {"devlink_port", "devlink port show", parse::looks_like_devlink_port, RK_PARSE(parse_devlink_port), on_devlink_port, 100, {}},
       {"lspci_vvv", "lspci -vvv -s <BDF>", parse::looks_like_lspci_vv, RK_PARSE(parse_lspci_vv), on_lspci, 5, {{Section::pci_link, "lspci -vv -s <bdf>"}, {Section::pci_mrrs, "lspci -vv -s <bdf>"}, {Section::pci_ats, "lspci -vvv -s <bdf> (as root)"}}},
       {"mlxlink_pcie", "mlxlink -d <BDF> --port_type PCIE (mstlink in mstflint)", parse::looks_like_mlxlink_pcie, RK_PARSE(parse_mlxlink_pcie), on_mlxlink_pcie, 50, {}},

@@ -32,7 +32,7 @@ struct CheckOptions {
   std::vector<std::string> only;
   LookOptions look;
   std::string root = "/";
-  bool nv_config = false;
+  LiveTools tools;
   std::vector<std::string> netdevs;
   std::string compat;
 };
@@ -77,10 +77,10 @@ void run_check(Context& ctx, const CheckOptions& o) {
   for (const std::string& sel : o.gate.required)
     if (std::optional<std::string> why = rules::host_selector_error(sel))
       return report_error(ctx, Error{ErrorKind::malformed_input, *why, "--require"});
-  if (!o.input.empty() && (o.root != "/" || o.nv_config))
+  if (!o.input.empty() && (o.root != "/" || o.tools.nv_config || o.tools.devlink))
     return report_error(ctx, Error{ErrorKind::malformed_input,
-                                   "--root and --nv-config apply to live collection only (no input given)",
-                                   o.root != "/" ? "--root" : "--nv-config"});
+                                   "--root, --nv-config and --devlink apply to live collection only (no input given)",
+                                   o.root != "/" ? "--root" : o.tools.nv_config ? "--nv-config" : "--devlink"});
   if (std::vector<std::string> hosts = fleet_members(o.input); !hosts.empty()) {
     std::string some;
     for (std::size_t i = 0; i < hosts.size() && i < 3; ++i) some += (i ? ", " : "") + hosts[i];
@@ -101,7 +101,7 @@ void run_check(Context& ctx, const CheckOptions& o) {
   // No input: collect this host (or the tree under --root) live.
   Result<Snapshot> snap = o.input.empty() ? Result<Snapshot>(Snapshot{}) : load_input(o.input);
   if (!snap) return report_error(ctx, snap.error());
-  if (o.input.empty() && !collect_live(ctx, o.root, o.nv_config, *snap)) return;
+  if (o.input.empty() && !collect_live(ctx, o.root, o.tools, *snap)) return;
   // A capture in which no file could be used still gets its report: every rule unknown, the
   // files under "input problems", and exit 3 (gate: a file not used, nothing judged).
   if (!o.save_snapshot.empty() &&
@@ -154,7 +154,10 @@ void add_check_command(CLI::App& app, Context& ctx) {
                   "Capture directory, archive (.tar.gz, .tar.xz, .zip, ...), one text file of pasted outputs, - for "
                   "stdin, or snapshot .json (none: collect this host)");
   cmd->add_option("--root", opts->root, "Without input: collect from /sys, /proc under this directory");
-  cmd->add_flag("--nv-config", opts->nv_config, "Without input: also query firmware NV config (mstconfig -e q)");
+  cmd->add_flag("--nv-config", opts->tools.nv_config, "Without input: also query firmware NV config (mstconfig -e q)");
+  cmd->add_flag("--devlink", opts->tools.devlink,
+                "Without input: also read devlink ports and eswitch modes (devlink port show, devlink dev "
+                "eswitch show)");
   cmd->add_option("-f,--format", opts->format,
                   "Output format: text, json, markdown, junit (JUnit XML) or verdict (one line for health "
                   "checkers: OK/FAIL/UNKNOWN, at most 200 bytes)")

@@ -26,18 +26,18 @@ std::string utc_now() {
   return buf;
 }
 
-bool collect_with(Context& ctx, const std::string& root, bool nv_config,
+bool collect_with(Context& ctx, const std::string& root, const LiveTools& tools,
                   const std::vector<std::string>& virtual_netdevs, bool ethtool_netlink, Snapshot& out);
 
 }  // namespace
 
-bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapshot& out) {
-  return collect_with(ctx, root, nv_config, {}, true, out);
+bool collect_live(Context& ctx, const std::string& root, const LiveTools& tools, Snapshot& out) {
+  return collect_with(ctx, root, tools, {}, true, out);
 }
 
 namespace {
 
-bool collect_with(Context& ctx, const std::string& root, bool nv_config,
+bool collect_with(Context& ctx, const std::string& root, const LiveTools& tools,
                   const std::vector<std::string>& virtual_netdevs, bool ethtool_netlink, Snapshot& out) {
   std::error_code ec;
   if (!std::filesystem::is_directory(root, ec)) {
@@ -60,21 +60,22 @@ bool collect_with(Context& ctx, const std::string& root, bool nv_config,
   // ioctls and vendor tools read the running kernel and NICs: only when collecting this host,
   // never for a fixture tree under --root (its BDFs are not this machine's).
   req.kernel_ioctls = std::filesystem::canonical(root, ec) == "/";
-  if (nv_config && !req.kernel_ioctls) {
+  if ((tools.nv_config || tools.devlink) && !req.kernel_ioctls) {
     report_error(ctx, Error{ErrorKind::malformed_input,
-                            "--nv-config queries this machine's NICs and cannot be combined with "
-                            "--root",
+                            std::string(tools.nv_config ? "--nv-config" : "--devlink") +
+                                " queries this machine's NICs and cannot be combined with --root",
                             root});
     return false;
   }
-  req.nv_config = nv_config;
+  req.nv_config = tools.nv_config;
+  req.devlink = tools.devlink;
   collect::HostView host(root);
   std::unique_ptr<collect::CommandRunner> runner;
-  if (nv_config)
+  if (tools.nv_config || tools.devlink)
     runner = std::make_unique<collect::SystemRunner>(std::vector<std::string>{
         "/usr/bin", "/usr/sbin", "/bin", "/sbin", "/usr/local/bin", "/usr/local/sbin"});
   else
-    runner = std::make_unique<collect::NoToolsRunner>("vendor tools not requested (--nv-config)");
+    runner = std::make_unique<collect::NoToolsRunner>("tools not requested (--nv-config, --devlink)");
   out = collect::collect_snapshot(req, host, *runner);
   return true;
 }
@@ -85,7 +86,7 @@ void add_collect_command(CLI::App& app, Context& ctx) {
   struct Opts {
     std::string root = "/";
     std::string output;
-    bool nv_config = false;
+    LiveTools tools;
     std::vector<std::string> netdevs;
     bool ethtool_ioctl = false;
     bool pretty = false;
@@ -95,8 +96,11 @@ void add_collect_command(CLI::App& app, Context& ctx) {
       "collect", "Read this host's sysfs/procfs (no vendor tools, read-only) into a snapshot JSON");
   cmd->add_option("--root", o->root, "Read /sys, /proc and configfs under this directory (default /)");
   cmd->add_option("-o,--output", o->output, "Write the snapshot here (atomically; default stdout)");
-  cmd->add_flag("--nv-config", o->nv_config,
+  cmd->add_flag("--nv-config", o->tools.nv_config,
                 "Also run `mstconfig|mlxconfig -d <BDF> -e q` per NVIDIA PF (query form only)");
+  cmd->add_flag("--devlink", o->tools.devlink,
+                "Also run `devlink port show` and `devlink dev eswitch show pci/<BDF>` per NVIDIA PF "
+                "(representors, eswitch mode; read forms only)");
   cmd->add_option("--netdev", o->netdevs,
                   "Also audit this virtual netdev (veth, bond, ...); repeatable");
   cmd->add_flag("--pretty", o->pretty,
@@ -106,7 +110,7 @@ void add_collect_command(CLI::App& app, Context& ctx) {
                 "Read channels with the SIOCETHTOOL ioctl, not ethtool netlink (as on kernels before 5.6)");
   cmd->callback([o, &ctx] {
     Snapshot snap;
-    if (!collect_with(ctx, o->root, o->nv_config, o->netdevs, !o->ethtool_ioctl, snap)) return;
+    if (!collect_with(ctx, o->root, o->tools, o->netdevs, !o->ethtool_ioctl, snap)) return;
     for (const std::string& n : snap.notes) ctx.err << "rocekit: note: " << n << "\n";
     // Compact unless asked, or read on a terminal: fleets fetch thousands of these.
     bool to_tty = (o->output.empty() || o->output == "-") && ::isatty(1);

@@ -49,7 +49,7 @@ bool load_plan_input(Context& ctx, const std::string& input, const std::string& 
     }
     catalog::CompatTable::use(std::move(*t));
   }
-  if (input.empty() || input == "live") return collect_live(ctx, root, false, snap);
+  if (input.empty() || input == "live") return collect_live(ctx, root, LiveTools{}, snap);
   Result<Snapshot> loaded = load_input(input);
   if (!loaded) {
     report_error(ctx, loaded.error());

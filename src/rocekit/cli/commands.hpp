@@ -88,9 +88,15 @@ void add_policy_command(CLI::App& app, Context& ctx);
 void add_parse_command(CLI::App& app, Context& ctx);
 void add_diagnose_command(CLI::App& app, Context& ctx);
 void add_collect_command(CLI::App& app, Context& ctx);
+/// The commands a live collection may run (none by default): `--nv-config` (mstconfig|mlxconfig
+/// -d <BDF> -e q), `--devlink` (devlink port show, devlink dev eswitch show pci/<BDF>).
+struct LiveTools {
+  bool nv_config = false;
+  bool devlink = false;
+};
 /// Collects the host under `root` live (cmd_collect.cpp). False (error reported) when `root`
 /// is not a directory.
-bool collect_live(Context& ctx, const std::string& root, bool nv_config, Snapshot& out);
+bool collect_live(Context& ctx, const std::string& root, const LiveTools& tools, Snapshot& out);
 void add_select_command(CLI::App& app, Context& ctx);  // also adds `catalog`
 void add_plan_command(CLI::App& app, Context& ctx);
 /// The plan for `input` (a capture, tarball or snapshot; "" or "live" = this host under `root`)

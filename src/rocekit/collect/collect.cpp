@@ -20,6 +20,8 @@
 #include "rocekit/collect/sysfs_util.hpp"
 #include "rocekit/core/text.hpp"
 #include "rocekit/model/bluefield.hpp"
+#include "rocekit/parse/devlink_dev_eswitch.hpp"
+#include "rocekit/parse/devlink_port.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
 #include "rocekit/parse/nvidia_version.hpp"
 #include "rocekit/parse/proc_cmdline.hpp"
@@ -516,6 +518,68 @@ void read_nv_config(const CollectRequest& req, CommandRunner& runner, PciFunctio
   for (const parse::Warning& w : q->warnings) p.nv_config.notes.push_back(cmd + ":" + std::to_string(w.line) + ": " + w.message);
 }
 
+// ------------------------------------------------------------------ devlink ----------------
+
+/// The text after "kernel answers:" / "devlink answers:" in a failed command's error (the
+/// runner's message carries its first stderr line).
+std::optional<std::string> devlink_answer_in(const Error& e) {
+  for (std::string_view p : {std::string_view("kernel answers:"), std::string_view("devlink answers:")})
+    if (std::size_t at = e.message.find(p); at != std::string::npos)
+      if (std::optional<std::string_view> a = parse::devlink_answer(std::string_view(e.message).substr(at)))
+        return std::string(*a);
+  return std::nullopt;
+}
+
+/// iproute2's `devlink port show` (each netdev's devlink port) and `devlink dev eswitch show
+/// pci/<BDF>` for every NVIDIA PF (its eswitch mode), through the runner (--devlink). The same
+/// parsers and merges as a capture's devlink_port.txt and devlink_dev_eswitch@<BDF>.txt.
+void read_devlink(CommandRunner& runner, Snapshot& s) {
+  const std::string ports_cmd = "devlink port show";
+  if (Result<std::string> out = runner.run({"devlink", "port", "show"}); !out) {
+    s.notes.push_back(ports_cmd + " not read: " + out.error().describe());
+  } else if (auto v = parse::parse_devlink_port(*out); !v) {
+    s.notes.push_back(ports_cmd + ": " + v.error().message);
+  } else {
+    std::vector<std::string_view> lines = text::lines(*out);
+    for (const parse::DevlinkPort& p : v->value.ports) {
+      // Only the netdevs this collection read (not the virtual ones it leaves out).
+      if (!p.netdev || !s.find_netdev(*p.netdev)) continue;
+      std::string line = p.line && p.line <= lines.size() ? std::string(text::trim(lines[p.line - 1])) : "";
+      build::devlink_port(s, p, Evidence{ports_cmd, p.line, line});
+    }
+  }
+  for (PciFunction& f : s.pci_functions) {
+    if (f.vendor_id != 0x15b3 || f.is_vf.value_or(false) || f.flash_recovery) continue;
+    const std::string handle = "pci/" + f.bdf;
+    const std::string cmd = "devlink dev eswitch show " + handle;
+    Result<std::string> out = runner.run({"devlink", "dev", "eswitch", "show", handle});
+    if (!out) {
+      // The host PF of a BlueField in DPU mode: "kernel answers: Operation not supported". Not
+      // permitted (EPERM without CAP_NET_ADMIN) says nothing about the function: a note.
+      std::optional<std::string> a = devlink_answer_in(out.error());
+      if (a && *a != "Operation not permitted")
+        build::devlink_eswitch_error(s, f.bdf, *a, Evidence{cmd, 0, "kernel answers: " + *a});
+      else
+        s.notes.push_back(cmd + " not read: " + out.error().describe() + (a ? " (needs root)" : ""));
+      continue;
+    }
+    auto v = parse::parse_devlink_dev_eswitch(*out);
+    if (!v) {
+      s.notes.push_back(cmd + ": " + v.error().message);
+      continue;
+    }
+    std::vector<std::string_view> lines = text::lines(*out);
+    for (const parse::DevlinkEswitch& d : v->value.devices) {
+      if (d.bus != "pci" || normalize_bdf(d.device) != f.bdf) continue;  // only the device asked for
+      std::string line = d.line && d.line <= lines.size() ? std::string(text::trim(lines[d.line - 1])) : "";
+      build::devlink_eswitch(s, d, Evidence{cmd, d.line, line});
+    }
+    if (v->value.kernel_error)
+      build::devlink_eswitch_error(s, f.bdf, *v->value.kernel_error,
+                                   Evidence{cmd, 0, "kernel answers: " + *v->value.kernel_error});
+  }
+}
+
 /// `needs_root`: host paths that could not be read without root and have no reason field of
 /// their own (the VPD), for the host-wide note.
 PciFunction read_pci(const CollectRequest& req, const HostView& host, CommandRunner& runner,
@@ -920,6 +984,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   }
   std::vector<std::string> needs_root;
   for (const std::string& b : bdfs) s.pci_functions.push_back(read_pci(req, host, runner, b, needs_root));
+  if (req.devlink) read_devlink(runner, s);
   build::finish_links(s);
   fill_bluefield_modes(s);
 

@@ -20,6 +20,11 @@ struct CollectRequest {
   /// Run `mstconfig -d <BDF> -e q` (then `mlxconfig`) through the CommandRunner for every
   /// NVIDIA PF. Off by default: no process is spawned.
   bool nv_config = false;
+  /// Run iproute2's read-only `devlink port show` once and `devlink dev eswitch show pci/<BDF>`
+  /// for every NVIDIA PF through the CommandRunner: each netdev's devlink port (a BlueField's
+  /// Arm side: uplinks and representors) and each PF's eswitch mode. Off by default: no process
+  /// is spawned.
+  bool devlink = false;
   /// Also query the running kernel with read-only ioctls (SIOCETHTOOL gets: driver info,
   /// coalescing, channels, pause). Only true when the HostView root is this host's "/"; under a
   /// fixture root those sections keep their "not collected" reasons.

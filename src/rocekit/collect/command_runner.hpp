@@ -13,8 +13,9 @@
 namespace rk::collect {
 
 /// True when `argv` is exactly `{mstconfig|mlxconfig, "-d", <PCI address>, "-e", "q"}` (also
-/// `query` for `q`). Nothing else is a query form: no `set`, `reset`, `-y`, extra words, or a
-/// device that is not a dddd:bb:dd.f / bb:dd.f address.
+/// `query` for `q`), `{devlink, port, show}` or `{devlink, dev, eswitch, show, pci/<PCI
+/// address>}` (iproute2's read forms). Nothing else is a query form: no `set`, `reset`, `-y`,
+/// extra words, or a device that is not a dddd:bb:dd.f / bb:dd.f address.
 bool is_query_form(const std::vector<std::string>& argv);
 
 /// Runs allowed commands. `run` checks the query form and then calls `do_run`; subclasses

@@ -68,6 +68,8 @@ DriverInfo to_driver_info(const ethtool_drvinfo& d) {
     }
   }
   if (std::optional<std::string> b = normalize_bdf(bus)) out.bus_info = *b;
+  // An mlx5 SF's netdev: its auxiliary device (mlx5_core.sf.2), kept as ethtool -i prints it.
+  else if (bus.starts_with("mlx5_core.sf.")) out.bus_info = bus;
   return out;
 }
 

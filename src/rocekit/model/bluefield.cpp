@@ -172,7 +172,57 @@ bool flavour_is(const NetDev& n, std::string_view f) {
   return n.devlink_port && n.devlink_port->flavour && *n.devlink_port->flavour == f;
 }
 
+/// The PCI function of a devlink instance `pci/0000:03:00.0`; nullptr for another bus or one
+/// the snapshot does not hold.
+const PciFunction* instance_function(const Snapshot& s, std::string_view instance) {
+  if (!instance.starts_with("pci/")) return nullptr;
+  std::optional<std::string> bdf = normalize_bdf(instance.substr(4));
+  return bdf ? s.find_pci(*bdf) : nullptr;
+}
+
+/// "; devlink dev eswitch show pci/0000:03:00.0: mode switchdev" when `p` is in switchdev mode,
+/// else "".
+std::string switchdev_evidence(const PciFunction* p) {
+  if (!p || !p->eswitch || p->eswitch->mode != "switchdev") return "";
+  return "; " + *eswitch_evidence(*p);
+}
+
+/// The uplink of the Arm OS's SF netdev from its name: en<PF name>f<fn>s<M> ("enp3s0f0s0") ->
+/// p<fn> (the function number is the port number, as arm_side_names()).
+std::optional<std::string> sf_netdev_uplink(std::string_view netdev) {
+  std::size_t s = netdev.rfind('s');
+  if (s == std::string_view::npos || !digits(netdev.substr(s + 1))) return std::nullopt;
+  std::string_view pf = netdev.substr(0, s);
+  std::size_t f = pf.rfind('f');
+  if (!netdev.starts_with("en") || f == std::string_view::npos || !digits(pf.substr(f + 1)))
+    return std::nullopt;
+  return "p" + std::string(pf.substr(f + 1));
+}
+
 }  // namespace
+
+std::optional<std::string> eswitch_evidence(const PciFunction& p) {
+  if (!p.eswitch) return std::nullopt;
+  std::string what = "devlink dev eswitch show pci/" + p.bdf + ": ";
+  if (p.eswitch->mode) return what + "mode " + *p.eswitch->mode;
+  if (p.eswitch->kernel_error) return what + "kernel answers: " + *p.eswitch->kernel_error;
+  return std::nullopt;
+}
+
+std::optional<ArmSubFunction> arm_sub_function(const NetDev& n) {
+  ArmSubFunction sf;
+  const std::optional<DevlinkPortInfo>& dp = n.devlink_port;
+  const std::optional<std::string> bus_info = n.driver.has_value() ? n.driver->bus_info : std::nullopt;
+  if (dp && dp->handle.starts_with("auxiliary/mlx5_core.sf.")) {
+    sf.why = "devlink port " + dp->handle + (dp->flavour ? " flavour " + *dp->flavour : "");
+  } else if (bus_info && bus_info->starts_with("mlx5_core.sf.")) {
+    sf.why = "ethtool -i bus-info " + *bus_info;
+  } else {
+    return std::nullopt;
+  }
+  sf.uplink = sf_netdev_uplink(n.name);
+  return sf;
+}
 
 std::optional<Representor> representor_of(const Snapshot& s, const NetDev& n) {
   Representor r;
@@ -182,6 +232,13 @@ std::optional<Representor> representor_of(const Snapshot& s, const NetDev& n) {
   if (flavour == "pcipf" || flavour == "pcivf" || flavour == "pcisf") {
     r.why = "devlink port " + dp->handle + " flavour " + flavour;
     r.of = flavour == "pcisf" ? "a sub-function (SF)" : "the host PF/VF";
+    // controller 0 / external false: the SF belongs to this side (on a BlueField's Arm, the Arm
+    // OS's own SF; the host's SFs are controller 1, external true).
+    if (flavour == "pcisf" && (dp->controller == 0 || dp->external == false))
+      r.of = "a local sub-function (SF, controller 0)";
+    // The representors of a switchdev eswitch: its mode is the evidence that they stand for
+    // functions attached to it.
+    r.why += switchdev_evidence(instance_function(s, devlink_instance(dp->handle)));
     for (const NetDev& m : s.netdevs)
       if (flavour_is(m, "physical") &&
           devlink_instance(m.devlink_port->handle) == devlink_instance(dp->handle))
@@ -225,16 +282,22 @@ std::optional<std::string> bluefield_arm_side(const Snapshot& s) {
             ? ", external" +
                   (h.controller ? " controller " + std::to_string(*h.controller) : std::string())
             : "";
+    // The uplink's PCI function (the ECPF) in switchdev mode confirms it manages the switch.
     return "devlink port: uplink " + uplink->name + " (flavour physical) and host PF representor " +
-           host_pf->name + " (flavour pcipf" + ext + ")";
+           host_pf->name + " (flavour pcipf" + ext + ")" +
+           switchdev_evidence(instance_function(s, devlink_instance(uplink->devlink_port->handle)));
   }
+  // Without the devlink ports: a PF in switchdev mode confirms what the kernel or a name says.
+  std::string esw;
+  for (const PciFunction& p : s.pci_functions)
+    if (esw.empty()) esw = switchdev_evidence(&p);
   // The BlueField Arm OS runs a "-bluefield" kernel flavour (Ubuntu 22.04 5.15.0-1035-bluefield
   // on a BlueField-3 with DOCA 2.9.2, j3soon/bluefield-dpu-setup-notes).
   if (s.kernel_release.has_value() && s.kernel_release->ends_with("-bluefield"))
-    return "kernel " + *s.kernel_release;
+    return "kernel " + *s.kernel_release + esw;
   for (const NetDev& n : s.netdevs)
     if (n.name.ends_with("hpf") && representor_uplink(n.name))
-      return "netdev " + n.name + " (host PF representor)";
+      return "netdev " + n.name + " (host PF representor)" + esw;
   return std::nullopt;
 }
 

@@ -49,6 +49,28 @@ struct Representor {
 /// gives. nullopt for an uplink or any other netdev.
 std::optional<Representor> representor_of(const Snapshot& s, const NetDev& n);
 
+/// The Arm OS's own scalable function (SF): the netdev the BlueField's Arm OS uses for its own
+/// traffic (`enp3s0f0s0`, DOCA's default SF of PF 0), an mlx5 SF auxiliary device
+/// (`mlx5_core.sf.<N>`, drivers/net/ethernet/mellanox/mlx5/core/sf/dev/dev.c) with no RoCE port
+/// of its own on the wire. Told by `ethtool -i` bus-info `mlx5_core.sf.<N>` (lshca issue 62:
+/// `enp3s0f0s0` on a BlueField-2 Arm), or by a devlink port on an `auxiliary/mlx5_core.sf.<N>`
+/// instance (flavour virtual: mlx5e_devlink_port_register() in linux
+/// drivers/net/ethernet/mellanox/mlx5/core/en/devlink.c registers a non-PF function's netdev
+/// port as DEVLINK_PORT_FLAVOUR_VIRTUAL).
+struct ArmSubFunction {
+  std::string why;                    ///< "ethtool -i bus-info mlx5_core.sf.2"
+  std::optional<std::string> uplink;  ///< "p0" from the name's function number; nullopt if none
+};
+
+/// Whether `n` is the Arm OS's own SF (see ArmSubFunction); nullopt for any other netdev. Only
+/// meaningful on a BlueField's Arm side (bluefield_arm_side).
+std::optional<ArmSubFunction> arm_sub_function(const NetDev& n);
+
+/// The eswitch mode of a PCI function as evidence: "devlink dev eswitch show pci/0000:03:00.0:
+/// mode switchdev" (or "... kernel answers: Operation not supported"); nullopt when no output
+/// names the function.
+std::optional<std::string> eswitch_evidence(const PciFunction& p);
+
 /// The uplink an Arm-side representor belongs to: "pf0hpf" (host PF 0) and "pf0vf3" (host VF 3
 /// of PF 0) -> "p0" (NVIDIA DOCA "DPU Kernel Representors Model": uplink representors
 /// p<port_number>, PF representors pf<port_number>hpf, VF representors

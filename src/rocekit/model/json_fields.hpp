@@ -49,9 +49,11 @@
   X(IommuGroup, number, type)                                                                              \
   X(BlueFieldMode, mode, column, internal_cpu_model, offload_engine, eswitch_manager, page_supplier,       \
     ib_vport0, next_boot_mode, why, source)                                                                \
+  X(DevlinkEswitchInfo, mode, inline_mode, encap_mode, kernel_error, source)                             \
   X(PciFunction, bdf, vendor_id, device_id, device_name, is_vf, flash_recovery, numa_node, driver,         \
     vpd_part_number, vpd_product_name, board_serial_number, function_uid, link, max_read_request_bytes,    \
-    relaxed_ordering, ats_enabled, iommu_group, firmware, nv_config, bluefield_mode, parent_bdf, source)   \
+    relaxed_ordering, ats_enabled, iommu_group, firmware, nv_config, bluefield_mode, eswitch, parent_bdf,  \
+    source)                                                                                                \
   X(PciBridge, bdf, vendor_id, device_id, name, port_type, secondary_bus, subordinate_bus, parent_bdf,     \
     link, acs, source)                                                                                     \
   X(GpuNicLink, nic, relation, source)                                                                     \

@@ -111,7 +111,8 @@ std::optional<std::string> normalize_bdf(std::string_view text) {
 std::string Snapshot::subject_bdf(const std::string& subject) const {
   if (find_pci(subject)) return subject;
   if (const NetDev* n = find_netdev(subject)) {
-    if (n->driver.has_value() && n->driver->bus_info) return *n->driver->bus_info;
+    if (n->driver.has_value() && n->driver->bus_info && normalize_bdf(*n->driver->bus_info))
+      return *n->driver->bus_info;  // a PCI address, not an SF's auxiliary device
     return n->bdf.value_or("");
   }
   if (const RdmaDevice* d = find_rdma(subject)) return d->bdf.value_or("");

@@ -138,7 +138,8 @@ struct DriverInfo {
   std::optional<std::string> version;
   std::optional<std::string> firmware_version;  ///< "14.32.1010" (PSID split off)
   std::optional<std::string> psid;              ///< "MT_2420110034"
-  std::optional<std::string> bus_info;          ///< BDF
+  /// BDF; for an mlx5 SF's netdev the auxiliary device ethtool -i prints (`mlx5_core.sf.2`)
+  std::optional<std::string> bus_info;
 };
 
 /// Per-priority DCQCN enable from /sys/class/net/<if>/ecn/roce_{rp,np}/enable/<prio>.
@@ -335,6 +336,8 @@ struct PciFunction {
   /// BlueField only: the operation mode from nv_config; nullopt for other NICs, or when no NV
   /// configuration was read.
   std::optional<BlueFieldMode> bluefield_mode;
+  /// `devlink dev eswitch show pci/<bdf>`; nullopt when no output names the function.
+  std::optional<DevlinkEswitchInfo> eswitch;
   /// The bridge directly above (root port or switch downstream port); nullopt when not known.
   std::optional<std::string> parent_bdf;
   Evidence source;                          ///< the lspci line naming the function

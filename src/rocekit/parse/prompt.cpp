@@ -146,6 +146,10 @@ std::optional<PromptCommand> classify(const std::vector<std::string>& a) {
       (option_value(a, "--port_type") == "PCIE" || has_word(a, "--port_type=PCIE")))
     return make("mlxlink_pcie", option_value(a, "-d", "--device"));
   if (cmd == "devlink" && has_word(a, "dev") && has_word(a, "info")) return make("devlink_dev_info", "");
+  if (cmd == "devlink" && has_word(a, "dev") && has_word(a, "eswitch") && has_word(a, "show")) {
+    std::string handle = last_plain_arg(a);  // pci/0000:03:00.0
+    return make("devlink_dev_eswitch", handle.starts_with("pci/") ? handle.substr(4) : "");
+  }
   if (cmd == "devlink" && has_word(a, "port") && !has_word(a, "set") && !has_word(a, "add") && !has_word(a, "del") &&
       !has_word(a, "split") && !has_word(a, "unsplit") && !has_word(a, "function"))
     return make("devlink_port", "");

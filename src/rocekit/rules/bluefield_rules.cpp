@@ -142,6 +142,12 @@ std::optional<std::string> port_qos_elsewhere(const Snapshot& s, const NetDev& n
       return n.name + " is a representor of " + r->of + ": QoS is set on the uplink " +
              (r->uplink ? *r->uplink : "(the flavour physical port, p0 or p1)") + ", judged there (" + r->why +
              "; Arm side of a BlueField: " + *arm_side + "; NVIDIA DOCA \"DPU Kernel Representors Model\")";
+    // The Arm OS's own SF (enp3s0f0s0) carries the Arm's traffic through the same uplink: the
+    // port's QoS is the uplink's.
+    if (std::optional<ArmSubFunction> sf = arm_sub_function(n))
+      return n.name + " is a scalable function (SF) of the Arm OS, not a RoCE data port: the port's QoS is set "
+             "on the uplink " + (sf->uplink ? *sf->uplink : "(the flavour physical port, p0 or p1)") +
+             ", judged there (" + sf->why + "; Arm side of a BlueField: " + *arm_side + ")";
     return std::nullopt;
   }
   if (!n.bdf) return std::nullopt;
@@ -150,7 +156,13 @@ std::optional<std::string> port_qos_elsewhere(const Snapshot& s, const NetDev& n
   const BlueFieldMode* m = own ? dpu_mode(*own) : nullptr;
   if (!m && nv) m = dpu_mode(*nv);
   if (!m) return std::nullopt;
-  return "BlueField " + *n.bdf + " is in DPU mode (" + m->why +
+  // The host PF's eswitch answer backs the NV query: in DPU mode the Arm's ECPF manages the
+  // embedded switch, and the host PF answers `Operation not supported` (a BlueField-3 host,
+  // testdata/corpus/devlink_dev_eswitch).
+  std::string esw;
+  if (own && own->eswitch && own->eswitch->kernel_error == "Operation not supported")
+    esw = "; " + *eswitch_evidence(*own);
+  return "BlueField " + *n.bdf + " is in DPU mode (" + m->why + esw +
          "): QoS configured on the DPU's Arm side (" + arm_side_names(*n.bdf) +
          "); run rocekit check there. NVIDIA BlueField BSP \"QoS Configuration\": in DPU mode use "
          "mlnx_qos only "
