@@ -134,7 +134,7 @@ std::optional<std::pair<Evidence, std::string>> other_firmware(const Ctx& c, con
       if (auto d = differs(*p->firmware->version, p->firmware.source)) return d;
   for (const NetDev& n : c.snap.netdevs)
     if (&n != self && bdf && n.driver.has_value() && n.driver->firmware_version &&
-        (n.driver->bus_info && normalize_bdf(*n.driver->bus_info) ? *n.driver->bus_info : n.bdf.value_or("")) == *bdf)
+        n.pci_address() == *bdf)
       if (auto d = differs(*n.driver->firmware_version, n.driver.source)) return d;
   for (const RdmaDevice& r : c.snap.rdma_devices)
     if (r.fw_ver && ((bdf && r.bdf && *r.bdf == *bdf) || (rdma && r.name == *rdma)))

@@ -108,13 +108,14 @@ std::optional<std::string> normalize_bdf(std::string_view text) {
   return std::string(buf);
 }
 
+std::string NetDev::pci_address() const {
+  if (driver.has_value() && driver->bus_info && normalize_bdf(*driver->bus_info)) return *driver->bus_info;
+  return bdf.value_or("");
+}
+
 std::string Snapshot::subject_bdf(const std::string& subject) const {
   if (find_pci(subject)) return subject;
-  if (const NetDev* n = find_netdev(subject)) {
-    if (n->driver.has_value() && n->driver->bus_info && normalize_bdf(*n->driver->bus_info))
-      return *n->driver->bus_info;  // a PCI address, not an SF's auxiliary device
-    return n->bdf.value_or("");
-  }
+  if (const NetDev* n = find_netdev(subject)) return n->pci_address();
   if (const RdmaDevice* d = find_rdma(subject)) return d->bdf.value_or("");
   return normalize_bdf(subject) == subject ? subject : std::string();
 }

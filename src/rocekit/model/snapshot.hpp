@@ -171,6 +171,10 @@ struct NetDev {
   Collected<LinkSettings> link;
   Collected<std::map<std::string, std::uint64_t>> stats;  ///< ethtool -S name -> value
   std::optional<DevlinkPortInfo> devlink_port;  ///< `devlink port show`; nullopt when no output names it
+
+  /// The PCI address of the netdev: `ethtool -i`'s bus-info when it is one (an mlx5 SF's netdev
+  /// shows its auxiliary device there instead), else `bdf`; "" when neither is known.
+  std::string pci_address() const;
 };
 
 // ---------------------------------------------------------------- RDMA ---------------------

@@ -59,10 +59,7 @@ std::vector<NicFirmware> nic_firmware(const Snapshot& s) {
     NicFirmware n{d.name, d.bdf.value_or(""), *d.fw_ver, d.board_id, std::nullopt, std::nullopt, std::nullopt, std::nullopt, d.source};
     // The netdev of the same port: its PCI address (for the fix) and the running driver.
     if (const NetDev* nd = netdev_of(d)) {
-      if (n.bdf.empty())
-        n.bdf = nd->driver.has_value() && nd->driver->bus_info && normalize_bdf(*nd->driver->bus_info)
-                    ? *nd->driver->bus_info
-                    : nd->bdf.value_or("");
+      if (n.bdf.empty()) n.bdf = nd->pci_address();
       if (nd->driver.has_value()) {
         n.driver = nd->driver->driver;
         n.driver_version = nd->driver->version;
@@ -78,8 +75,7 @@ std::vector<NicFirmware> nic_firmware(const Snapshot& s) {
   for (const NetDev& nd : s.netdevs) {
     if (!nd.driver.has_value() || !nd.driver->firmware_version) continue;
     if (nd.rdma_device && seen_rdma.count(*nd.rdma_device)) continue;  // the same port, listed above
-    std::string bdf = nd.driver->bus_info && normalize_bdf(*nd.driver->bus_info) ? *nd.driver->bus_info
-                                                                                 : nd.bdf.value_or("");
+    std::string bdf = nd.pci_address();
     if (!bdf.empty() && !seen_bdf.insert(bdf).second) continue;
     NicFirmware n{nd.name, bdf, *nd.driver->firmware_version, nd.driver->psid, std::nullopt, std::nullopt,
                   nd.driver->driver, nd.driver->version, nd.driver.source};

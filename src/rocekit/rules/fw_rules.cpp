@@ -52,8 +52,7 @@ void eval_uniform(const Snapshot& s, const Policy&, Emitter& e) {
   }
   for (const NetDev& n : s.netdevs) {
     if (!n.driver.has_value() || !n.driver->firmware_version) continue;
-    std::string bdf = n.driver->bus_info && normalize_bdf(*n.driver->bus_info) ? *n.driver->bus_info
-                                                                               : n.bdf.value_or("");
+    std::string bdf = n.pci_address();
     if (!bdf.empty() && covered.count(bdf)) continue;
     std::string key = n.driver->psid ? "board " + *n.driver->psid : "driver " +
                                                                         n.driver->driver.value_or("?");
