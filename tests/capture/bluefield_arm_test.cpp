@@ -12,6 +12,7 @@
 #include "rocekit/model/bluefield.hpp"
 #include "rocekit/model/json.hpp"
 #include "rocekit/policy/policy.hpp"
+#include "rocekit/render/render.hpp"
 #include "rocekit/rules/qos_scope.hpp"
 #include "rocekit/rules/rule.hpp"
 
@@ -255,6 +256,21 @@ TEST(BlueFieldArm, ArmOsSubFunctionByItsDevlinkPort) {
   ASSERT_TRUE(a.has_value());
   EXPECT_EQ(a->why, "devlink port auxiliary/mlx5_core.sf.3/196608 flavour virtual");
   EXPECT_EQ(a->uplink, "p1");
+}
+
+// `rocekit check`'s report says it read the Arm side before the findings, not only in --detail.
+TEST(BlueFieldArm, CheckReportSaysItIsTheArmSide) {
+  Snapshot s = arm_capture();
+  rules::Report r = rules::evaluate(s, default_policy());
+  const std::string text = render::report_text(s, r, {});
+  const std::string arm = *bluefield_arm_side(s);
+  EXPECT_TRUE(arm.starts_with("Arm side of a BlueField: devlink port: uplink p0 (flavour physical) and host PF "
+                              "representor pf0hpf (flavour pcipf)"))
+      << arm;
+  EXPECT_NE(text.find("\n" + arm + "; the port QoS rules judge the uplinks, not the representors\n"), std::string::npos)
+      << text;
+  EXPECT_LT(text.find(arm), text.find("per-subject detail"));
+  EXPECT_EQ(text.find("BlueField in DPU mode"), std::string::npos);
 }
 
 }  // namespace

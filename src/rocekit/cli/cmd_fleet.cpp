@@ -278,7 +278,7 @@ void run_fleet_command(Context& ctx, const FleetOptions& o) {
   popts.protected_unchecked = plan::k_no_route_table;
   popts.nv_db = nv->db ? &*nv->db : nullptr;
   popts.nv_db_missing = nv->missing;
-  fleet::plan_outliers(report, *policy, popts);
+  fleet::plan_outliers(report, *policy, popts, o.threads);
   if (o.format == "sh" || o.format == "ansible") {
     if (!write_plans(ctx, o, report)) return;
   } else {

@@ -6,7 +6,9 @@
 // (firmware and driver versions, firmware parameters it does not set) gets a line saying what
 // to do instead.
 #include <algorithm>
+#include <atomic>
 #include <set>
+#include <thread>
 
 #include "rocekit/fix/fix.hpp"
 #include "rocekit/fleet/fleet.hpp"
@@ -240,9 +242,10 @@ HostPlan plan_host(const HostSummary& h, std::vector<Difference> diffs, const Po
   HostPlan out;
   out.host = h.host;
   out.file = h.file;
-  // The loader `rocekit plan` uses (load_host leaves out the evidence, from which the planner
-  // picks mlnx_qos or dcb, mlxconfig or mstconfig): the plan is the one `rocekit plan` makes.
-  Result<Snapshot> snap = load_input(h.file);
+  // The input whole, as `rocekit plan` loads it (load_host leaves out the evidence, from which
+  // the planner picks mlnx_qos or dcb, mlxconfig or mstconfig): the plan is the one `rocekit
+  // plan` makes.
+  Result<Snapshot> snap = load_host_whole(h.file);
   if (!snap) {
     out.error = "could not be loaded again to plan its actions: " + snap.error().message;
     return out;
@@ -328,9 +331,14 @@ HostPlan plan_host(const HostSummary& h, std::vector<Difference> diffs, const Po
 
 }  // namespace
 
-void plan_outliers(FleetReport& r, const Policy& policy, const plan::PlanOptions& base) {
+void plan_outliers(FleetReport& r, const Policy& policy, const plan::PlanOptions& base, unsigned threads) {
   r.plans.clear();
   auto by_host = detail::outliers_by_host(r);
+  struct Job {
+    const HostSummary* host;
+    std::vector<Difference> diffs;
+  };
+  std::vector<Job> jobs;
   for (const HostSummary& h : r.hosts) {
     auto it = by_host.find(h.host);
     if (!h.loaded || it == by_host.end()) continue;
@@ -342,8 +350,24 @@ void plan_outliers(FleetReport& r, const Policy& policy, const plan::PlanOptions
       if (!seen.insert({ho.check->setting, ho.outlier->subject}).second) continue;
       diffs.push_back({ho.check, ho.outlier, bdf_of(h, *ho.outlier)});
     }
-    if (!diffs.empty()) r.plans.push_back(plan_host(h, std::move(diffs), policy, base));
+    if (!diffs.empty()) jobs.push_back({&h, std::move(diffs)});
   }
+  // Each host is loaded again and planned on its own (make_plan reads the snapshot, the policy
+  // and the parameter DB, and writes nothing shared): a fleet whose every host differs from the
+  // policy plans them all.
+  std::vector<HostPlan> plans(jobs.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next.fetch_add(1); i < jobs.size(); i = next.fetch_add(1))
+      plans[i] = plan_host(*jobs[i].host, std::move(jobs[i].diffs), policy, base);
+  };
+  unsigned n = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  n = static_cast<unsigned>(std::min<std::size_t>(n, jobs.size()));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  r.plans = std::move(plans);
 }
 
 }  // namespace rk::fleet

@@ -123,7 +123,11 @@ Discovery discover_inputs(const std::vector<fs::path>& args) {
   return d;
 }
 
-Result<Snapshot> load_snapshot_json(const fs::path& path) {
+namespace {
+
+/// A snapshot file read with the simdjson reader when it takes it exactly, else with nlohmann,
+/// which names the error. `lean`: without counters and evidence (skipped_without_counters_and_evidence).
+Result<Snapshot> read_snapshot_json(const fs::path& path, bool lean) {
   std::string text;
   {
     std::ifstream in(path, std::ios::binary | std::ios::ate);
@@ -136,24 +140,35 @@ Result<Snapshot> load_snapshot_json(const fs::path& path) {
       text.resize(static_cast<std::size_t>(in.gcount()));
     }
   }
-  // Counters and evidence are neither read nor checked (skipped_without_counters_and_evidence):
-  // no rule and no fleet comparison reads the counters, and the fleet report keeps no evidence
-  // (rules then cite none). The simdjson reader takes what it reads exactly as nlohmann does;
-  // anything else is read by nlohmann below, which names the error.
   // ROCEKIT_SNAPSHOT_READER=nlohmann reads every snapshot with nlohmann (docs/fleet.md: for
   // comparison in bench/fleet_bench.sh, or to rule the fast reader out).
   static const bool nlohmann_only = [] {
     const char* v = std::getenv("ROCEKIT_SNAPSHOT_READER");
     return v && std::string_view(v) == "nlohmann";
   }();
-  if (std::optional<Snapshot> fast = nlohmann_only ? std::nullopt : snapshot_from_json_fast(text, true)) {
-    if (fast->source.path.empty()) fast->source.path = path.string();
+  if (std::optional<Snapshot> fast = nlohmann_only ? std::nullopt : snapshot_from_json_fast(text, lean))
     return std::move(*fast);
-  }
-  Result<Snapshot> r = snapshot_from_json_text(text, true, path.string());
+  Result<Snapshot> r = snapshot_from_json_text(text, lean, path.string());
   if (!r) return unexpected(r.error().kind, r.error().message, path.string());
-  if (r->source.path.empty()) r->source.path = path.string();
   return r;
+}
+
+}  // namespace
+
+Result<Snapshot> load_snapshot_json(const fs::path& path) {
+  // Counters and evidence are neither read nor checked (skipped_without_counters_and_evidence):
+  // no rule and no fleet comparison reads the counters, and the fleet report keeps no evidence
+  // (rules then cite none).
+  Result<Snapshot> r = read_snapshot_json(path, true);
+  if (r && r->source.path.empty()) r->source.path = path.string();
+  return r;
+}
+
+Result<Snapshot> load_host_whole(const fs::path& path) {
+  std::error_code ec;
+  // load_input's snapshot branch (load_snapshot_file) is snapshot_from_json_text(text, false, path).
+  if (path.extension() == ".json" && fs::is_regular_file(path, ec)) return read_snapshot_json(path, false);
+  return load_input(path);
 }
 
 Result<Snapshot> load_host(const fs::path& path) {

@@ -345,6 +345,10 @@ struct FleetReport {
 Result<Snapshot> load_host(const std::filesystem::path& path);
 /// The `*.json` part of load_host.
 Result<Snapshot> load_snapshot_json(const std::filesystem::path& path);
+/// An input whole, as `rocekit plan` loads it (load_input: evidence and counters kept), a
+/// `*.json` file through the simdjson reader when it reads it exactly (the fleet's second pass
+/// over its outlier hosts).
+Result<Snapshot> load_host_whole(const std::filesystem::path& path);
 
 /// Loads, checks and reduces every host (in parallel), then compares them.
 FleetReport run_fleet(const Discovery& inputs, const Options& options);
@@ -361,8 +365,9 @@ bool anything_judged(const FleetReport& r);
 /// policy's where the check's reference is the policy), restricted to the NICs and settings
 /// that differ. Firmware, driver and firmware NV differences get a "not planned" line. Call after
 /// keep_rules: only the kept checks are planned. `base` carries the planner's inputs (firmware
-/// parameter DB, protected_unchecked).
-void plan_outliers(FleetReport& r, const Policy& policy, const plan::PlanOptions& base);
+/// parameter DB, protected_unchecked). The hosts are planned on `threads` threads (0: hardware
+/// concurrency); r.plans is in the hosts' order whatever the threads.
+void plan_outliers(FleetReport& r, const Policy& policy, const plan::PlanOptions& base, unsigned threads = 0);
 
 // ---------------------------------------------------------------- rules and rendering --------
 

@@ -10,6 +10,8 @@
 #include "rocekit/model/json.hpp"
 #include "rocekit/render/gate.hpp"
 #include "rocekit/render/summary.hpp"
+#include "rocekit/rules/helpers.hpp"
+#include "rocekit/rules/qos_scope.hpp"
 
 namespace rk::render {
 namespace {
@@ -287,6 +289,23 @@ void detail_by_rule(const Snapshot& s, const rules::Report& r, const Options& o,
   }
 }
 
+/// Where a BlueField's port QoS was judged, said before the findings (the rules' own decision,
+/// rules::port_qos_elsewhere): the Arm side of a DPU, or a host whose DPU-mode PFs are judged there.
+void bluefield_side_text(const Snapshot& s, std::string& out) {
+  const std::optional<std::string> arm = bluefield_arm_side(s);
+  if (arm) out += safe(*arm) + "; the port QoS rules judge the uplinks, not the representors\n";
+  std::vector<std::string> names;
+  std::string why;
+  for (const NetDev& n : s.netdevs)
+    if (std::optional<std::string> elsewhere = rules::port_qos_elsewhere(s, n, arm); elsewhere && !arm) {
+      names.push_back(n.name);
+      if (why.empty()) why = *elsewhere;
+    }
+  if (!names.empty())
+    out += "BlueField in DPU mode: the port QoS of " + safe(rules::join(names)) + " is not judged on this host: " +
+           safe(why) + "\n";
+}
+
 }  // namespace
 
 std::string report_text(const Snapshot& s, const rules::Report& r, const Options& o) {
@@ -299,6 +318,7 @@ std::string report_text(const Snapshot& s, const rules::Report& r, const Options
   if (sum.verdict == Verdict::fail && sum.no_roce_port)
     out += "not judged: no RDMA device and no RoCE netdev in the input (exit 3 unless a failure counts)\n";
   for (const std::string& n : s.notes) out += "note: " + safe(n) + "\n";
+  bluefield_side_text(s, out);
   input_problems_text(s, out);
   summary_text(r, sum, o, out);
   if (!o.detail) {

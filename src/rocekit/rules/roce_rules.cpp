@@ -22,23 +22,25 @@ std::optional<bool> port_active(const RdmaPort& p) {
   return *p.state == PortState::active;
 }
 
-/// The netdev of an RDMA port as the policy's interfaces: entries match it: the snapshot's
-/// netdev, else one with the port's netdev name and the device's name and PCI address.
-NetDev port_netdev(const Snapshot& s, const RdmaDevice& d, const RdmaPort& p) {
+/// The policy's management role of an RDMA port's netdev (management_role_why): the snapshot's
+/// netdev, else one with the port's netdev name and the device's name and PCI address. The
+/// snapshot's netdev is not copied: this runs for every port of every rule of every fleet host.
+std::optional<std::string> port_management_why(const Snapshot& s, const Policy& pol, const RdmaDevice& d,
+                                               const RdmaPort& p) {
   if (p.netdev)
-    if (const NetDev* n = s.find_netdev(*p.netdev)) return *n;
+    if (const NetDev* n = s.find_netdev(*p.netdev)) return management_role_why(pol, *n);
   NetDev n;
   n.name = p.netdev.value_or("");
   n.rdma_device = d.name;
   n.bdf = d.bdf;
-  return n;
+  return management_role_why(pol, n);
 }
 
 /// True, with the port's not_applicable finding emitted, for a port of a management-role netdev
 /// (policy interfaces:, management_role_why): no rule judges it, as fleet leaves it out.
 bool management_port(const Snapshot& s, const Policy& pol, const RdmaDevice& d, const RdmaPort& p,
                      const std::string& subject, Emitter& e) {
-  std::optional<std::string> why = management_role_why(pol, port_netdev(s, d, p));
+  std::optional<std::string> why = port_management_why(s, pol, d, p);
   if (why) e.not_applicable(subject, *why + (p.netdev ? " (" + *p.netdev + ")" : ""));
   return why.has_value();
 }
