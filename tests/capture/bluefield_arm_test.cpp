@@ -264,10 +264,10 @@ TEST(BlueFieldArm, CheckReportSaysItIsTheArmSide) {
   rules::Report r = rules::evaluate(s, default_policy());
   const std::string text = render::report_text(s, r, {});
   const std::string arm = *bluefield_arm_side(s);
-  EXPECT_TRUE(arm.starts_with("Arm side of a BlueField: devlink port: uplink p0 (flavour physical) and host PF "
-                              "representor pf0hpf (flavour pcipf)"))
+  EXPECT_TRUE(arm.starts_with("devlink port: uplink p0 (flavour physical) and host PF representor pf0hpf (flavour pcipf)"))
       << arm;
-  EXPECT_NE(text.find("\n" + arm + "; the port QoS rules judge the uplinks, not the representors\n"), std::string::npos)
+  EXPECT_NE(text.find("\nArm side of a BlueField: " + arm + "; the port QoS rules judge the uplinks, not the representors\n"),
+            std::string::npos)
       << text;
   EXPECT_LT(text.find(arm), text.find("per-subject detail"));
   EXPECT_EQ(text.find("BlueField in DPU mode"), std::string::npos);

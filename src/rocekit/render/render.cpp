@@ -293,7 +293,7 @@ void detail_by_rule(const Snapshot& s, const rules::Report& r, const Options& o,
 /// rules::port_qos_elsewhere): the Arm side of a DPU, or a host whose DPU-mode PFs are judged there.
 void bluefield_side_text(const Snapshot& s, std::string& out) {
   const std::optional<std::string> arm = bluefield_arm_side(s);
-  if (arm) out += safe(*arm) + "; the port QoS rules judge the uplinks, not the representors\n";
+  if (arm) out += "Arm side of a BlueField: " + safe(*arm) + "; the port QoS rules judge the uplinks, not the representors\n";
   std::vector<std::string> names;
   std::string why;
   for (const NetDev& n : s.netdevs)
