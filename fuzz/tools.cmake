@@ -44,6 +44,9 @@ set(RK_FUZZ_TOOLS
   persistence
   sysfs_peermem
   nvidia_version
+  host_resources
+  doca_hugepages
+  kubelet_pod
   uname
   ofed_info
   proc_cmdline

@@ -49,7 +49,7 @@ TEST(BlueFieldMode, RealBlueField2QueryIsDpuMode) {
 
   // The mode is part of the snapshot JSON (schema 7) and reads back.
   nlohmann::json j = snapshot_to_json(s);
-  EXPECT_EQ(j["schema_version"], 7);
+  EXPECT_EQ(j["schema_version"], 8);
   Result<Snapshot> back = snapshot_from_json(j);
   ASSERT_TRUE(back.has_value());
   ASSERT_TRUE(back->find_pci("0000:ca:00.0")->bluefield_mode.has_value());

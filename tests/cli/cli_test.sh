@@ -232,7 +232,7 @@ expect_rc 2 "output to missing dir" "$rk" check -o "$tmp/nodir/report.txt" "$hos
 
 # 9. rules, policy, parse.
 expect_rc 0 "rules list" "$rk" rules list
-[ "$(grep -c . "$tmp/out")" -eq 78 ] && ok || bad "rules list: not 78 rules"  # 41 host + 8 switch + 14 fleet + 15 diagnose
+[ "$(grep -c . "$tmp/out")" -eq 79 ] && ok || bad "rules list: not 79 rules"  # 42 host + 8 switch + 14 fleet + 15 diagnose
 for fam in host switch fleet diagnose; do
   grep -q "^[a-z.0-9-]* *$fam " "$tmp/out" && ok || bad "rules list lacks the $fam family"
 done

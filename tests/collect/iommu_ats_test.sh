@@ -46,7 +46,7 @@ echo "ok: check --root fails gpu1 <-> mlx5_3 only (group 7 type DMA, ATSCtl Enab
 python3 - "$tmp/s.json" <<'PY' || exit 1
 import json, sys
 s = json.load(open(sys.argv[1]))
-assert s["schema_version"] == 7, s["schema_version"]
+assert s["schema_version"] == 8, s["schema_version"]
 assert s["iommu"]["value"] == {"mode": "translated", "decided_by": "kernel command line", "parameters": ["intel_iommu=on"]}, s["iommu"]
 f = {p["bdf"]: p for p in s["pci_functions"]}
 assert f["0000:40:00.0"]["ats_enabled"]["value"] is False

@@ -133,7 +133,7 @@ TEST(RuleRegistry, IdsAreUniqueAndPrefixedByFamily) {
       EXPECT_EQ(r.eval, nullptr) << r.id;
     }
   }
-  EXPECT_EQ(rules::rules_of(rules::Family::host).size(), 41u);
+  EXPECT_EQ(rules::rules_of(rules::Family::host).size(), 42u);
   EXPECT_EQ(rules::rules_of(rules::Family::switch_port).size(), 8u);
   EXPECT_EQ(rules::rules_of(rules::Family::fleet).size(), 14u);
   EXPECT_EQ(rules::rules_of(rules::Family::diagnose).size(), 15u);

@@ -146,8 +146,12 @@ void fill_reasons(Snapshot& s) {
   if (!s.nccl_run.has_value() && s.nccl_run.reason.empty())
     s.nccl_run.set_missing("not captured: no NCCL_DEBUG=INFO log of a job on this host (save it as nccl_log.txt)",
                            ReasonKind::not_captured, "nccl_log");
-  // No capture tool shows it: the CPU count per NUMA node is read by live collection only.
-  default_reason(s.numa_cpu_count, Missing{"not captured (CPU count per NUMA node comes from live collection)", ReasonKind::not_captured, {}});
+  default_reason(s.numa_cpu_count, Missing{"not captured: save `grep -H . /sys/devices/system/node/node*/cpulist` "
+                                            "(rocekit-capture's host_resources.txt)",
+                                            ReasonKind::not_captured, "host_resources"});
+  default_reason(s.memory, gap_reason(s, Section::host_memory));
+  default_reason(s.doca_hugepages, gap_reason(s, Section::host_doca_hugepages));
+  default_reason(s.static_pods, gap_reason(s, Section::host_static_pods));
 }
 
 bool is_ignored_name(const std::string& name) {

@@ -7,6 +7,9 @@
 #include "rocekit/capture/merge.hpp"
 #include "rocekit/parse/lsmod.hpp"
 #include "rocekit/parse/nvidia_version.hpp"
+#include "rocekit/parse/doca_hugepages.hpp"
+#include "rocekit/parse/host_resources.hpp"
+#include "rocekit/parse/kubelet_pod.hpp"
 #include "rocekit/parse/proc_cmdline.hpp"
 #include "rocekit/parse/sysfs_iommu_groups.hpp"
 #include "rocekit/parse/uname.hpp"
@@ -317,6 +320,55 @@ void on_nvidia_version(Ctx& c) {
   c.snap.nvidia_driver.value = d;
   c.snap.nvidia_driver.reason.clear();
   c.snap.nvidia_driver.source = c.at(v->line);
+}
+
+void on_host_resources(Ctx& c) {
+  auto v = c.take(parse::parse_host_resources(c.text.body));
+  if (!v) return;
+  if (!v->node_cpus.empty() && !c.snap.numa_cpu_count.has_value()) {
+    c.snap.numa_cpu_count.value = v->node_cpus;
+    c.snap.numa_cpu_count.reason.clear();
+    c.snap.numa_cpu_count.reason_kind = ReasonKind::none;
+    c.snap.numa_cpu_count.source = c.at(v->cpulist_line);
+  }
+  if (!v->mem_total_kib && v->hugepage_pools.empty() && !v->hugepages_total) return;
+  MemoryState m;
+  m.total_kib = v->mem_total_kib;
+  m.available_kib = v->mem_available_kib;
+  for (const parse::HugepageSysfs& p : v->hugepage_pools)
+    m.hugepages.push_back({p.page_kib, p.total, p.free, c.at(p.line)});
+  // Without sysfs, /proc/meminfo's counts are those of the default page size.
+  if (m.hugepages.empty() && v->hugepage_kib && v->hugepages_total)
+    m.hugepages.push_back({*v->hugepage_kib, v->hugepages_total, v->hugepages_free, c.find("HugePages_Total")});
+  c.snap.memory.value = std::move(m);
+  c.snap.memory.reason.clear();
+  c.snap.memory.reason_kind = ReasonKind::none;
+  c.snap.memory.source = v->meminfo_line ? c.at(v->meminfo_line) : c.whole();
+}
+
+void on_doca_hugepages(Ctx& c) {
+  auto v = c.take(parse::parse_doca_hugepages(c.text.body));
+  if (!v) return;
+  std::vector<HugepageReservation> rows;
+  for (const parse::DocaHugepageRow& r : v->rows) rows.push_back({r.app, r.page_kib, r.pages, r.state, c.at(r.line)});
+  c.snap.doca_hugepages.value = std::move(rows);
+  c.snap.doca_hugepages.reason.clear();
+  c.snap.doca_hugepages.reason_kind = ReasonKind::none;
+  c.snap.doca_hugepages.source = c.whole();
+}
+
+void on_kubelet_pod(Ctx& c) {
+  auto v = c.take(parse::parse_kubelet_pod(c.text.body));
+  if (!v) return;
+  if (!c.snap.static_pods.has_value()) c.snap.static_pods.value.emplace();
+  const std::string file = "/etc/kubelet.d/" + (c.target.empty() ? std::string("?") : c.target) + ".yaml";
+  for (const parse::PodContainerAsk& a : v->containers)
+    c.snap.static_pods.value->push_back({a.pod, a.container, file, a.image, a.cpu_request_millicores,
+                                         a.cpu_limit_millicores, a.memory_request_bytes, a.memory_limit_bytes,
+                                         a.hugepages_bytes, c.at(a.line)});
+  c.snap.static_pods.reason.clear();
+  c.snap.static_pods.reason_kind = ReasonKind::none;
+  c.snap.static_pods.source = c.whole();
 }
 
 void on_uname(Ctx& c) {

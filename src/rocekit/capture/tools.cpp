@@ -13,6 +13,9 @@
 #include "rocekit/parse/devlink_dev_info.hpp"
 #include "rocekit/parse/devlink_port.hpp"
 #include "rocekit/parse/dmesg.hpp"
+#include "rocekit/parse/doca_hugepages.hpp"
+#include "rocekit/parse/host_resources.hpp"
+#include "rocekit/parse/kubelet_pod.hpp"
 #include "rocekit/parse/ethtool_channels.hpp"
 #include "rocekit/parse/ethtool_coalesce.hpp"
 #include "rocekit/parse/ethtool_driver.hpp"
@@ -111,6 +114,9 @@ const std::vector<Tool>& all_tools() {
       {"persistence", "rocekit-capture --list-persistence", parse::looks_like_persistence, RK_PARSE(parse_persistence), on_persistence, 100, {{Section::host_persistence, "rocekit-capture --list-persistence"}}},
       {"sysfs_peermem", "ls /sys/kernel/mm/memory_peers; grep -H . /sys/module/nvidia_peermem/*", parse::looks_like_sysfs_peermem, RK_PARSE(parse_sysfs_peermem), on_sysfs_peermem, 100, {}},
       {"nvidia_version", "cat /proc/driver/nvidia/version", parse::looks_like_nvidia_version, RK_PARSE(parse_nvidia_version), on_nvidia_version, 100, {{Section::host_nvidia_driver, "/proc/driver/nvidia/version"}}},
+      {"host_resources", "grep -H . /proc/meminfo /sys/devices/system/node/node*/cpulist /sys/kernel/mm/hugepages/hugepages-*/*_hugepages", parse::looks_like_host_resources, RK_PARSE(parse_host_resources), on_host_resources, 100, {{Section::host_memory, "grep -H . /proc/meminfo /sys/kernel/mm/hugepages/hugepages-*/*_hugepages"}}},
+      {"doca_hugepages", "doca-hugepages show", parse::looks_like_doca_hugepages, RK_PARSE(parse_doca_hugepages), on_doca_hugepages, 100, {{Section::host_doca_hugepages, "doca-hugepages show"}}},
+      {"kubelet_pod", "cat /etc/kubelet.d/<name>.yaml", parse::looks_like_kubelet_pod, RK_PARSE(parse_kubelet_pod), on_kubelet_pod, 100, {{Section::host_static_pods, "not captured: save each /etc/kubelet.d/<name>.yaml (the DOCA services' static pods) as kubelet_pod@<name>.txt", true}}},
       {"uname", "uname -r", parse::looks_like_uname, RK_PARSE(parse_uname), on_uname, 100, {{Section::host_kernel_release, "uname -r"}}},
       {"ofed_info", "ofed_info -s", parse::looks_like_ofed_info, RK_PARSE(parse_ofed_info), on_ofed_info, 100, {{Section::host_driver_stack, "ofed_info -s"}}},
       {"proc_cmdline", "cat /proc/cmdline", parse::looks_like_proc_cmdline, RK_PARSE(parse_proc_cmdline), on_proc_cmdline, 100, {}},

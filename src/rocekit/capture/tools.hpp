@@ -25,6 +25,7 @@ enum class Section {
   host_gpus, host_gpudirect, host_modules, host_persistence, host_nvidia_driver, host_kernel_release,
   pci_ats, pci_iommu_group, host_iommu,
   port_cm_tos, port_traffic_class, host_app_settings, host_driver_stack,
+  host_memory, host_doca_hugepages, host_static_pods,
 };
 
 /// The reason a section is missing when no file of this tool filled it. In `what`, "<netdev>",

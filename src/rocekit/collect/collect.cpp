@@ -14,6 +14,7 @@
 #include "rocekit/collect/pci_vpd.hpp"
 #include "rocekit/collect/pcie_config.hpp"
 #include "rocekit/collect/persistence.hpp"
+#include "rocekit/collect/resources.hpp"
 #include "rocekit/parse/app_env.hpp"
 #include "rocekit/parse/sysfs_reads.hpp"
 #include "rocekit/collect/pci_tree.hpp"
@@ -22,6 +23,7 @@
 #include "rocekit/model/bluefield.hpp"
 #include "rocekit/parse/devlink_dev_eswitch.hpp"
 #include "rocekit/parse/devlink_port.hpp"
+#include "rocekit/parse/host_resources.hpp"
 #include "rocekit/parse/mlxconfig_query.hpp"
 #include "rocekit/parse/nvidia_version.hpp"
 #include "rocekit/parse/proc_cmdline.hpp"
@@ -889,20 +891,7 @@ int iboe_active_mtu_bytes(int netdev_mtu_bytes) {
   return 0;
 }
 
-std::optional<int> cpulist_count(std::string_view cpulist) {
-  int n = 0;
-  std::string_view t = text::trim(cpulist);
-  if (t.empty()) return 0;
-  for (std::string_view part : text::split(t, ',')) {
-    std::vector<std::string_view> r = text::split(part, '-');
-    std::optional<std::uint64_t> a = text::parse_uint(r[0]);
-    if (!a || r.size() > 2) return std::nullopt;
-    std::optional<std::uint64_t> b = r.size() == 2 ? text::parse_uint(r[1]) : a;
-    if (!b || *b < *a || *b - *a > 65536) return std::nullopt;
-    n += static_cast<int>(*b - *a + 1);
-  }
-  return n;
-}
+std::optional<int> cpulist_count(std::string_view cpulist) { return parse::cpulist_count(cpulist); }
 
 Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, CommandRunner& runner) {
   Snapshot s;
@@ -991,6 +980,7 @@ Snapshot collect_snapshot(const CollectRequest& req, const HostView& host, Comma
   read_host(host, s, nvidia_gpus);
   read_pci_tree(host, s, needs_root);
   s.persistence = read_persistence(host);
+  read_resources(host, s);
   read_app_settings(host, s);
   s.nccl_run.set_missing("not read live: NCCL reports what it used in a job's NCCL_DEBUG=INFO log (give it as a "
                          "capture file nccl_log.txt)", ReasonKind::not_applicable, "nccl_log");

@@ -247,8 +247,11 @@ CrossHost compare_hosts(const std::vector<HostSummary>& hosts, const Policy& pol
   std::vector<Consistency> multi_checks;
   std::set<std::string> joined;
   std::map<std::string, std::vector<NicRef>> by_physical;
+  // A BlueField's Arm side shows the same board as its host: the DPU pairing (dpu_pairs.cpp)
+  // joins the two, they are not a Multi-Host NIC.
   for (const NicRef& r : all)
-    if (!r.second->physical_id.empty() && !(baseline_is_copy && r.first->host == baseline))
+    if (!r.second->physical_id.empty() && !(baseline_is_copy && r.first->host == baseline) &&
+        r.first->bluefield_arm.empty())
       by_physical[r.second->physical_id].push_back(r);
   for (auto& [key, pfs] : by_physical) {
     std::set<std::string> host_names;

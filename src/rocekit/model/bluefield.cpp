@@ -217,6 +217,9 @@ std::optional<ArmSubFunction> arm_sub_function(const NetDev& n) {
     sf.why = "devlink port " + dp->handle + (dp->flavour ? " flavour " + *dp->flavour : "");
   } else if (bus_info && bus_info->starts_with("mlx5_core.sf.")) {
     sf.why = "ethtool -i bus-info " + *bus_info;
+  } else if (!dp && !bus_info && sf_netdev_uplink(n.name) && !sf_representor_uplink(n.name)) {
+    // Neither devlink nor ethtool -i read: the name DOCA gives the Arm OS's SF (en<PF>s<M>).
+    sf.why = "the Arm OS SF netdev name en<PF>s<N>";
   } else {
     return std::nullopt;
   }
@@ -250,9 +253,10 @@ std::optional<Representor> representor_of(const Snapshot& s, const NetDev& n) {
     r.why = rep_driver ? "driver mlx5e_rep" : "DOCA representor name";
     r.by_name_only = !rep_driver;
     r.uplink = up;
-  } else if (std::optional<std::string> sf = sf_representor_uplink(n.name); sf && rep_driver) {
+  } else if (std::optional<std::string> sf = sf_representor_uplink(n.name)) {
     r.of = "a sub-function (SF)";
-    r.why = "driver mlx5e_rep";
+    r.why = rep_driver ? "driver mlx5e_rep" : "DOCA SF representor name";
+    r.by_name_only = !rep_driver;
     r.uplink = sf;
   } else if (rep_driver) {
     r.of = "a function";

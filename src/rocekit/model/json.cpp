@@ -58,6 +58,9 @@ nlohmann::json snapshot_to_json(const Snapshot& s) {
   j["persistence"] = s.persistence;
   j["app_settings"] = s.app_settings;
   j["nccl_run"] = s.nccl_run;
+  j["memory"] = s.memory;
+  j["doca_hugepages"] = s.doca_hugepages;
+  j["static_pods"] = s.static_pods;
   j["tool_runs"] = s.tool_runs;
   j["inputs"] = s.inputs;
   j["notes"] = s.notes;
@@ -87,6 +90,14 @@ Result<Snapshot> finish_snapshot_from_json(Snapshot s) {
   // Before schema 7 the mode was not written: derive it from the NV configuration read back.
   if (s.schema_version < 7)
     for (PciFunction& p : s.pci_functions) p.bluefield_mode = bluefield_mode_of(p);
+  // Schema 8 added the memory and DOCA service sections: an older snapshot says why they are empty.
+  if (s.schema_version < 8) {
+    const std::string why = "not in this snapshot: written before schema 8 (rocekit collect or capture again)";
+    if (!s.memory.has_value() && s.memory.reason.empty()) s.memory.set_missing(why, ReasonKind::not_captured);
+    if (!s.doca_hugepages.has_value() && s.doca_hugepages.reason.empty())
+      s.doca_hugepages.set_missing(why, ReasonKind::not_captured);
+    if (!s.static_pods.has_value() && s.static_pods.reason.empty()) s.static_pods.set_missing(why, ReasonKind::not_captured);
+  }
   if (std::optional<std::string> bad = validate_snapshot(s)) return unexpected(ErrorKind::malformed_input, *bad);
   return s;
 }

@@ -68,6 +68,11 @@
   X(NcclHca, rdma_device, port, link_layer)                                                                \
   X(NcclRun, version, network, network_source, hcas, hcas_source, net_channels, gdrdma_channels,           \
     channel_source, elided, connected_source)                                                              \
+  X(HugepagePool, page_kib, total, free, source)                                                           \
+  X(MemoryState, total_kib, available_kib, hugepages)                                                      \
+  X(HugepageReservation, app, page_kib, pages, state, source)                                              \
+  X(PodContainer, pod, container, file, image, cpu_request_millicores, cpu_limit_millicores,               \
+    memory_request_bytes, memory_limit_bytes, hugepages_bytes, source)                                     \
   X(InputFile, file, tool, target, status, messages)                                                       \
   X(ToolRun, tool, target, status, command)                                                                \
   X(UnplacedFirmware, mst_device, version, source)                                                         \
@@ -78,5 +83,5 @@
 #define RK_SNAPSHOT_TOP_FIELDS(X)                                                                          \
   X(tool_version) X(collected_at) X(hostname) X(source) X(netdevs) X(rdma_devices) X(pci_functions)        \
   X(pci_bridges) X(gpus) X(gpudirect) X(nvidia_driver) X(kernel_release) X(driver_stack) X(iommu)         \
-  X(kernel_modules) X(numa_cpu_count) X(persistence) X(app_settings) X(nccl_run) X(tool_runs) X(inputs)   \
-  X(notes) X(unplaced_firmware)
+  X(kernel_modules) X(numa_cpu_count) X(persistence) X(app_settings) X(nccl_run) X(memory)               \
+  X(doca_hugepages) X(static_pods) X(tool_runs) X(inputs) X(notes) X(unplaced_firmware)

@@ -22,7 +22,7 @@
 namespace rk {
 
 /// Current snapshot schema version. Bump on any incompatible change of the JSON form.
-inline constexpr int k_snapshot_schema_version = 7;  // 2: PciFunction board_serial_number, function_uid
+inline constexpr int k_snapshot_schema_version = 8;  // 2: PciFunction board_serial_number, function_uid
                                                     // 3: pci_bridges; parent_bdf of functions and GPUs; Gpu bdf;
                                                     //    PciFunction relaxed_ordering; GpuDirectState dmabuf_available
                                                     // 4: ats_enabled and iommu_group of functions and GPUs; iommu
@@ -31,6 +31,7 @@ inline constexpr int k_snapshot_schema_version = 7;  // 2: PciFunction board_ser
                                                     // 6: qos tc_schedule, cable_length_m, receive_buffer_bytes,
                                                     //    buffer_source, cable_source; driver_stack
                                                     // 7: PciFunction bluefield_mode
+                                                    // 8: memory, doca_hugepages, static_pods
 
 /// A section we tried to obtain. `value` present = collected; otherwise `reason` says why not.
 template <class T>
@@ -458,6 +459,52 @@ struct PersistenceState {
   std::vector<std::string> other_scripts;
 };
 
+/// One kernel hugepage pool (Documentation/admin-guide/mm/hugetlbpage.rst): the pages of one
+/// size reserved (/sys/kernel/mm/hugepages/hugepages-<size>kB/nr_hugepages, or /proc/meminfo
+/// HugePages_Total for the default size) and still free (free_hugepages, HugePages_Free).
+struct HugepagePool {
+  std::uint64_t page_kib = 0;          ///< 2048 for 2 MiB pages
+  std::optional<std::uint64_t> total;  ///< pages reserved
+  std::optional<std::uint64_t> free;   ///< pages not in use
+  Evidence source;
+};
+
+/// The machine's memory: /proc/meminfo (fs/proc/meminfo.c) and its hugepage pools. On a
+/// BlueField's Arm side, what the DOCA services share.
+struct MemoryState {
+  std::optional<std::uint64_t> total_kib;      ///< MemTotal
+  std::optional<std::uint64_t> available_kib;  ///< MemAvailable
+  std::vector<HugepagePool> hugepages;         ///< by page size
+};
+
+/// One hugepage reservation `doca-hugepages` keeps for an application (Mellanox/mlnx-tools
+/// tsbin/doca-hugepages: one JSON file per application in /etc/mellanox/hugepages.d; the BFB's
+/// mlnx_bf_configure adds "ovs-doca (default)", 512 x 2 MiB).
+struct HugepageReservation {
+  std::string app;             ///< "ovs-doca (default)"
+  std::uint64_t page_kib = 0;  ///< 2048
+  std::uint64_t pages = 0;
+  std::string state;           ///< "active", "inactive" or "unknown", as doca-hugepages shows it
+  Evidence source;
+};
+
+/// One container of a kubelet static pod (/etc/kubelet.d/*.yaml): how a BlueField's Arm OS runs
+/// DOCA services (HBN, SNAP, telemetry). What the Kubernetes Pod spec asks, as written: the
+/// kubelet admits the pod only when its requests fit the node (hugepages: requests equal limits).
+struct PodContainer {
+  std::string pod;        ///< metadata.name
+  std::string container;  ///< spec.containers[].name
+  std::string file;       ///< the manifest, "/etc/kubelet.d/doca_hbn.yaml"
+  std::optional<std::string> image;
+  std::optional<std::uint64_t> cpu_request_millicores;
+  std::optional<std::uint64_t> cpu_limit_millicores;
+  std::optional<std::uint64_t> memory_request_bytes;
+  std::optional<std::uint64_t> memory_limit_bytes;
+  /// "hugepages-2Mi" -> bytes (requests, else limits: Kubernetes defaults one to the other)
+  std::map<std::string, std::uint64_t> hugepages_bytes;
+  Evidence source;
+};
+
 /// One setting of an application stack that sends RoCE traffic: an NCCL_* or UCX_* variable.
 /// NCCL reads its environment first, then $NCCL_CONF_FILE or ~/.nccl.conf, then /etc/nccl.conf,
 /// each filling only what is still unset (NVIDIA/nccl src/misc/param.cc: setenv(name, value, 0)).
@@ -562,6 +609,11 @@ struct Snapshot {
   /// shows NCCL read.
   Collected<AppSettings> app_settings;
   Collected<NcclRun> nccl_run;                   ///< from an NCCL_DEBUG=INFO log
+  Collected<MemoryState> memory;                 ///< /proc/meminfo and the hugepage pools
+  /// `doca-hugepages show`: the hugepages reserved per application (BlueField Arm side)
+  Collected<std::vector<HugepageReservation>> doca_hugepages;
+  /// the containers of the kubelet's static pods (/etc/kubelet.d): the DOCA services
+  Collected<std::vector<PodContainer>> static_pods;
   std::vector<ToolRun> tool_runs;
   std::vector<InputFile> inputs;
   std::vector<std::string> notes;  ///< host-wide statements, e.g. "no RDMA devices found"

@@ -174,6 +174,13 @@ Result<Parsed<MlxconfigQuery>> parse_mlxconfig_query(std::string_view text) {
       continue;
     }
     if (std::optional<std::string_view> v = text::value_after(line, "Device:")) {
+      // `mlxconfig q` without -d, or a loop over devices, prints one block per device: the rows
+      // of one cannot be told from another's once merged, so the file is refused.
+      if (device().device && *device().device != *v)
+        return rk::unexpected(ErrorKind::malformed_input,
+                              "line " + std::to_string(i + 1) + ": a second device (" + std::string(*v) + " after " +
+                                  *device().device + "): save each device's query as its own file, "
+                                  "mlxconfig_q@<BDF>.txt (mlxconfig -d <BDF> q)");
       device().device = std::string(*v);
       continue;
     }

@@ -161,6 +161,15 @@ std::optional<PromptCommand> classify(const std::vector<std::string>& a) {
   if (cmd == "ofed_info") return make("ofed_info", "");
   if (cmd == "cat" && a.size() == 2 && a[1] == "/proc/driver/nvidia/version") return make("nvidia_version", "");
   if (cmd == "cat" && a.size() == 2 && a[1] == "/etc/nccl.conf") return make("nccl_conf", "");
+  if (cmd == "cat" && a.size() == 2 && a[1] == "/proc/meminfo") return make("host_resources", "");
+  if (cmd == "grep" && a.size() >= 3 && has_word(a, "/proc/meminfo")) return make("host_resources", "");
+  if (cmd == "doca-hugepages" && has_word(a, "show")) return make("doca_hugepages", "");
+  // A static pod manifest: the target is the file's name without .yaml ("doca_hbn").
+  if (cmd == "cat" && a.size() == 2 && a[1].find("/kubelet.d/") != std::string::npos &&
+      (a[1].ends_with(".yaml") || a[1].ends_with(".yml"))) {
+    std::string base = a[1].substr(a[1].rfind('/') + 1);
+    return make("kubelet_pod", base.substr(0, base.rfind('.')));
+  }
   // cat of the RDMA device files whose reads have a tool: the device is the path's component
   // before "tc" or "ports" (none when it is a shell pattern such as mlx5_{1..8}).
   if (cmd == "cat" && a.size() == 2) {

@@ -291,9 +291,16 @@ void detail_by_rule(const Snapshot& s, const rules::Report& r, const Options& o,
 
 /// Where a BlueField's port QoS was judged, said before the findings (the rules' own decision,
 /// rules::port_qos_elsewhere): the Arm side of a DPU, or a host whose DPU-mode PFs are judged there.
-void bluefield_side_text(const Snapshot& s, std::string& out) {
+void bluefield_side_text(const Snapshot& s, const rules::Report& r, std::string& out) {
   const std::optional<std::string> arm = bluefield_arm_side(s);
   if (arm) out += "Arm side of a BlueField: " + safe(*arm) + "; the port QoS rules judge the uplinks, not the representors\n";
+  // What the Arm side has and its DOCA services take, next to select's assumption (a failure is
+  // in the summary below).
+  constexpr std::string_view k_prefix = "Arm side of a BlueField: ";
+  for (const Finding& f : r.findings)
+    if (arm && f.rule == "dpu.service-resources" && f.outcome == Outcome::pass)
+      out += "DOCA services on the Arm side: " +
+             safe(f.message.starts_with(k_prefix) ? f.message.substr(k_prefix.size()) : f.message) + "\n";
   std::vector<std::string> names;
   std::string why;
   for (const NetDev& n : s.netdevs)
@@ -318,7 +325,7 @@ std::string report_text(const Snapshot& s, const rules::Report& r, const Options
   if (sum.verdict == Verdict::fail && sum.no_roce_port)
     out += "not judged: no RDMA device and no RoCE netdev in the input (exit 3 unless a failure counts)\n";
   for (const std::string& n : s.notes) out += "note: " + safe(n) + "\n";
-  bluefield_side_text(s, out);
+  bluefield_side_text(s, r, out);
   input_problems_text(s, out);
   summary_text(r, sum, o, out);
   if (!o.detail) {

@@ -71,6 +71,47 @@ std::pair<std::optional<std::string>, Evidence> firmware_of(const Snapshot& s,
   return {std::nullopt, {}};
 }
 
+/// Judges the running firmware of a BlueField function known to be in DPU mode (`mode_why`
+/// says how it is known, `mode_source` where).
+void judge_dpu_firmware(const Snapshot& s, const PciFunction& p, const std::string& mode_why,
+                        const Evidence& mode_source, Emitter& e) {
+  auto [fw, where] = firmware_of(s, p);
+  if (!fw) {
+    Finding& f = e.unknown(p.bdf, "BlueField in DPU mode, firmware version not collected (needs flint -d " + p.bdf +
+                                      " q, mlxfwmanager --query or ethtool -i)");
+    f.needs = {"flint_q"};
+    return;
+  }
+  std::vector<int> have = version_parts(*fw);
+  const DpuFirmwareFloor* row = nullptr;
+  for (const DpuFirmwareFloor& r : k_dpu_firmware_floor)
+    if (!have.empty() && have.front() == r.major) row = &r;
+  if (!row) {
+    e.unknown(p.bdf, "BlueField in DPU mode with firmware " + *fw + ": no NVIDIA compatibility row for firmware major " +
+                         (have.empty() ? std::string("?") : std::to_string(have.front())) +
+                         " in rocekit's table (BlueField-2 24.x, BlueField-3 32.x)");
+    return;
+  }
+  std::vector<int> floor = version_parts(row->minimum);
+  if (have >= floor) {
+    Finding& f = e.pass(p.bdf, std::string(row->family) + " in DPU mode, firmware " + *fw + " >= " +
+                                   std::string(row->minimum));
+    add_evidence(f, where);
+    return;
+  }
+  Finding& f = e.fail(p.bdf, std::string(row->family) + " in DPU mode runs firmware " + *fw + ", below " +
+                                 std::string(row->minimum) + ", the oldest tested with DOCA 2.9.2 LTS (" +
+                                 std::string(row->source) + "); DPU mode: " + mode_why);
+  add_evidence(f, where);
+  if (!mode_source.file.empty()) add_evidence(f, mode_source);
+  f.remediation.scope = FixScope::firmware_reboot;
+  f.remediation.notes =
+      "Update the BlueField with a BFB bundle of a supported DOCA release from its Arm side or with bfb-install "
+      "over rshim from the host (NVIDIA DOCA installation guide); the bundle carries the matching NIC firmware. A "
+      "firmware reset can change the BlueField's operation mode: read INTERNAL_CPU_MODEL and "
+      "INTERNAL_CPU_OFFLOAD_ENGINE back afterwards (mlxconfig -d " + p.bdf + " q).";
+}
+
 void eval_dpu_firmware(const Snapshot& s, const Policy&, Emitter& e) {
   bool any = false;
   for (const PciFunction& p : s.pci_functions) {
@@ -86,47 +127,22 @@ void eval_dpu_firmware(const Snapshot& s, const Policy&, Emitter& e) {
       e.not_applicable(p.bdf, "BlueField not in DPU mode: " + m.mode + " (" + m.why + ")");
       continue;
     }
-    auto [fw, where] = firmware_of(s, p);
-    if (!fw) {
-      Finding& f = e.unknown(
-          p.bdf, "BlueField in DPU mode, firmware version not collected (needs flint -d " + p.bdf +
-                     " q, mlxfwmanager --query or ethtool -i)");
-      f.needs = {"flint_q"};
-      continue;
+    judge_dpu_firmware(s, p, m.why, m.source, e);
+  }
+  if (any) return;
+  // Taken on the Arm side without an NV query: the Arm's own PCI functions are the BlueField's.
+  // The host PF's representor (devlink flavour pcipf) exists only on an eswitch-managing Arm, i.e.
+  // in DPU mode; a BlueField kernel alone does not tell the mode.
+  if (std::optional<std::string> arm = bluefield_arm_side(s)) {
+    for (const PciFunction& p : s.pci_functions) {
+      if ((p.vendor_id && *p.vendor_id != 0x15b3) || p.is_vf.value_or(false) || p.flash_recovery) continue;
+      any = true;
+      if (arm->starts_with("devlink port"))
+        judge_dpu_firmware(s, p, "Arm side with the host PF's representor: " + *arm, Evidence{}, e);
+      else
+        e.unknown(p.bdf, "Arm side of a BlueField (" + *arm + "), operation mode not in the input: the DPU-mode "
+                         "firmware minimum may apply (mlxconfig -d " + p.bdf + " q shows INTERNAL_CPU_MODEL)");
     }
-    std::vector<int> have = version_parts(*fw);
-    const DpuFirmwareFloor* row = nullptr;
-    for (const DpuFirmwareFloor& r : k_dpu_firmware_floor)
-      if (!have.empty() && have.front() == r.major) row = &r;
-    if (!row) {
-      e.unknown(p.bdf, "BlueField in DPU mode with firmware " + *fw +
-                           ": no NVIDIA compatibility row for firmware major " +
-                           (have.empty() ? std::string("?") : std::to_string(have.front())) +
-                           " in rocekit's table (BlueField-2 24.x, BlueField-3 32.x)");
-      continue;
-    }
-    std::vector<int> floor = version_parts(row->minimum);
-    if (have >= floor) {
-      Finding& f = e.pass(p.bdf, std::string(row->family) + " in DPU mode, firmware " + *fw +
-                                     " >= " + std::string(row->minimum));
-      add_evidence(f, where);
-      continue;
-    }
-    Finding& f =
-        e.fail(p.bdf, std::string(row->family) + " in DPU mode runs firmware " + *fw + ", below " +
-                          std::string(row->minimum) + ", the oldest tested with DOCA 2.9.2 LTS (" +
-                          std::string(row->source) + ")");
-    add_evidence(f, where);
-    add_evidence(f, m.source);
-    f.remediation.scope = FixScope::firmware_reboot;
-    f.remediation.notes =
-        "Update the BlueField with a BFB bundle of a supported DOCA release from its Arm side or "
-        "with "
-        "bfb-install over rshim from the host (NVIDIA DOCA installation guide); the bundle carries "
-        "the "
-        "matching NIC firmware. A firmware reset can change the BlueField's operation mode: read "
-        "INTERNAL_CPU_MODEL and INTERNAL_CPU_OFFLOAD_ENGINE back afterwards (mlxconfig -d " +
-        p.bdf + " q).";
   }
   if (!any)
     e.not_applicable("host",

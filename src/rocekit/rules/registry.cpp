@@ -56,6 +56,7 @@ const std::vector<RuleInfo>& registry() {
     add_fw_rules(v);
     add_fw_compat_rules(v);
     add_bluefield_rules(v);
+    add_dpu_resource_rules(v);
     add_persistence_rules(v);
     add_switch_rules(v);
     add_fleet_rules(v);
@@ -150,6 +151,33 @@ bool Report::has_failure_at_or_above(Severity threshold) const {
   });
 }
 
+namespace {
+/// A BlueField in DPU mode applies firmware NV changes only at a power cycle of the host, not at
+/// a warm reboot or mstfwreset (k8snetworkplumbingwg/sriov-network-operator issue 662), and a
+/// firmware reset also resets its Arm OS: a fix's `mstfwreset -d <BDF>` for such a card becomes
+/// a power-cycle note, as `rocekit plan` words the step (plan.cpp).
+void dpu_power_cycle(const Snapshot& s, std::vector<Finding>& findings) {
+  std::vector<std::string> dpu_devices;  // "0000:03:00"
+  for (const PciFunction& p : s.pci_functions)
+    if (p.bluefield_mode && p.bluefield_mode->mode == "dpu") dpu_devices.push_back(p.bdf.substr(0, 10));
+  if (dpu_devices.empty()) return;
+  for (Finding& f : findings) {
+    std::vector<std::string>& cmds = f.remediation.commands;
+    auto dpu_reset = [&](const std::string& c) {
+      if (!c.starts_with("mstfwreset -d ") && !c.starts_with("mlxfwreset -d ")) return false;
+      std::string dev = c.substr(14, 10);
+      return std::find(dpu_devices.begin(), dpu_devices.end(), dev) != dpu_devices.end();
+    };
+    if (std::none_of(cmds.begin(), cmds.end(), dpu_reset)) continue;
+    std::erase_if(cmds, dpu_reset);
+    f.remediation.notes += std::string(f.remediation.notes.empty() ? "" : " ") +
+                           "This BlueField is in DPU mode: the change takes effect only after a power cycle of the "
+                           "host (a cold boot), not at a warm reboot or mstfwreset, and a firmware reset also resets "
+                           "the Arm OS (k8snetworkplumbingwg/sriov-network-operator issue 662).";
+  }
+}
+}  // namespace
+
 Report evaluate(const Snapshot& snapshot, const Policy& policy,
                 const std::vector<std::string>& only) {
   Report report;
@@ -161,6 +189,7 @@ Report evaluate(const Snapshot& snapshot, const Policy& policy,
     Emitter emit(rule, policy.severity_for(id, rule.severity), report.findings);
     rule.eval(snapshot, policy, emit);
   }
+  dpu_power_cycle(snapshot, report.findings);
   return report;
 }
 

@@ -161,6 +161,7 @@ void add_path_rules(std::vector<RuleInfo>& out);
 void add_fw_rules(std::vector<RuleInfo>& out);
 void add_fw_compat_rules(std::vector<RuleInfo>& out);  // fw.driver-compat (fw_compat_rules.cpp)
 void add_bluefield_rules(std::vector<RuleInfo>& out);  // fw.dpu-minimum (bluefield_rules.cpp)
+void add_dpu_resource_rules(std::vector<RuleInfo>& out);  // dpu.service-resources (dpu_resources_rules.cpp)
 void add_persistence_rules(std::vector<RuleInfo>& out);
 // Rows of the families evaluated outside this library (table_*.cpp).
 void add_switch_rules(std::vector<RuleInfo>& out);

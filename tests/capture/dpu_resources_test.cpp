@@ -1,0 +1,122 @@
+// "Costs live" (issue 22): an Arm-side capture with the machine's memory, doca-hugepages'
+// reservations and the DOCA services' static pods, judged by dpu.service-resources and shown in
+// the check report. The doca-hugepages output is real (mlnx-tools' tool run against a scratch
+// configuration, testdata/corpus/doca_hugepages); the meminfo/hugepage lines are those of a
+// 32 GB BlueField-3 Arm (16 cores), written in the `grep -H` form rocekit-capture saves.
+#include <gtest/gtest.h>
+
+#include "golden.hpp"
+#include "rocekit/capture/assemble.hpp"
+#include "rocekit/model/json.hpp"
+#include "rocekit/policy/policy.hpp"
+#include "rocekit/render/render.hpp"
+#include "rocekit/rules/rule.hpp"
+
+namespace rk::capture {
+namespace {
+
+// A static pod with the asks NVIDIA documents for SNAP (BlueField-3 SNAP 4.5.0 "SNAP Memory
+// Consumption": requests memory 4Gi, limits hugepages-2Mi 4Gi; DPF's SNAP template: cpu 8).
+constexpr const char* k_snap_pod =
+    "apiVersion: v1\nkind: Pod\nmetadata:\n  name: snap\nspec:\n  containers:\n  - name: snap\n"
+    "    resources:\n      requests:\n        cpu: \"8\"\n        memory: \"4Gi\"\n      limits:\n"
+    "        hugepages-2Mi: \"4Gi\"\n";
+
+std::string memory(int pages) {
+  std::string n = std::to_string(pages);
+  return "/proc/meminfo:MemTotal:       32505856 kB\n"
+         "/proc/meminfo:MemAvailable:   20112396 kB\n"
+         "/sys/devices/system/node/node0/cpulist:0-15\n"
+         "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages:" + n + "\n"
+         "/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages:" + n + "\n";
+}
+
+CaptureSet arm_capture(int pages) {
+  CaptureSet set;
+  set.files.push_back({"uname.txt", "5.15.0-1035-bluefield\n", ""});
+  set.files.push_back({"host_resources.txt", memory(pages), ""});
+  set.files.push_back({"doca_hugepages.txt",
+                       test::read_file(test::testdata_dir() / "corpus" / "doca_hugepages" /
+                                       "mlnx-tools-doca-hugepages-show-active-ovs-doca-snap.txt"),
+                       ""});
+  set.files.push_back({"kubelet_pod@doca_snap.txt", k_snap_pod, ""});
+  return set;
+}
+
+const Finding* resources(const rules::Report& r) {
+  for (const Finding& f : r.findings)
+    if (f.rule == "dpu.service-resources") return &f;
+  return nullptr;
+}
+
+TEST(DpuResources, SnapDoesNotFitTheBfbDefaultHugepages) {
+  Snapshot s = snapshot_from_capture(arm_capture(512));
+  ASSERT_TRUE(s.memory.has_value()) << s.memory.reason;
+  EXPECT_EQ(s.memory->total_kib, 32505856u);
+  ASSERT_EQ(s.memory->hugepages.size(), 1u);
+  EXPECT_EQ(s.memory->hugepages[0].total, 512u);
+  EXPECT_EQ(s.memory.source.file, "host_resources.txt");
+  EXPECT_EQ(*s.numa_cpu_count, (std::map<int, int>{{0, 16}}));
+  ASSERT_TRUE(s.static_pods.has_value());
+  ASSERT_EQ(s.static_pods->size(), 1u);
+  EXPECT_EQ(s.static_pods->front().file, "/etc/kubelet.d/doca_snap.yaml");
+  EXPECT_EQ(s.static_pods->front().source.file, "kubelet_pod@doca_snap.txt");
+  EXPECT_EQ(s.static_pods->front().source.line, 7u);
+  ASSERT_TRUE(s.doca_hugepages.has_value());
+  ASSERT_EQ(s.doca_hugepages->size(), 2u);
+  EXPECT_EQ((*s.doca_hugepages)[1].app, "ovs-doca (default)");
+
+  rules::Report r = rules::evaluate(s, default_policy(), {"dpu.service-resources"});
+  const Finding* f = resources(r);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->outcome, Outcome::fail);
+  EXPECT_NE(f->message.find("the pods ask 4 GiB of 2 MiB hugepages (snap/snap 4 GiB) but the Arm reserves 1 GiB"),
+            std::string::npos)
+      << f->message;
+  EXPECT_NE(f->message.find("16 Arm cores online, MemTotal 31 GiB, hugepages 512 x 2 MiB (1 GiB, 512 free)"),
+            std::string::npos)
+      << f->message;
+  EXPECT_NE(f->message.find("doca-hugepages: snap 2048 x 2 MiB (active), ovs-doca (default) 512 x 2 MiB (active)"),
+            std::string::npos)
+      << f->message;
+  EXPECT_NE(f->remediation.notes.find("doca-hugepages config --app"), std::string::npos);
+}
+
+TEST(DpuResources, FittingServicesAreShownUnderTheArmSideLine) {
+  Snapshot s = snapshot_from_capture(arm_capture(2560));
+  rules::Report r = rules::evaluate(s, default_policy(), {});
+  const Finding* f = resources(r);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->outcome, Outcome::pass) << f->message;
+  std::string text = render::report_text(s, r, render::Options{});
+  EXPECT_NE(text.find("DOCA services on the Arm side: the DOCA services fit: 16 Arm cores online, MemTotal 31 GiB, "
+                      "hugepages 2560 x 2 MiB (5 GiB, 2560 free)"),
+            std::string::npos)
+      << text;
+  // The sections survive the snapshot JSON.
+  Result<Snapshot> back = snapshot_from_json(snapshot_to_json(s));
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_TRUE(back->static_pods.has_value());
+  EXPECT_EQ(back->static_pods->front().hugepages_bytes.at("hugepages-2Mi"), 4ull << 30);
+  EXPECT_EQ(back->memory->hugepages[0].page_kib, 2048u);
+}
+
+TEST(DpuResources, HostCaptureIsNotApplicableAndOldSnapshotsSayWhy) {
+  CaptureSet set;
+  set.files.push_back({"host_resources.txt", memory(0), ""});
+  Snapshot s = snapshot_from_capture(set);
+  rules::Report r = rules::evaluate(s, default_policy(), {"dpu.service-resources"});
+  ASSERT_NE(resources(r), nullptr);
+  EXPECT_EQ(resources(r)->outcome, Outcome::not_applicable);
+  EXPECT_EQ(s.static_pods.reason_kind, ReasonKind::not_captured);
+  nlohmann::json j = snapshot_to_json(s);
+  j["schema_version"] = 7;
+  j.erase("memory");
+  Result<Snapshot> old = snapshot_from_json(j);
+  ASSERT_TRUE(old);
+  EXPECT_FALSE(old->memory.has_value());
+  EXPECT_NE(old->memory.reason.find("written before schema 8"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rk::capture
