@@ -162,6 +162,75 @@ TEST(BlueFieldMode, ArmSideCaptureJudgesTheUplinkNotTheRepresentor) {
   }
 }
 
+// Names alone on the Arm side (no ethtool -i, no devlink): DOCA's SF representor en3f0pf0sf0 and
+// the Arm OS's own SF enp3s0f0s0 (both on a BlueField-2 Arm, NVIDIA developer forum thread
+// 313796 `ifconfig`) are not judged as uplinks; p0 is.
+TEST(BlueFieldMode, ArmSideSfNamesAreNotJudgedAsUplinks) {
+  CaptureSet set;
+  set.files.push_back({"uname.txt", "5.4.0-1007-bluefield\n", ""});
+  for (const char* n : {"p0", "en3f0pf0sf0", "enp3s0f0s0"})
+    set.files.push_back(corpus(std::string("mlnx_qos@") + n + ".txt", k_qos));
+  Snapshot s = snapshot_from_capture(set);
+  rules::Report r = rules::evaluate(s, default_policy(), {"qos.trust-dscp"});
+  ASSERT_NE(finding(r, "qos.trust-dscp", "p0"), nullptr);
+  EXPECT_EQ(finding(r, "qos.trust-dscp", "p0")->outcome, Outcome::pass);
+  const Finding* rep = finding(r, "qos.trust-dscp", "en3f0pf0sf0");
+  ASSERT_NE(rep, nullptr);
+  EXPECT_EQ(rep->outcome, Outcome::not_applicable);
+  EXPECT_NE(rep->message.find("en3f0pf0sf0 is a representor of a sub-function (SF): QoS is set on the uplink p0"),
+            std::string::npos)
+      << rep->message;
+  const Finding* sf = finding(r, "qos.trust-dscp", "enp3s0f0s0");
+  ASSERT_NE(sf, nullptr);
+  EXPECT_EQ(sf->outcome, Outcome::not_applicable);
+  EXPECT_NE(sf->message.find("enp3s0f0s0 is a scalable function (SF) of the Arm OS"), std::string::npos) << sf->message;
+}
+
+// On the Arm side without an NV query: the host PF's representor (devlink pcipf) means DPU mode,
+// so fw.dpu-minimum judges the firmware (32.41.1000: the BlueField-3 of nic-configuration-operator
+// PR 97); a BlueField kernel alone leaves the mode, and the rule, unknown.
+TEST(BlueFieldMode, ArmSideFirmwareIsJudgedAsDpuMode) {
+  const std::string ethtool = "driver: mlx5_core\nfirmware-version: 32.41.1000 (MT_0000000998)\nbus-info: 0000:03:00.0\n";
+  CaptureSet set;
+  set.files.push_back(
+      corpus("devlink_port.txt", "devlink_port/novaspecs-bf-arm-devlink-port-show-p0-pf0hpf-pf0vf0-3-no-controller.txt"));
+  set.files.push_back({"ethtool_i@p0.txt", ethtool, ""});
+  rules::Report r = rules::evaluate(snapshot_from_capture(set), default_policy(), {"fw.dpu-minimum"});
+  const Finding* f = finding(r, "fw.dpu-minimum", "0000:03:00.0");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->outcome, Outcome::fail);
+  EXPECT_NE(f->message.find("in DPU mode runs firmware 32.41.1000, below 32.43.1014"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("DPU mode: Arm side with the host PF's representor: devlink port: uplink p0"),
+            std::string::npos)
+      << f->message;
+
+  CaptureSet kernel_only;
+  kernel_only.files.push_back({"uname.txt", "5.15.0-1035-bluefield\n", ""});
+  kernel_only.files.push_back({"ethtool_i@p0.txt", ethtool, ""});
+  rules::Report k = rules::evaluate(snapshot_from_capture(kernel_only), default_policy(), {"fw.dpu-minimum"});
+  const Finding* u = finding(k, "fw.dpu-minimum", "0000:03:00.0");
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->outcome, Outcome::unknown);
+  EXPECT_NE(u->message.find("operation mode not in the input"), std::string::npos) << u->message;
+}
+
+// A DPU-mode BlueField applies NV changes only at a power cycle: no fix says mstfwreset for it.
+TEST(BlueFieldMode, DpuFirmwareFixesSayPowerCycleNotMstfwreset) {
+  CaptureSet set;
+  set.files.push_back(corpus("mlxconfig_q@0000:ca:00.0.txt", k_bf2_query));
+  Snapshot s = snapshot_from_capture(set);
+  // A pending NV change on the card (Next Boot differs from Current).
+  NvParam p{"LINK_TYPE_P1", std::nullopt, "ETH(2)", "IB(1)", std::nullopt, false, 30};
+  s.find_pci("0000:ca:00.0")->nv_config.value->params.push_back(p);
+  rules::Report r = rules::evaluate(s, default_policy(), {"fw.pending-config"});
+  const Finding* f = finding(r, "fw.pending-config", "0000:ca:00.0");
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(f->outcome, Outcome::fail) << f->message;
+  for (const std::string& c : f->remediation.commands) EXPECT_EQ(c.find("fwreset"), std::string::npos) << c;
+  EXPECT_NE(f->remediation.notes.find("takes effect only after a power cycle of the host"), std::string::npos)
+      << f->remediation.notes;
+}
+
 TEST(BlueFieldMode, NamesAndModes) {
   EXPECT_EQ(representor_uplink("pf0hpf"), "p0");
   EXPECT_EQ(representor_uplink("pf1vf3"), "p1");

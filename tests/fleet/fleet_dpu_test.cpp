@@ -51,6 +51,11 @@ TEST(FleetDpu, HostAndItsArmSideArePaired) {
             "host-a 0000:ca:00.0: BlueField in DPU mode, DPU MT2306X00001 (board serial): port QoS audited on its "
             "Arm side, input dpu-a (devlink port: uplink p0 (flavour physical) and host PF representor pf0hpf "
             "(flavour pcipf))");
+  // One card seen from its two sides is not a Multi-Host NIC (the same board serial on two
+  // inputs): only the DPU pairing joins them.
+  CrossHost c = compare_hosts(hosts);
+  EXPECT_TRUE(c.multi_host.empty());
+  for (const Consistency& k : c.checks) EXPECT_NE(k.rule, "fleet.multi-host-qos-identical") << k.message;
 }
 
 // The host's view of a DPU-mode card's port QoS is not compared across hosts (the host rules

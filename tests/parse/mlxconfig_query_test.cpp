@@ -111,3 +111,25 @@ TEST(MlxconfigQueryBehaviour, ErrorsAndGarbage) {
 
 }  // namespace
 }  // namespace rk::parse
+
+namespace rk::parse {
+namespace {
+
+// A loop over devices (`for device in ...; do mlxconfig -d $device --yes q ATS_ENABLED; done`, a
+// Red Hat H200 + BlueField-3 post) prints one block per device: refused, not merged into the
+// last device.
+TEST(MlxconfigQueryBehaviour, TwoDevicesInOneFileAreRefused) {
+  const std::string block = "Device #1:\n----------\n\nDevice type:        BlueField3\n"
+                            "Name:               900-9D3D4-00EN-HA0_Ax\nDevice:             ";
+  const std::string rows = "\n\nConfigurations:                                          Next Boot\n"
+                           "        ATS_ENABLED                                 False(0)\n\n";
+  auto r = parse_mlxconfig_query(block + "cc:00.0" + rows + block + "ba:00.0" + rows);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            "line 16: a second device (ba:00.0 after cc:00.0): save each device's query as its own file, "
+            "mlxconfig_q@<BDF>.txt (mlxconfig -d <BDF> q)");
+  EXPECT_TRUE(parse_mlxconfig_query(block + "cc:00.0" + rows));
+}
+
+}  // namespace
+}  // namespace rk::parse

@@ -8,6 +8,7 @@
 // https://docs.nvidia.com/doca/sdk/DPU+Kernel+Representors+Model/index.html).
 #include <array>
 #include <charconv>
+#include <set>
 #include <vector>
 
 #include "rocekit/model/bluefield.hpp"
@@ -134,8 +135,18 @@ void eval_dpu_firmware(const Snapshot& s, const Policy&, Emitter& e) {
   // The host PF's representor (devlink flavour pcipf) exists only on an eswitch-managing Arm, i.e.
   // in DPU mode; a BlueField kernel alone does not tell the mode.
   if (std::optional<std::string> arm = bluefield_arm_side(s)) {
-    for (const PciFunction& p : s.pci_functions) {
-      if ((p.vendor_id && *p.vendor_id != 0x15b3) || p.is_vf.value_or(false) || p.flash_recovery) continue;
+    // The Arm's NVIDIA PFs, and the PCI functions of its uplinks (an `ethtool -i p0` gives the
+    // address without a PCI function of its own).
+    std::set<std::string> bdfs;
+    for (const PciFunction& p : s.pci_functions)
+      if (!(p.vendor_id && *p.vendor_id != 0x15b3) && !p.is_vf.value_or(false) && !p.flash_recovery) bdfs.insert(p.bdf);
+    for (const NetDev& n : s.netdevs)
+      if (n.bdf && normalize_bdf(*n.bdf) && !representor_of(s, n) && !arm_sub_function(n)) bdfs.insert(*n.bdf);
+    for (const std::string& bdf : bdfs) {
+      PciFunction bare;
+      bare.bdf = bdf;
+      const PciFunction* found = s.find_pci(bdf);
+      const PciFunction& p = found ? *found : bare;
       any = true;
       if (arm->starts_with("devlink port"))
         judge_dpu_firmware(s, p, "Arm side with the host PF's representor: " + *arm, Evidence{}, e);
