@@ -231,6 +231,31 @@ TEST(BlueFieldMode, DpuFirmwareFixesSayPowerCycleNotMstfwreset) {
       << f->remediation.notes;
 }
 
+// A BlueField known only by its firmware (32.43.1014: BlueField-3; the real `ethtool -i` of a
+// B3220 host, OpenShift PTP notes) with no readable NV query: its mode, and so where its port QoS
+// lives, is not known. The port QoS rules are unknown (not judged as a ConnectX), the plan writes
+// no QoS, fw.dpu-minimum is unknown.
+TEST(BlueFieldMode, ModeUnknownBlueFieldIsNotJudgedAsAConnectX) {
+  CaptureSet set;
+  set.files.push_back({"ethtool_i@enP2s2f0np0.txt",
+                       "driver: mlx5_core\nversion: 24.10-1.1.4\nfirmware-version: 32.43.1014 (MT_0000000884)\n"
+                       "bus-info: 0002:01:00.0\n",
+                       ""});
+  set.files.push_back(corpus("mlnx_qos@enP2s2f0np0.txt", k_qos));
+  Snapshot s = snapshot_from_capture(set);
+  rules::Report r = rules::evaluate(s, default_policy(), {"qos.trust-dscp", "fw.dpu-minimum"});
+  const Finding* q = finding(r, "qos.trust-dscp", "enP2s2f0np0");
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(q->outcome, Outcome::unknown);
+  EXPECT_NE(q->message.find("BlueField 0002:01:00.0 (firmware 32.43.1014 (BlueField-3)), operation mode not known"),
+            std::string::npos)
+      << q->message;
+  EXPECT_NE(q->message.find("the Arm side (p0/pf0hpf)"), std::string::npos);
+  const Finding* m = finding(r, "fw.dpu-minimum", "0002:01:00.0");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->outcome, Outcome::unknown);
+}
+
 TEST(BlueFieldMode, NamesAndModes) {
   EXPECT_EQ(representor_uplink("pf0hpf"), "p0");
   EXPECT_EQ(representor_uplink("pf1vf3"), "p1");

@@ -160,6 +160,33 @@ TEST(PlanBlueField, NoHostQosStepOnADpuModeCard) {
   n.qos.value = q;
   Plan p = make_plan(s, default_policy());
   for (const Action& a : p.actions) EXPECT_NE(a.subject, "eth4") << a.rule;
+  // The reason is the DPU mode, not a DCBX or other reason.
+  bool said = false;
+  for (const Unplanned& u : p.unplanned)
+    if (u.subject == "eth4" && u.rule == "qos")
+      said = u.reason.starts_with("BlueField 0000:3b:00.0 is in DPU mode") && u.reason.ends_with("no QoS step planned");
+  EXPECT_TRUE(said);
+}
+
+// A BlueField by its firmware (32.x) whose mode is not read: it may be in DPU mode, so no host
+// QoS step either.
+TEST(PlanBlueField, NoHostQosStepWhenTheModeIsNotKnown) {
+  Snapshot s;
+  NetDev& n = s.netdev("eth4");
+  n.bdf = "0000:3b:00.0";
+  n.rdma_device = "mlx5_0";
+  n.driver.value = DriverInfo{"mlx5_core", std::nullopt, "32.43.1014 (MT_0000000884)", std::nullopt, "0000:3b:00.0"};
+  QosState q;
+  q.trust = Trust::pcp;
+  q.pfc_enabled = std::vector<bool>(8, false);
+  q.trust_source = q.pfc_source = {"mlnx_qos@eth4.txt", 2, "hand-built"};
+  n.qos.value = q;
+  Plan p = make_plan(s, default_policy());
+  for (const Action& a : p.actions) EXPECT_NE(a.subject, "eth4") << a.rule;
+  bool said = false;
+  for (const Unplanned& u : p.unplanned)
+    if (u.subject == "eth4" && u.rule == "qos") said = u.reason.find("operation mode not known") != std::string::npos;
+  EXPECT_TRUE(said);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "rocekit/plan/plan.hpp"
 
 #include "rocekit/model/bluefield.hpp"
+#include "rocekit/rules/qos_scope.hpp"
 
 #include "rocekit/policy/scope.hpp"
 #include "rocekit/rules/app.hpp"
@@ -265,8 +266,17 @@ struct Builder {
     use(a, build(prio), undo);
   }
 
+  /// Why this host must not write the port's QoS: a BlueField in DPU mode (the Arm side owns it),
+  /// or one whose mode is not known (it may be in DPU mode); nullopt otherwise.
+  std::optional<std::string> dpu_port_qos(const NetDev& n) const {
+    const std::optional<std::string> arm = bluefield_arm_side(s);
+    if (std::optional<std::string> e = rules::port_qos_elsewhere(s, n, arm); e && !arm) return *e;
+    return rules::port_qos_mode_unknown(s, n, arm);
+  }
+
   void qos(const NetDev& n) {
     if (is_infiniband(s, n)) return;  // IPoIB: no DCB trust, PFC or DSCP map to plan
+    if (std::optional<std::string> why = dpu_port_qos(n)) return unplanned("qos", n.name, *why + "; no QoS step planned");
     if (!n.qos.has_value()) {
       if (n.rdma_device) unplanned("qos.trust-dscp", n.name, "QoS state not collected: " + n.qos.reason);
       return;

@@ -155,6 +155,16 @@ void eval_dpu_firmware(const Snapshot& s, const Policy&, Emitter& e) {
                          "firmware minimum may apply (mlxconfig -d " + p.bdf + " q shows INTERNAL_CPU_MODEL)");
     }
   }
+  // A host's BlueField known by name or firmware, without its mode: the minimum may apply.
+  if (!any) {
+    std::set<std::string> seen;
+    for (const NetDev& n : s.netdevs)
+      if (std::optional<std::string> why = port_qos_mode_unknown(s, n, bluefield_arm_side(s));
+          why && seen.insert(n.bdf->substr(0, 10)).second) {
+        any = true;
+        e.unknown(*n.bdf, *why).needs = {"mlxconfig_q"};
+      }
+  }
   if (!any)
     e.not_applicable("host",
                      "no BlueField with a firmware NV query (INTERNAL_CPU_MODEL) in the input");
@@ -194,6 +204,44 @@ std::optional<std::string> port_qos_elsewhere(const Snapshot& s, const NetDev& n
          "); run rocekit check there. NVIDIA BlueField BSP \"QoS Configuration\": in DPU mode use "
          "mlnx_qos only "
          "from the Arm, never from the host";
+}
+
+std::optional<std::string> port_qos_mode_unknown(const Snapshot& s, const NetDev& n,
+                                                 const std::optional<std::string>& arm_side) {
+  if (arm_side || !n.bdf) return std::nullopt;
+  const PciFunction* own = s.find_pci(*n.bdf);
+  const PciFunction* nv = nv_source_for(s, *n.bdf);
+  std::string unknown_why;
+  for (const PciFunction* p : {own, nv}) {
+    if (!p || !p->bluefield_mode) continue;
+    if (p->bluefield_mode->mode != "unknown") return std::nullopt;  // the mode is known: judged by it
+    unknown_why = p->bluefield_mode->why;
+  }
+  // A BlueField by its name, VPD or NV description, or by its firmware major (BlueField-2
+  // firmware is 24.x, BlueField-3 32.x: no ConnectX shares them).
+  std::string what;
+  for (const PciFunction* p : {own, nv})
+    if (p && is_bluefield(*p)) what = "named BlueField";
+  std::optional<std::string> fw;
+  if (own) fw = firmware_of(s, *own).first;
+  if (!fw && n.driver.has_value()) fw = n.driver->firmware_version;
+  if (what.empty() && fw) {
+    std::vector<int> v = version_parts(fw->substr(0, fw->find(' ')));
+    if (!v.empty() && (v.front() == 24 || v.front() == 32))
+      what = "firmware " + fw->substr(0, fw->find(' ')) + (v.front() == 24 ? " (BlueField-2)" : " (BlueField-3)");
+  }
+  if (what.empty()) return std::nullopt;
+  if (unknown_why.empty()) {
+    const PciFunction* q = nv ? nv : own;
+    unknown_why = q && q->nv_config.has_value() ? "the NV query shows no INTERNAL_CPU_MODEL"
+                  : q && !q->nv_config.reason.empty() ? "no NV query: " + q->nv_config.reason
+                                                      : "no NV query (mlxconfig -d " + *n.bdf + " q)";
+  }
+  return "BlueField " + *n.bdf + " (" + what + "), operation mode not known (" + unknown_why +
+         "): in DPU mode its port QoS is set on the Arm side (" + arm_side_names(*n.bdf) +
+         "), not on this host; read INTERNAL_CPU_MODEL and INTERNAL_CPU_OFFLOAD_ENGINE with `mlxconfig -d " + *n.bdf +
+         " q` (NVIDIA BlueField BSP \"QoS Configuration\": mlnx_qos on both the host and the Arm is undefined "
+         "behaviour)";
 }
 
 void add_bluefield_rules(std::vector<RuleInfo>& out) {

@@ -24,6 +24,13 @@ inline bool prefers_dcb(const NetDev& n) {
 std::optional<std::string> port_qos_elsewhere(const Snapshot& s, const NetDev& n,
                                               const std::optional<std::string>& arm_side);
 
+/// Why a netdev's port QoS cannot be judged: it is a BlueField's (by name, VPD, NV description or
+/// its 24.x/32.x firmware) whose operation mode is not known (no NV query, or one without the
+/// mode), so its port QoS may live on the Arm side. nullopt when the mode is known, on the Arm
+/// side, or for another NIC. rules/bluefield_rules.cpp.
+std::optional<std::string> port_qos_mode_unknown(const Snapshot& s, const NetDev& n,
+                                                 const std::optional<std::string>& arm_side);
+
 /// The netdevs QoS rules are judged on: RoCE netdevs (roce_netdev_scope); the others get
 /// not_applicable with the reason. `port_qos`: the rule judges port QoS, which on a BlueField in
 /// DPU mode lives on the Arm side (port_qos_elsewhere: not_applicable there too).
@@ -48,6 +55,10 @@ void for_roce_netdevs(const Snapshot& s, const Policy& pol, Emitter& e, Fn fn, b
     }
     if (elsewhere) {
       e.not_applicable(n.name, *elsewhere);
+      continue;
+    }
+    if (std::optional<std::string> unsure = port_qos ? port_qos_mode_unknown(s, n, arm_side) : std::nullopt) {
+      e.unknown(n.name, *unsure).needs = {"mlxconfig_q"};
       continue;
     }
     fn(n);
