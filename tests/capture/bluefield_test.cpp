@@ -82,6 +82,10 @@ TEST(BlueFieldMode, HostPortQosOfADpuIsJudgedOnTheArmSide) {
         "configured on the DPU's Arm side (p0/pf0hpf); run rocekit check there. NVIDIA BlueField "
         "BSP \"QoS "
         "Configuration\": in DPU mode use mlnx_qos only from the Arm, never from the host");
+    // The evidence is the NV query's INTERNAL_CPU_MODEL row.
+    ASSERT_EQ(f->evidence.size(), 1u) << rule;
+    EXPECT_EQ(f->evidence[0].file, "mlxconfig_q@0000:ca:00.0.txt");
+    EXPECT_EQ(f->evidence[0].line, 19u);
   }
   // The same output on a host without the BlueField query is judged (trust dscp passes).
   CaptureSet plain;

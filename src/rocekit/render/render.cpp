@@ -345,6 +345,8 @@ nlohmann::json report_json(const Snapshot& s, const rules::Report& r, const Opti
   j["hostname"] = s.hostname;
   j["source"] = s.source;
   j["policy"] = o.policy_name;
+  // Taken on a BlueField's Arm side: why (the text report's "Arm side of a BlueField" line).
+  if (std::optional<std::string> arm = bluefield_arm_side(s)) j["bluefield_arm_side"] = *arm;
   j["summary"] = {{"fail", r.count(Outcome::fail)},
                   {"unknown", r.count(Outcome::unknown)},
                   {"pass", r.count(Outcome::pass)},

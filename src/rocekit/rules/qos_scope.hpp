@@ -6,6 +6,7 @@
 
 #include "rocekit/model/bluefield.hpp"
 #include "rocekit/policy/scope.hpp"
+#include "rocekit/rules/helpers.hpp"
 #include "rocekit/rules/rule.hpp"
 
 namespace rk::rules {
@@ -46,7 +47,9 @@ void for_roce_netdevs(const Snapshot& s, const Policy& pol, Emitter& e, Fn fn, b
     // An Arm-side representor first: it has no RDMA port of its own (driver mlx5e_rep), which
     // the scope would report as "not backed by an RDMA port".
     if (elsewhere && arm_side) {
-      e.not_applicable(n.name, *elsewhere);
+      Finding& f = e.not_applicable(n.name, *elsewhere);
+      if (n.devlink_port) add_evidence(f, n.devlink_port->source);
+      else if (n.driver.has_value()) add_evidence(f, n.driver.source);
       continue;
     }
     if (NetdevScope sc = roce_netdev_scope(s, n, pol); !sc.roce) {
@@ -54,7 +57,9 @@ void for_roce_netdevs(const Snapshot& s, const Policy& pol, Emitter& e, Fn fn, b
       continue;
     }
     if (elsewhere) {
-      e.not_applicable(n.name, *elsewhere);
+      Finding& f = e.not_applicable(n.name, *elsewhere);
+      for (const PciFunction* p : {s.find_pci(n.bdf.value_or("")), nv_source_for(s, n.bdf.value_or(""))})
+        if (p && p->bluefield_mode && f.evidence.empty()) add_evidence(f, p->bluefield_mode->source);
       continue;
     }
     if (std::optional<std::string> unsure = port_qos ? port_qos_mode_unknown(s, n, arm_side) : std::nullopt) {
