@@ -70,7 +70,7 @@ TEST(DpuResources, SnapDoesNotFitTheBfbDefaultHugepages) {
   const Finding* f = resources(r);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->outcome, Outcome::fail);
-  EXPECT_NE(f->message.find("the pods ask 4 GiB of 2 MiB hugepages (snap/snap 4 GiB) but the Arm reserves 1 GiB"),
+  EXPECT_NE(f->message.find("the pods ask 4 GiB of 2 MiB hugepages (snap 4 GiB) but the Arm reserves 1 GiB"),
             std::string::npos)
       << f->message;
   EXPECT_NE(f->message.find("16 Arm cores online, MemTotal 31 GiB, hugepages 512 x 2 MiB (1 GiB, 512 free)"),
@@ -99,6 +99,52 @@ TEST(DpuResources, FittingServicesAreShownUnderTheArmSideLine) {
   ASSERT_TRUE(back->static_pods.has_value());
   EXPECT_EQ(back->static_pods->front().hugepages_bytes.at("hugepages-2Mi"), 4ull << 30);
   EXPECT_EQ(back->memory->hugepages[0].page_kib, 2048u);
+}
+
+// A manifest that cannot be read is not "not captured": the rule is unknown, and the YAML error's
+// line is the file's (after the capture header).
+TEST(DpuResources, UnreadableManifestMakesTheRuleUnknown) {
+  CaptureSet set = arm_capture(2560);
+  set.files.push_back({"kubelet_pod@broken.txt",
+                       "# source: cat /etc/kubelet.d/broken.yaml\n# notes: test\n# ---\napiVersion: v1\nkind: Pod\n"
+                       "spec: {containers: [unclosed\n",
+                       ""});
+  Snapshot s = snapshot_from_capture(set);
+  ASSERT_TRUE(s.static_pods.has_value());
+  ASSERT_EQ(s.static_pods.notes.size(), 1u);
+  EXPECT_NE(s.static_pods.notes[0].find("kubelet_pod@broken.txt: line 7"), std::string::npos) << s.static_pods.notes[0];
+  rules::Report r = rules::evaluate(s, default_policy(), {"dpu.service-resources"});
+  ASSERT_NE(resources(r), nullptr);
+  EXPECT_EQ(resources(r)->outcome, Outcome::unknown);
+  EXPECT_NE(resources(r)->message.find("the DOCA services' asks are not all known: not read: kubelet_pod@broken.txt"),
+            std::string::npos)
+      << resources(r)->message;
+  // Alone, it is the section's reason (unreadable), not "not captured".
+  CaptureSet only;
+  only.files.push_back(set.files.back());
+  Snapshot o = snapshot_from_capture(only);
+  EXPECT_EQ(o.static_pods.reason_kind, ReasonKind::unreadable);
+  EXPECT_NE(o.static_pods.reason.find("could not be read"), std::string::npos) << o.static_pods.reason;
+}
+
+// select's assumption: the card's description tells a BlueField-3 SuperNIC from a DPU (both are
+// PCI device ID 0xa2dc); the description is the real one of a B3140H (Red Hat H200 post).
+TEST(DpuResources, CatalogAssumptionFromTheCardsDescription) {
+  CaptureSet set = arm_capture(2560);
+  Snapshot s = snapshot_from_capture(set);
+  PciFunction& p = s.pci("0000:03:00.0");
+  p.device_id = 0xa2dc;
+  rules::Report ambiguous = rules::evaluate(s, default_policy(), {"dpu.service-resources"});
+  EXPECT_NE(resources(ambiguous)->message.find("PCI device ID 0xa2dc is each of them"), std::string::npos)
+      << resources(ambiguous)->message;
+  FirmwareImage fw;
+  fw.description = "Nvidia BlueField-3 B3140H E-series HHHL SuperNIC; 400GbE (default mode) / NDR IB; Single-port "
+                   "QSFP112; PCIe Gen5.0 x16; 8 Arm cores; 16GB on board DDR; integrated BMC; Crypto Enabled";
+  p.firmware.value = fw;
+  rules::Report named = rules::evaluate(s, default_policy(), {"dpu.service-resources"});
+  EXPECT_NE(resources(named)->message.find("`rocekit select` assumed BlueField-3 SuperNIC: 8 Arm cores, 16 GB DRAM"),
+            std::string::npos)
+      << resources(named)->message;
 }
 
 TEST(DpuResources, HostCaptureIsNotApplicableAndOldSnapshotsSayWhy) {

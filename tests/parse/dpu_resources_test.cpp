@@ -55,6 +55,20 @@ TEST(HostResources, PlainCatOfProcMeminfo) {
   EXPECT_EQ(parse_prompt_line("$ cat /proc/meminfo")->tool, "host_resources");
 }
 
+// rocekit-capture with a sysroot greps <root>/proc/meminfo: the root is not part of the path.
+TEST(HostResources, PathsUnderAnotherRoot) {
+  auto r = parse_host_resources(
+      "/tmp/root/proc/meminfo:MemTotal:       32505856 kB\n"
+      "/tmp/root/sys/devices/system/node/node0/cpulist:0-15\n"
+      "/tmp/root/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages:512\n");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->value.mem_total_kib, 32505856u);
+  EXPECT_EQ(r->value.node_cpus, (std::map<int, int>{{0, 16}}));
+  ASSERT_EQ(r->value.hugepage_pools.size(), 1u);
+  EXPECT_EQ(r->value.hugepage_pools[0].total, 512u);
+  EXPECT_TRUE(r->warnings.empty());
+}
+
 TEST(HostResources, CpuListsAndBadLines) {
   EXPECT_EQ(cpulist_count("0-15"), 16);
   EXPECT_EQ(cpulist_count("0-3,8-11"), 8);
@@ -89,6 +103,24 @@ TEST(DocaHugepages, RealShowWithAnApplicationNameWithSpaces) {
   EXPECT_EQ(r->value.rows[1].pages, 512u);
   EXPECT_EQ(r->value.rows[1].state, "active");
   EXPECT_EQ(r->value.rows[1].line, 6u);
+  EXPECT_TRUE(r->warnings.empty());
+}
+
+// `{app:<20}{page_kib:<20}`: a name of 20 characters or more runs into the page size.
+TEST(DocaHugepages, LongApplicationNameRunsIntoThePageSize) {
+  auto r = parse_doca_hugepages(
+      "Application         Page Size (kB)      Number of Pages     Allocated (GB)      Is Active           \n"
+      "====================================================================================================\n"
+      "doca_snap_virtio_blk2048                1024                2.00                active              \n"
+      "doca-telemetry-service1048576             1                   1.00                inactive            \n"
+      "====================================================================================================\n");
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->value.rows.size(), 2u);
+  EXPECT_EQ(r->value.rows[0].app, "doca_snap_virtio_blk");
+  EXPECT_EQ(r->value.rows[0].page_kib, 2048u);
+  EXPECT_EQ(r->value.rows[0].pages, 1024u);
+  EXPECT_EQ(r->value.rows[1].app, "doca-telemetry-service");
+  EXPECT_EQ(r->value.rows[1].page_kib, 1048576u);
   EXPECT_TRUE(r->warnings.empty());
 }
 
@@ -163,18 +195,51 @@ TEST(KubeletPod, RequestsLimitsAndHugepages) {
   EXPECT_TRUE(r->warnings.empty());
 }
 
+// What the API validation the kubelet applies refuses (pkg/apis/core/validation
+// ValidateResourceRequirements), init containers, and a second YAML document (the kubelet reads
+// the first: pkg/kubelet/config/common.go tryDecodeSinglePod).
+TEST(KubeletPod, InitContainersInvalidAsksAndASecondDocument) {
+  auto r = parse_kubelet_pod(
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+      "  initContainers:\n  - name: setup\n    resources: {requests: {cpu: \"2\"}}\n"
+      "  containers:\n"
+      "  - name: a\n    resources:\n      requests: {memory: 8Gi, hugepages-2Mi: 2Gi}\n"
+      "      limits: {memory: 4Gi, hugepages-2Mi: 4Gi}\n"
+      "  - name: b\n    resources: {requests: {hugepages-1Gi: 1Gi}}\n"
+      "---\napiVersion: v1\nkind: Pod\nmetadata: {name: q}\n");
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->value.containers.size(), 3u);
+  EXPECT_TRUE(r->value.containers[0].init);
+  EXPECT_EQ(r->value.containers[0].cpu_request_millicores, 2000u);
+  const PodContainerAsk& a = r->value.containers[1];
+  EXPECT_FALSE(a.init);
+  ASSERT_EQ(a.invalid.size(), 2u);
+  EXPECT_EQ(a.invalid[0], "requests.memory 8Gi is above limits.memory 4Gi (must be less than or equal to the limit)");
+  EXPECT_EQ(a.invalid[1],
+            "requests.hugepages-2Mi 2Gi differs from limits.hugepages-2Mi 4Gi (hugepages: the request must equal the limit)");
+  const PodContainerAsk& b = r->value.containers[2];
+  ASSERT_EQ(b.invalid.size(), 2u);
+  EXPECT_NE(b.invalid[0].find("requests.hugepages-1Gi without limits.hugepages-1Gi"), std::string::npos);
+  EXPECT_NE(b.invalid[1].find("HugePages require cpu or memory"), std::string::npos);
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0].code, "ignored_document");
+  EXPECT_EQ(r->warnings[0].line, 16u);
+}
+
 TEST(KubeletPod, BadInputs) {
   auto y = parse_kubelet_pod("apiVersion: v1\nkind: Pod\nspec: [unclosed\n");
   ASSERT_FALSE(y);
   EXPECT_NE(y.error().message.find("line "), std::string::npos) << y.error().message;
   auto d = parse_kubelet_pod("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n");
   ASSERT_FALSE(d);
-  EXPECT_NE(d.error().message.find("no Kubernetes Pod"), std::string::npos);
+  EXPECT_EQ(d.error().message,
+            "line 1: not a Kubernetes Pod (kind: Deployment); the kubelet runs only Pods from /etc/kubelet.d");
   auto q = parse_kubelet_pod(
       "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources:\n"
       "      requests: {cpu: lots, memory: [1]}\n");
   ASSERT_TRUE(q);
   EXPECT_EQ(q->value.containers[0].cpu_request_millicores, std::nullopt);
+  EXPECT_EQ(q->value.containers[0].unreadable, (std::vector<std::string>{"requests.cpu lots", "requests.memory (not a scalar)"}));
   ASSERT_EQ(q->warnings.size(), 2u);
   EXPECT_EQ(q->warnings[0].code, "bad_quantity");
   EXPECT_EQ(q->warnings[0].line, 8u);

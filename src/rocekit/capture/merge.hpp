@@ -99,7 +99,8 @@ struct Ctx {
       if (const Tool* t = identify(text.body); t && t->id != tool)
         hint = " (the content looks like " + std::string(t->id) + " output: rename the file " +
                std::string(t->id) + (target.empty() ? "" : "@" + target) + ".txt)";
-      input.messages.push_back(file.name + ": " + r.error().message + hint);
+      const std::size_t offset = text.body_first_line > 1 ? text.body_first_line - 1 : 0;
+      input.messages.push_back(file.name + ": " + shift_line_text(r.error().message, offset) + hint);
       return std::nullopt;
     }
     for (const parse::Warning& w : r->warnings) {

@@ -156,7 +156,8 @@ void shift_lines(nlohmann::json& j, std::size_t offset) {
   }
 }
 
-/// "line N" in a parser's error, N + offset.
+}  // namespace
+
 std::string shift_line_text(const std::string& message, std::size_t offset) {
   static const std::regex k_line(R"(\bline (\d+))");
   std::string out;
@@ -169,7 +170,6 @@ std::string shift_line_text(const std::string& message, std::size_t offset) {
   out.append(last, message.cend());
   return out;
 }
-}  // namespace
 
 nlohmann::json parse_file_to_json(const Tool& t, std::string_view body, std::size_t body_first_line) {
   nlohmann::json j = t.parse_to_json(body);

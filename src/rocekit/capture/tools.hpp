@@ -55,6 +55,9 @@ const Tool* find_tool(std::string_view id);
 /// The first tool whose sniff accepts the body, or nullptr.
 const Tool* identify(std::string_view body);
 
+/// "line N" in a parser's error message, with N + offset (a file's header lines before the body).
+std::string shift_line_text(const std::string& message, std::size_t offset);
+
 /// `rocekit parse`: `t`'s parse_to_json of a file's body (parse::strip_capture_header) whose
 /// first line is line `body_first_line` of the file, with every line number a line of the file
 /// (as the capture reader cites them): the warnings' and the value's "line" and "*_line" keys,

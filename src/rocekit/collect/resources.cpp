@@ -74,7 +74,7 @@ void read_static_pods(const HostView& host, Snapshot& s) {
     }
     for (const parse::PodContainerAsk& a : p->value.containers)
       pods.push_back({a.pod, a.container, path, a.image, a.cpu_request_millicores, a.cpu_limit_millicores,
-                      a.memory_request_bytes, a.memory_limit_bytes, a.hugepages_bytes,
+                      a.memory_request_bytes, a.memory_limit_bytes, a.hugepages_bytes, a.init, a.unreadable, a.invalid,
                       Evidence{path, a.line, "container " + a.container}});
   }
   set_value(s.static_pods, std::move(pods), ev(k_kubelet_dir, std::to_string(files->size()) + " file(s)"));

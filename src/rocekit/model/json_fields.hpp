@@ -72,7 +72,7 @@
   X(MemoryState, total_kib, available_kib, hugepages)                                                      \
   X(HugepageReservation, app, page_kib, pages, state, source)                                              \
   X(PodContainer, pod, container, file, image, cpu_request_millicores, cpu_limit_millicores,               \
-    memory_request_bytes, memory_limit_bytes, hugepages_bytes, source)                                     \
+    memory_request_bytes, memory_limit_bytes, hugepages_bytes, init, unreadable, invalid, source)          \
   X(InputFile, file, tool, target, status, messages)                                                       \
   X(ToolRun, tool, target, status, command)                                                                \
   X(UnplacedFirmware, mst_device, version, source)                                                         \

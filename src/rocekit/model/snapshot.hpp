@@ -502,6 +502,11 @@ struct PodContainer {
   std::optional<std::uint64_t> memory_limit_bytes;
   /// "hugepages-2Mi" -> bytes (requests, else limits: Kubernetes defaults one to the other)
   std::map<std::string, std::uint64_t> hugepages_bytes;
+  bool init = false;  ///< an init container (runs before the others, one at a time)
+  /// Asks that are not resource quantities ("requests.memory 6GB"): not fully known.
+  std::vector<std::string> unreadable;
+  /// What the Kubernetes API validation the kubelet applies refuses: the pod does not run.
+  std::vector<std::string> invalid;
   Evidence source;
 };
 

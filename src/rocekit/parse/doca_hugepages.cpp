@@ -42,14 +42,28 @@ Result<Parsed<DocaHugepages>> parse_doca_hugepages(std::string_view text) {
     }
     if (in_rows) {
       std::vector<std::string_view> w = text::words(t);
-      std::optional<std::uint64_t> size = w.size() >= 5 ? text::parse_uint(w[w.size() - 4]) : std::nullopt;
-      std::optional<std::uint64_t> pages = w.size() >= 5 ? text::parse_uint(w[w.size() - 3]) : std::nullopt;
-      if (!size || !pages || *size == 0) {
+      std::optional<std::uint64_t> pages = w.size() >= 4 ? text::parse_uint(w[w.size() - 3]) : std::nullopt;
+      std::string_view size_word = w.size() >= 4 ? w[w.size() - 4] : std::string_view();
+      std::optional<std::uint64_t> size = text::parse_uint(size_word);
+      std::size_t name_end = size_word.empty() ? 0 : static_cast<std::size_t>(size_word.data() - t.data());
+      // The name is printed `{app:<20}` with no separator: a name of 20 characters or more runs
+      // into the page size ("doca_snap_virtio_blk2048"). Take the longest tail that is a page size
+      // the kernel offers (KiB: 64 K, 2 M, 32 M, 512 M, 1 G, 16 G on arm64 and x86).
+      if (!size && !size_word.empty()) {
+        for (std::uint64_t kib : {16777216ull, 1048576ull, 524288ull, 32768ull, 2048ull, 64ull}) {
+          std::string tail = std::to_string(kib);
+          if (size_word.size() > tail.size() && size_word.ends_with(tail)) {
+            size = kib;
+            name_end += size_word.size() - tail.size();
+            break;
+          }
+        }
+      }
+      if (!size || !pages || *size == 0 || name_end == 0) {
         out.warnings.push_back({i + 1, "bad_row", "not an application row: " + std::string(t.substr(0, 80))});
         continue;
       }
-      // The name is everything before the page size column (it may hold spaces).
-      std::size_t name_end = static_cast<std::size_t>(w[w.size() - 4].data() - t.data());
+      // The name is everything before the page size (it may hold spaces).
       out.value.rows.push_back({std::string(text::trim(t.substr(0, name_end))), *size, *pages,
                                 std::string(w.back()), i + 1});
       continue;

@@ -63,6 +63,15 @@ Result<Parsed<HostResources>> parse_host_resources(std::string_view text) {
     std::string_view t = text::trim(ls[i]);
     if (t.empty()) continue;
     if (std::optional<PromptCommand> p = parse_prompt_line(t); p && p->tool == "host_resources") continue;
+    // A capture of another root (rocekit-capture's sysroot mode) prints "<root>/proc/meminfo:...":
+    // the path is what follows the root.
+    for (std::string_view marker : {k_meminfo, k_node, k_huge}) {
+      std::size_t at = t.find(marker);
+      if (at != std::string_view::npos && at > 0 && t.substr(0, at).find_first_of(" \t:") == std::string_view::npos) {
+        t.remove_prefix(at);
+        break;
+      }
+    }
     auto bad = [&](std::string why) { out.warnings.push_back({i + 1, "bad_value", why + ": " + std::string(t.substr(0, 100))}); };
     if (t.starts_with(k_node)) {
       std::string_view rest = t.substr(k_node.size());  // "0/cpulist:0-15"

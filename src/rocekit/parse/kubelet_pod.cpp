@@ -42,6 +42,13 @@ std::optional<std::uint64_t> whole(const YAML::Node& n, double unit) {
   return static_cast<std::uint64_t>(std::ceil(*q / unit - 1e-9));
 }
 
+/// Bytes as a quantity: "4Gi", "512Mi", else the number.
+std::string qty(std::uint64_t b) {
+  for (auto [unit, name] : {std::pair{1ull << 30, "Gi"}, std::pair{1ull << 20, "Mi"}, std::pair{1ull << 10, "Ki"}})
+    if (b && b % unit == 0) return std::to_string(b / unit) + name;
+  return std::to_string(b);
+}
+
 }  // namespace
 
 std::optional<double> k8s_quantity(std::string_view q) {
@@ -83,60 +90,103 @@ Result<Parsed<KubeletPod>> parse_kubelet_pod(std::string_view text) {
     return rk::unexpected(ErrorKind::malformed_input,
                           "line " + std::to_string(e.mark.line + 1) + ": not YAML: " + e.msg);
   }
-  bool pod = false;
+  // The kubelet reads one Pod per file (pkg/kubelet/config/common.go tryDecodeSinglePod: the
+  // YAML is converted to JSON, which keeps the first document only).
+  std::size_t first = 0;
+  while (first < docs.size() && docs[first].IsNull()) ++first;  // a leading "---" or comments
+  if (first == docs.size()) return rk::unexpected(ErrorKind::malformed_input, "empty YAML: no Kubernetes Pod");
+  for (std::size_t k = first + 1; k < docs.size(); ++k)
+    if (!docs[k].IsNull())
+      out.warnings.push_back({static_cast<std::size_t>(docs[k].Mark().line + 1), "ignored_document",
+                              "a further YAML document: the kubelet reads only the first of a static pod file"});
+  const YAML::Node& d = docs[first];
   try {
-  for (const YAML::Node& d : docs) {
-    if (!d.IsMap() || scalar(child(d, "kind")).value_or("") != "Pod") continue;
-    pod = true;
+    if (!d.IsMap() || scalar(child(d, "kind")).value_or("") != "Pod")
+      return rk::unexpected(ErrorKind::malformed_input,
+                            "line " + std::to_string(d.Mark().line + 1) + ": not a Kubernetes Pod (kind: " +
+                                scalar(child(d, "kind")).value_or("none") + "); the kubelet runs only Pods from /etc/kubelet.d");
     std::string name = scalar(child(child(d, "metadata"), "name")).value_or("");
-    const YAML::Node containers = child(child(d, "spec"), "containers");
-    if (!containers || !containers.IsSequence()) {
-      out.warnings.push_back({static_cast<std::size_t>(d.Mark().line + 1), "no_containers",
-                              "Pod " + name + " has no spec.containers list"});
-      continue;
-    }
-    for (const YAML::Node& c : containers) {
-      if (!c.IsMap()) continue;
-      PodContainerAsk a;
-      a.pod = name;
-      a.container = scalar(child(c, "name")).value_or("");
-      a.image = scalar(child(c, "image"));
-      a.line = static_cast<std::size_t>(c.Mark().line + 1);
-      const YAML::Node r = child(c, "resources");
-      const YAML::Node req = child(r, "requests");
-      const YAML::Node lim = child(r, "limits");
-      auto bad = [&](const YAML::Node& n, const std::string& what) {
-        if (n && !whole(n, 1e-3))
-          out.warnings.push_back({static_cast<std::size_t>(n.Mark().line + 1), "bad_quantity",
-                                  what + " of container " + a.container + " is not a quantity: " + scalar(n).value_or("(not a scalar)")});
-      };
-      if (req && req.IsMap()) {
-        a.cpu_request_millicores = whole(child(req, "cpu"), 1e-3);
-        a.memory_request_bytes = whole(child(req, "memory"), 1);
-        bad(child(req, "cpu"), "requests.cpu");
-        bad(child(req, "memory"), "requests.memory");
+    const YAML::Node spec = child(d, "spec");
+    for (const char* list : {"initContainers", "containers"}) {
+      const YAML::Node containers = child(spec, list);
+      if (!containers) continue;
+      if (!containers.IsSequence()) {
+        out.warnings.push_back({static_cast<std::size_t>(containers.Mark().line + 1), "bad_value",
+                                std::string("spec.") + list + " is not a list"});
+        continue;
       }
-      if (lim && lim.IsMap()) {
-        a.cpu_limit_millicores = whole(child(lim, "cpu"), 1e-3);
-        a.memory_limit_bytes = whole(child(lim, "memory"), 1);
-        bad(child(lim, "cpu"), "limits.cpu");
-        bad(child(lim, "memory"), "limits.memory");
-      }
-      for (const YAML::Node& side : {lim, req})  // the request wins: read last
-        if (side && side.IsMap())
-          for (const auto& kv : side) {
-            std::optional<std::string> key = scalar(kv.first);
-            if (!key || !key->starts_with("hugepages-")) continue;
-            if (std::optional<std::uint64_t> b = whole(kv.second, 1)) a.hugepages_bytes[*key] = *b;
-            else bad(kv.second, *key);
+      for (const YAML::Node& c : containers) {
+        if (!c.IsMap()) continue;
+        PodContainerAsk a;
+        a.pod = name;
+        a.init = std::string_view(list) == "initContainers";
+        a.container = scalar(child(c, "name")).value_or("");
+        a.image = scalar(child(c, "image"));
+        a.line = static_cast<std::size_t>(c.Mark().line + 1);
+        const YAML::Node r = child(c, "resources");
+        const YAML::Node req = child(r, "requests");
+        const YAML::Node lim = child(r, "limits");
+        // One resource quantity; a value that is not one (or is negative) is said, and kept as
+        // unreadable so the rule does not judge without it.
+        auto read = [&](const YAML::Node& n, const std::string& what, double unit) -> std::optional<std::uint64_t> {
+          if (!n) return std::nullopt;
+          std::optional<std::uint64_t> v = whole(n, unit);
+          if (!v) {
+            std::string shown = scalar(n).value_or("(not a scalar)");
+            out.warnings.push_back({static_cast<std::size_t>(n.Mark().line + 1), "bad_quantity",
+                                    what + " of container " + a.container + " is not a quantity: " + shown});
+            a.unreadable.push_back(what + " " + shown);
           }
-      out.value.containers.push_back(std::move(a));
+          return v;
+        };
+        a.cpu_request_millicores = read(child(req, "cpu"), "requests.cpu", 1e-3);
+        a.memory_request_bytes = read(child(req, "memory"), "requests.memory", 1);
+        a.cpu_limit_millicores = read(child(lim, "cpu"), "limits.cpu", 1e-3);
+        a.memory_limit_bytes = read(child(lim, "memory"), "limits.memory", 1);
+        std::map<std::string, std::uint64_t> huge_req, huge_lim;
+        for (auto [side, into] : {std::pair{req, &huge_req}, std::pair{lim, &huge_lim}})
+          if (side && side.IsMap())
+            for (const auto& kv : side) {
+              std::optional<std::string> key = scalar(kv.first);
+              if (!key || !key->starts_with("hugepages-")) continue;
+              if (std::optional<std::uint64_t> b = read(kv.second, (into == &huge_req ? "requests." : "limits.") + *key, 1))
+                (*into)[*key] = *b;
+            }
+        // What the API validation the kubelet applies to a static pod refuses
+        // (pkg/apis/core/validation ValidateResourceRequirements, after defaulting a missing
+        // request to its limit).
+        auto over = [&](const char* what, const std::optional<std::uint64_t>& rq, const std::optional<std::uint64_t>& lm,
+                        const std::string& unit_rq, const std::string& unit_lm) {
+          if (rq && lm && *rq > *lm)
+            a.invalid.push_back(std::string("requests.") + what + " " + unit_rq + " is above limits." + what + " " + unit_lm +
+                                " (must be less than or equal to the limit)");
+        };
+        if (a.cpu_request_millicores && a.cpu_limit_millicores)
+          over("cpu", a.cpu_request_millicores, a.cpu_limit_millicores, std::to_string(*a.cpu_request_millicores) + "m",
+               std::to_string(*a.cpu_limit_millicores) + "m");
+        if (a.memory_request_bytes && a.memory_limit_bytes)
+          over("memory", a.memory_request_bytes, a.memory_limit_bytes, qty(*a.memory_request_bytes),
+               qty(*a.memory_limit_bytes));
+        for (const auto& [key, rq] : huge_req) {
+          auto it = huge_lim.find(key);
+          if (it == huge_lim.end())
+            a.invalid.push_back("requests." + key + " without limits." + key +
+                                " (a limit must be set for hugepages, a non-overcommitable resource)");
+          else if (it->second != rq)
+            a.invalid.push_back("requests." + key + " " + qty(rq) + " differs from limits." + key + " " +
+                                qty(it->second) + " (hugepages: the request must equal the limit)");
+        }
+        for (const auto& [key, lm] : huge_lim) a.hugepages_bytes[key] = lm;
+        for (const auto& [key, rq] : huge_req) a.hugepages_bytes.try_emplace(key, rq);
+        bool cpu_or_memory = child(req, "cpu") || child(req, "memory") || child(lim, "cpu") || child(lim, "memory");
+        if (!a.hugepages_bytes.empty() && !cpu_or_memory)
+          a.invalid.push_back("hugepages without a cpu or memory request or limit (HugePages require cpu or memory)");
+        out.value.containers.push_back(std::move(a));
+      }
     }
-  }
   } catch (const YAML::Exception& e) {
     return rk::unexpected(ErrorKind::malformed_input, "line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
-  if (!pod) return rk::unexpected(ErrorKind::malformed_input, "no Kubernetes Pod (kind: Pod) in the YAML");
   if (out.value.containers.empty())
     return rk::unexpected(ErrorKind::malformed_input, "the Pod has no container (spec.containers)");
   return out;
@@ -153,6 +203,9 @@ nlohmann::json to_json(const KubeletPod& v) {
                   {"memory_request_bytes", a.memory_request_bytes},
                   {"memory_limit_bytes", a.memory_limit_bytes},
                   {"hugepages_bytes", a.hugepages_bytes},
+                  {"init", a.init},
+                  {"unreadable", a.unreadable},
+                  {"invalid", a.invalid},
                   {"line", a.line}});
   return {{"containers", cs}};
 }

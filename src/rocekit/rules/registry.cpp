@@ -208,6 +208,10 @@ bool anything_judged(const std::vector<Finding>& findings) {
 }
 
 bool no_roce_port_judged(const Snapshot& s, const std::vector<Finding>& findings) {
+  // A BlueField's Arm side judged for its DOCA services (dpu.*): the input was judged, though it
+  // may hold no RDMA device.
+  if (std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return judged(f) && f.rule.starts_with("dpu."); }))
+    return false;
   // Switch findings name "<port> <-> <netdev>" (the netdev prefixed by "<hostname>:" when the
   // snapshot names its host): the netdev is the part after the arrow.
   auto netdev_of = [&](const std::string& subject) {
