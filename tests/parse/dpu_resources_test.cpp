@@ -223,7 +223,7 @@ TEST(KubeletPod, InitContainersInvalidAsksAndASecondDocument) {
   EXPECT_NE(b.invalid[1].find("HugePages require cpu or memory"), std::string::npos);
   ASSERT_EQ(r->warnings.size(), 1u);
   EXPECT_EQ(r->warnings[0].code, "ignored_document");
-  EXPECT_EQ(r->warnings[0].line, 16u);
+  EXPECT_EQ(r->warnings[0].line, 15u);  // the "---"
 }
 
 TEST(KubeletPod, BadInputs) {
@@ -243,6 +243,10 @@ TEST(KubeletPod, BadInputs) {
   ASSERT_EQ(q->warnings.size(), 2u);
   EXPECT_EQ(q->warnings[0].code, "bad_quantity");
   EXPECT_EQ(q->warnings[0].line, 8u);
+  // yaml-cpp 0.7's LoadAll loops forever on these (jbeder/yaml-cpp issue 1040; a fuzz timeout
+  // here): the first document is read with Load, which returns.
+  EXPECT_FALSE(parse_kubelet_pod(",\n"));
+  EXPECT_FALSE(parse_kubelet_pod(", renamed it encap-mode none|basic). The two '[root@x ~]# devlink ...' lines\n"));
   // metadata or spec of the wrong type is no crash
   EXPECT_FALSE(parse_kubelet_pod("apiVersion: v1\nkind: Pod\nmetadata: 3\nspec: 4\n"));
   EXPECT_EQ(parse_prompt_line("$ sudo cat /etc/kubelet.d/doca_hbn.yaml")->target, "doca_hbn");

@@ -83,23 +83,34 @@ Result<Parsed<KubeletPod>> parse_kubelet_pod(std::string_view text) {
     std::size_t end = body.find('\n');
     body.replace(0, end == std::string::npos ? body.size() : end, "");
   }
-  std::vector<YAML::Node> docs;
+  // The kubelet reads one Pod per file (pkg/kubelet/config/common.go tryDecodeSinglePod: the
+  // YAML is converted to JSON, which keeps the first document only). YAML::Load reads the first
+  // document too; LoadAll is not used: yaml-cpp 0.7 loops forever in it on some invalid input
+  // (jbeder/yaml-cpp issue 1040, fixed by PR 1319 after 0.7.0).
+  YAML::Node first;
   try {
-    docs = YAML::LoadAll(body);
+    first = YAML::Load(body);
   } catch (const YAML::Exception& e) {
     return rk::unexpected(ErrorKind::malformed_input,
                           "line " + std::to_string(e.mark.line + 1) + ": not YAML: " + e.msg);
   }
-  // The kubelet reads one Pod per file (pkg/kubelet/config/common.go tryDecodeSinglePod: the
-  // YAML is converted to JSON, which keeps the first document only).
-  std::size_t first = 0;
-  while (first < docs.size() && docs[first].IsNull()) ++first;  // a leading "---" or comments
-  if (first == docs.size()) return rk::unexpected(ErrorKind::malformed_input, "empty YAML: no Kubernetes Pod");
-  for (std::size_t k = first + 1; k < docs.size(); ++k)
-    if (!docs[k].IsNull())
-      out.warnings.push_back({static_cast<std::size_t>(docs[k].Mark().line + 1), "ignored_document",
-                              "a further YAML document: the kubelet reads only the first of a static pod file"});
-  const YAML::Node& d = docs[first];
+  if (!first || first.IsNull()) return rk::unexpected(ErrorKind::malformed_input, "empty YAML: no Kubernetes Pod");
+  // A "---" after the first document's content starts a document the kubelet does not read.
+  bool content = false;
+  for (std::size_t i = 0; i < ls.size(); ++i) {
+    std::string_view l = ls[i];
+    if (l.starts_with("---") && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r')) {
+      if (content) {
+        out.warnings.push_back({i + 1, "ignored_document",
+                                "a further YAML document: the kubelet reads only the first of a static pod file"});
+        break;
+      }
+      continue;
+    }
+    std::string_view t = text::trim(l);
+    if (!t.empty() && !t.starts_with("#") && !(i == 0 && parse_prompt_line(t))) content = true;
+  }
+  const YAML::Node& d = first;
   try {
     if (!d.IsMap() || scalar(child(d, "kind")).value_or("") != "Pod")
       return rk::unexpected(ErrorKind::malformed_input,
