@@ -16,6 +16,7 @@ Snapshot arm(std::uint64_t pages, std::uint64_t snap_huge_gib, bool pods = true,
   s.kernel_release.value = "5.15.0-1035-bluefield";
   s.kernel_release.source = {"uname.txt", 4, "5.15.0-1035-bluefield"};
   s.numa_cpu_count.value = std::map<int, int>{{0, 16}};
+  s.doca_hugepages.value = std::vector<HugepageReservation>{};  // read: no reservation
   if (memory) {
     MemoryState m;
     m.total_kib = 32'505'856;
@@ -47,6 +48,16 @@ const Cases k_cases{
               "2560 x 2 MiB (5 GiB, 1280 free). DOCA services ask: snap: cpu 8 memory 4 GiB hugepages-2Mi 4 GiB; "
               "doca-hbn: memory 6 GiB",
               [] { return arm(2560, 4); }),
+    // Without doca-hugepages' reservations the message says what is not counted.
+    host_case("dpu.service-resources", Outcome::pass, "host",
+              "doca-hugepages reservations not read (not captured (no doca-hugepages show output in the capture)): "
+              "hugepages other applications hold are not counted",
+              [] {
+                Snapshot s = arm(2560, 4);
+                s.doca_hugepages.set_missing("not captured (no doca-hugepages show output in the capture)",
+                                             ReasonKind::not_captured, "doca_hugepages");
+                return s;
+              }),
     // The BFB default: only OVS-DOCA's 512 x 2 MiB reserved; SNAP's 4 GiB do not fit.
     host_case("dpu.service-resources", Outcome::fail, "host",
               "Arm side of a BlueField: the pods ask 4 GiB of 2 MiB hugepages (snap 4 GiB) but the Arm reserves "

@@ -362,17 +362,13 @@ void on_kubelet_pod(Ctx& c) {
   if (!v) {
     // Captured but not read: the services' asks are not known (never "not captured").
     std::string why = c.input.messages.empty() ? c.file.name + ": not read" : c.input.messages.back();
-    if (c.snap.static_pods.has_value()) c.snap.static_pods.notes.push_back("not read: " + why);
-    else c.snap.static_pods.set_missing("a static pod manifest could not be read: " + why, ReasonKind::unreadable,
-                                        "kubelet_pod");
+    c.snap.static_pods.notes.push_back("not read: " + why);  // kept when another manifest is read
+    if (!c.snap.static_pods.has_value())
+      c.snap.static_pods.set_missing("a static pod manifest could not be read: " + why, ReasonKind::unreadable,
+                                     "kubelet_pod");
     return;
   }
-  if (!c.snap.static_pods.has_value()) {
-    // An earlier manifest that could not be read stays a note.
-    if (c.snap.static_pods.reason_kind == ReasonKind::unreadable)
-      c.snap.static_pods.notes.push_back("not read: " + c.snap.static_pods.reason.substr(c.snap.static_pods.reason.find(": ") + 2));
-    c.snap.static_pods.value.emplace();
-  }
+  if (!c.snap.static_pods.has_value()) c.snap.static_pods.value.emplace();
   const std::string file = "/etc/kubelet.d/" + (c.target.empty() ? std::string("?") : c.target) + ".yaml";
   for (const parse::PodContainerAsk& a : v->containers)
     c.snap.static_pods.value->push_back({a.pod, a.container, file, a.image, a.cpu_request_millicores,

@@ -158,8 +158,9 @@ void eval_dpu_firmware(const Snapshot& s, const Policy&, Emitter& e) {
   // A host's BlueField known by name or firmware, without its mode: the minimum may apply.
   if (!any) {
     std::set<std::string> seen;
+    const std::optional<std::string> arm = bluefield_arm_side(s);
     for (const NetDev& n : s.netdevs)
-      if (std::optional<std::string> why = port_qos_mode_unknown(s, n, bluefield_arm_side(s));
+      if (std::optional<std::string> why = port_qos_mode_unknown(s, n, arm);
           why && seen.insert(n.bdf->substr(0, 10)).second) {
         any = true;
         e.unknown(*n.bdf, *why).needs = {"mlxconfig_q"};

@@ -254,6 +254,11 @@ void eval_dpu_service_resources(const Snapshot& s, const Policy&, Emitter& e) {
   std::string have = fmt::format("{} Arm cores online, MemTotal {}, hugepages {}", cpus,
                                  gib(static_cast<double>(*mem.total_kib) * 1024), pools.empty() ? "none reserved" : pools);
   if (!doca.empty()) have += "; doca-hugepages: " + doca;
+  // Without doca-hugepages' reservations the pages OVS-DOCA holds in the same pools are not counted.
+  if (!s.doca_hugepages.has_value())
+    have += "; doca-hugepages reservations not read (" +
+            (s.doca_hugepages.reason.empty() ? std::string("not in the input") : s.doca_hugepages.reason) +
+            "): hugepages other applications hold are not counted";
   std::string asked;
   for (const std::string& a : asks) asked += (asked.empty() ? "" : "; ") + a;
   std::string assumed = catalog_assumption(s);
